@@ -1,0 +1,101 @@
+// Package access holds the role and permission matrix: the four roles, what
+// each permission means, and which roles hold it. It is the single source
+// for every permission check in the hub and for GET /api/roles.
+package access
+
+// Role is a member's role in an organization or a project. The same names
+// serve both levels, ordered Tester < Test Developer < Test Manager < Admin.
+type Role string
+
+const (
+	Tester        Role = "Tester"
+	TestDeveloper Role = "Test Developer"
+	TestManager   Role = "Test Manager"
+	Admin         Role = "Admin"
+)
+
+// Roles lists every role, lowest first.
+var Roles = []Role{Tester, TestDeveloper, TestManager, Admin}
+
+// Valid reports whether r is one of the four roles.
+func (r Role) Valid() bool { return r.rank() > 0 }
+
+func (r Role) rank() int {
+	for i, x := range Roles {
+		if x == r {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// AtLeast reports whether r is min or higher.
+func (r Role) AtLeast(min Role) bool { return r.Valid() && r.rank() >= min.rank() }
+
+// Permission names one thing a project member may do.
+type Permission string
+
+const (
+	// ViewProject: see shared tests and their runs, run tests, see
+	// environments (names and variables), list the project's members.
+	ViewProject Permission = "project.view"
+	// RunTests: start runs of tests the caller can see.
+	RunTests Permission = "runs.start"
+	// AuthorTests: create tests; edit and delete tests they own; record,
+	// pick, and draft steps with the language model.
+	AuthorTests Permission = "tests.author"
+	// EditSharedTests: edit any shared Draft test; manage suites,
+	// components, test data and data pools.
+	EditSharedTests Permission = "tests.edit_shared"
+	// ManageTests: mark tests Ready or Deprecated, transfer ownership of
+	// shared tests, delete any shared test.
+	ManageTests Permission = "tests.manage"
+	// ManageEnvironments: manage environments, secrets and applications.
+	ManageEnvironments Permission = "environments.manage"
+	// AdministerProject: manage project members and settings; rename or
+	// delete the project.
+	AdministerProject Permission = "project.admin"
+)
+
+// PermissionInfo describes one permission and the lowest role holding it.
+type PermissionInfo struct {
+	Permission  Permission
+	Description string
+	MinRole     Role
+}
+
+// Matrix is the whole role to permission matrix. Each permission is held by
+// its minimum role and every role above it.
+var Matrix = []PermissionInfo{
+	{ViewProject, "See shared tests and their runs, see environments (names and variables) and project members", Tester},
+	{RunTests, "Run tests", Tester},
+	{AuthorTests, "Create tests; edit and delete tests they own; record, pick, draft steps with the language model", Tester},
+	{EditSharedTests, "Edit any shared Draft test; manage suites, components, test data and data pools", TestDeveloper},
+	{ManageTests, "Mark tests Ready or Deprecated; transfer ownership of shared tests; delete any shared test", TestManager},
+	{ManageEnvironments, "Manage environments, secrets and applications", TestManager},
+	{AdministerProject, "Manage project members and settings; rename or delete the project", Admin},
+}
+
+// Allows reports whether role holds permission p. Unknown roles and unknown
+// permissions are refused.
+func Allows(role Role, p Permission) bool {
+	for _, info := range Matrix {
+		if info.Permission == p {
+			return role.AtLeast(info.MinRole)
+		}
+	}
+	return false
+}
+
+// Effective is a member's role in one project: the project's own role for
+// them when set, else their organization role; an organization Admin is
+// Admin in every project of the organization.
+func Effective(orgRole, projectRole Role) Role {
+	if orgRole == Admin {
+		return Admin
+	}
+	if projectRole.Valid() {
+		return projectRole
+	}
+	return orgRole
+}

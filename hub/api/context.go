@@ -1,0 +1,81 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/testautomation/ta/hub/access"
+)
+
+type projectJSON struct {
+	ID    string      `json:"id"`
+	OrgID string      `json:"orgId"`
+	Name  string      `json:"name"`
+	Role  access.Role `json:"role"`
+}
+
+type orgJSON struct {
+	ID       string        `json:"id"`
+	Name     string        `json:"name"`
+	Role     access.Role   `json:"role"`
+	Projects []projectJSON `json:"projects,omitempty"`
+}
+
+// context answers the caller, their organizations and projects with the
+// caller's effective role in each.
+func (s *Server) context(w http.ResponseWriter, r *http.Request) {
+	u, _ := currentUser(r)
+	orgs, err := s.store.UserContext(r.Context(), u.ID)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	out := struct {
+		User          userJSON  `json:"user"`
+		Organizations []orgJSON `json:"organizations"`
+	}{User: toUserJSON(u), Organizations: []orgJSON{}}
+	for _, o := range orgs {
+		oj := orgJSON{ID: o.ID, Name: o.Name, Role: o.Role, Projects: []projectJSON{}}
+		for _, p := range o.Projects {
+			oj.Projects = append(oj.Projects, projectJSON{ID: p.ID, OrgID: p.OrgID, Name: p.Name, Role: p.Role})
+		}
+		out.Organizations = append(out.Organizations, oj)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// profile answers the caller's profile and recent runs. Runs arrive with
+// the runs capability; until then the list is empty.
+func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
+	u, _ := currentUser(r)
+	writeJSON(w, http.StatusOK, struct {
+		User       userJSON `json:"user"`
+		RecentRuns []any    `json:"recentRuns"`
+	}{toUserJSON(u), []any{}})
+}
+
+type permissionJSON struct {
+	ID          access.Permission `json:"id"`
+	Description string            `json:"description"`
+	Roles       []access.Role     `json:"roles"`
+}
+
+// roles serves the role to permission matrix from access.Matrix, the same
+// table every permission check uses.
+func (s *Server) roles(w http.ResponseWriter, r *http.Request) {
+	out := struct {
+		Roles       []access.Role                       `json:"roles"`
+		Permissions []permissionJSON                    `json:"permissions"`
+		Matrix      map[access.Role][]access.Permission `json:"matrix"`
+	}{Roles: access.Roles, Matrix: map[access.Role][]access.Permission{}}
+	for _, info := range access.Matrix {
+		pj := permissionJSON{ID: info.Permission, Description: info.Description, Roles: []access.Role{}}
+		for _, role := range access.Roles {
+			if access.Allows(role, info.Permission) {
+				pj.Roles = append(pj.Roles, role)
+				out.Matrix[role] = append(out.Matrix[role], info.Permission)
+			}
+		}
+		out.Permissions = append(out.Permissions, pj)
+	}
+	writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,205 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/testautomation/ta/hub/audit"
+	"github.com/testautomation/ta/hub/auth"
+	"github.com/testautomation/ta/hub/dbtest"
+	"github.com/testautomation/ta/hub/store"
+)
+
+func TestMain(m *testing.M) { dbtest.Main(m) }
+
+// syncBuffer collects the hub's log lines for assertions.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// harness is a real hub API over HTTP on a fresh database.
+type harness struct {
+	t       *testing.T
+	srv     *httptest.Server
+	api     *Server
+	store   *store.Store
+	dataDir string
+	logs    *syncBuffer
+	clock   atomic.Int64 // unix nanoseconds the server sees as now
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h := &harness{t: t, dataDir: t.TempDir(), logs: &syncBuffer{}}
+	h.clock.Store(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC).UnixNano())
+	h.store = store.New(dbtest.Pool(t))
+	var err error
+	h.api, err = New(Config{
+		Store:   h.store,
+		Logger:  slog.New(slog.NewTextHandler(h.logs, nil)),
+		Audit:   audit.Open(filepath.Join(h.dataDir, "audit.log")),
+		BaseURL: "http://hub.test",
+		Hasher:  auth.Hasher{N: 1 << 10, R: 8, P: 1}, // cheap for tests; the format is the same
+		Now:     func() time.Time { return time.Unix(0, h.clock.Load()).UTC() },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A list route using the shared x-project-id scoping, as later resources will.
+	probe := chi.NewRouter()
+	probe.Use(h.api.authenticate)
+	probe.With(h.api.headerProject).Get("/api/probe", func(w http.ResponseWriter, r *http.Request) {
+		sc := headerScope(r)
+		writeJSON(w, http.StatusOK, map[string]string{"project": sc.Project.ID, "role": string(sc.Role)})
+	})
+	main := h.api.Handler(nil)
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/probe" {
+			probe.ServeHTTP(w, r)
+			return
+		}
+		main.ServeHTTP(w, r)
+	}))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+func (h *harness) advance(d time.Duration) { h.clock.Add(int64(d)) }
+
+// client is one browser: its own cookie jar.
+type client struct {
+	h    *harness
+	http *http.Client
+}
+
+func (h *harness) client() *client {
+	jar, _ := cookiejar.New(nil)
+	return &client{h: h, http: &http.Client{Jar: jar}}
+}
+
+// response is a decoded answer.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) json() map[string]any {
+	var m map[string]any
+	_ = json.Unmarshal(r.body, &m)
+	return m
+}
+
+func (r response) str(key string) string {
+	s, _ := r.json()[key].(string)
+	return s
+}
+
+// do sends a request; body is JSON-encoded unless it is a string or []byte.
+func (c *client) do(method, path string, body any, headers ...string) response {
+	c.h.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		data, err := json.Marshal(b)
+		if err != nil {
+			c.h.t.Fatal(err)
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, c.h.srv.URL+path, rd)
+	if err != nil {
+		c.h.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		c.h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	out := response{status: resp.StatusCode, header: resp.Header, body: data}
+	if resp.StatusCode >= 400 {
+		checkErrorBody(c.h.t, method, path, out)
+	}
+	if resp.StatusCode >= 500 {
+		c.h.t.Errorf("%s %s answered %d: %s", method, path, resp.StatusCode, data)
+	}
+	return out
+}
+
+// checkErrorBody asserts every error answer has the standard shape.
+func checkErrorBody(t *testing.T, method, path string, r response) {
+	t.Helper()
+	var body struct {
+		Error  *string `json:"error"`
+		Code   *string `json:"code"`
+		Issues []Issue `json:"issues"`
+	}
+	if err := json.Unmarshal(r.body, &body); err != nil || body.Error == nil || body.Code == nil || *body.Error == "" || *body.Code == "" {
+		t.Errorf("%s %s: %d error body is not {error, code}: %s", method, path, r.status, r.body)
+		return
+	}
+	if r.status == http.StatusUnprocessableEntity && len(body.Issues) == 0 {
+		t.Errorf("%s %s: 422 without issues: %s", method, path, r.body)
+	}
+}
+
+// want fails the test unless the response has the status.
+func (r response) want(t *testing.T, status int) response {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+	return r
+}
+
+var userSeq atomic.Int64
+
+// register makes a new account and returns its signed-in client and id.
+func (h *harness) register(name string) (*client, string) {
+	h.t.Helper()
+	c := h.client()
+	email := strings.ToLower(strings.ReplaceAll(name, " ", ".")) + "." + strconv.FormatInt(userSeq.Add(1), 10) + "@example.com"
+	r := c.do("POST", "/api/auth/register", map[string]string{"name": name, "email": email, "password": "correct horse battery"}).want(h.t, 201)
+	return c, r.str("id")
+}
+
+func (c *client) email() string {
+	r := c.do("GET", "/api/auth/session", nil).want(c.h.t, 200)
+	return r.str("email")
+}

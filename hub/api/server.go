@@ -1,0 +1,161 @@
+// Package api is the hub's JSON REST API under /api: one route table
+// (routes), one file per resource, one error writer (errors.go), the central
+// session check (session.go) and project scoping with audit (scope.go).
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/testautomation/ta/hub/audit"
+	"github.com/testautomation/ta/hub/auth"
+	"github.com/testautomation/ta/hub/store"
+)
+
+// Config holds the server's dependencies and policies.
+type Config struct {
+	Store   *store.Store
+	Logger  *slog.Logger
+	Audit   *audit.Log
+	BaseURL string // public address used in links, without a trailing slash
+	Hasher  auth.Hasher
+	Now     func() time.Time // nil: time.Now
+
+	SessionIdle time.Duration // default 7 days
+	SessionMax  time.Duration // default 30 days
+	ResetTTL    time.Duration // default 1 hour
+
+	LoginWindow     time.Duration // default 15 minutes
+	LoginPerEmail   int           // failures per email in the window; default 5
+	LoginPerAddress int           // failures per client address; default 20
+}
+
+// Server serves the API.
+type Server struct {
+	Config
+	store *store.Store
+	log   *slog.Logger
+	// dummyHash is verified against when an email is unknown, so a failed
+	// sign-in takes as long whether or not the account exists.
+	dummyHash string
+}
+
+// New fills in defaults and returns a Server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Hasher.N == 0 {
+		cfg.Hasher = auth.DefaultHasher
+	}
+	setDefault(&cfg.SessionIdle, 7*24*time.Hour)
+	setDefault(&cfg.SessionMax, 30*24*time.Hour)
+	setDefault(&cfg.ResetTTL, time.Hour)
+	setDefault(&cfg.LoginWindow, 15*time.Minute)
+	if cfg.LoginPerEmail == 0 {
+		cfg.LoginPerEmail = 5
+	}
+	if cfg.LoginPerAddress == 0 {
+		cfg.LoginPerAddress = 20
+	}
+	dummy, err := cfg.Hasher.Hash("no account has this password")
+	if err != nil {
+		return nil, err
+	}
+	return &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy}, nil
+}
+
+func setDefault(d *time.Duration, v time.Duration) {
+	if *d == 0 {
+		*d = v
+	}
+}
+
+// Handler returns the hub's HTTP handler: /healthz, the API under /api and
+// whatever serves the rest (the web application).
+func (s *Server) Handler(rest http.Handler) http.Handler {
+	r := chi.NewRouter()
+	r.Use(s.recoverer)
+	r.Get("/healthz", s.health)
+	r.Route("/api", s.routes)
+	if rest != nil {
+		r.Handle("/*", rest)
+	}
+	return r
+}
+
+// routes is the API's one route table. Every route passes the central
+// session check (authenticate); only publicRoutes are open without one.
+func (s *Server) routes(r chi.Router) {
+	r.Use(s.authenticate)
+	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
+		writeError(w, http.StatusNotFound, codeNotFound, "no such API route")
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, _ *http.Request) {
+		writeError(w, http.StatusMethodNotAllowed, codeMethodNotAllowed, "method not allowed on this route")
+	})
+
+	r.Post("/auth/login", s.login)
+	r.Post("/auth/logout", s.logout)
+	r.Get("/auth/session", s.session)
+	r.Post("/auth/register", s.register)
+	r.Post("/auth/forgot", s.forgot)
+	r.Post("/auth/reset", s.reset)
+	r.Post("/auth/password", s.changePassword)
+	r.Get("/context", s.context)
+	r.Get("/profile", s.profile)
+	r.Get("/roles", s.roles)
+
+	r.Get("/members", s.listAccounts)
+	r.Post("/members", s.createAccount)
+	r.Delete("/members/{id}", s.deleteAccount)
+
+	r.Post("/orgs", s.createOrg)
+	r.Put("/orgs/{id}", s.renameOrg)
+	r.Delete("/orgs/{id}", s.deleteOrg)
+	r.Get("/orgs/{id}/members", s.listOrgMembers)
+	r.Post("/orgs/{id}/members", s.inviteOrgMember)
+	r.Put("/orgs/{id}/members/{userId}", s.setOrgMemberRole)
+	r.Delete("/orgs/{id}/members/{userId}", s.removeOrgMember)
+	r.Get("/orgs/{id}/projects", s.listOrgProjects)
+	r.Post("/orgs/{id}/projects", s.createProject)
+
+	r.Put("/projects/{id}", s.renameProject)
+	r.Delete("/projects/{id}", s.deleteProject)
+	r.Get("/projects/{id}/members", s.listProjectMembers)
+	r.Put("/projects/{id}/members/{userId}", s.setProjectMemberRole)
+	r.Delete("/projects/{id}/members/{userId}", s.removeProjectMemberRole)
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.store.Pool().Ping(ctx); err != nil {
+		s.log.Warn("health check: database does not answer", "err", err)
+		writeError(w, http.StatusServiceUnavailable, "unavailable", "the database does not answer")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// recoverer turns a panic into a logged 500 with the standard error body.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("panic in handler", "method", r.Method, "path", r.URL.Path, "panic", v)
+				writeError(w, http.StatusInternalServerError, codeInternal, "internal error; the hub's log has the details")
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,68 @@
+package api
+
+import (
+	"net/mail"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/testautomation/ta/hub/access"
+)
+
+// Input limits.
+const (
+	minPassword = 10
+	maxPassword = 1024 // bytes; scrypt reads all of it
+	maxName     = 100
+	maxEmail    = 254
+)
+
+type issueList []Issue
+
+func (l *issueList) add(path, code, msg string) {
+	*l = append(*l, Issue{Path: path, Code: code, Message: msg})
+}
+
+// normEmail is how emails are compared and stored.
+func normEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+func (l *issueList) email(path, v string) {
+	switch {
+	case v == "":
+		l.add(path, "required", "email is required")
+	case len(v) > maxEmail:
+		l.add(path, "too_long", "email is longer than 254 characters")
+	default:
+		a, err := mail.ParseAddress(v)
+		if err != nil || a.Address != v || !strings.Contains(v, "@") {
+			l.add(path, "format", "not an email address like name@example.com")
+		}
+	}
+}
+
+// name checks a display name or a record name (already trimmed).
+func (l *issueList) name(path, v string) {
+	switch {
+	case v == "":
+		l.add(path, "required", "name is required")
+	case utf8.RuneCountInString(v) > maxName:
+		l.add(path, "too_long", "name is longer than 100 characters")
+	case !utf8.ValidString(v) || strings.IndexFunc(v, unicode.IsControl) >= 0:
+		l.add(path, "format", "name contains control characters")
+	}
+}
+
+func (l *issueList) password(path, v string) {
+	switch {
+	case utf8.RuneCountInString(v) < minPassword:
+		l.add(path, "too_short", "password must be at least 10 characters")
+	case len(v) > maxPassword:
+		l.add(path, "too_long", "password is longer than 1024 bytes")
+	}
+}
+
+func (l *issueList) role(path string, v access.Role) {
+	if !v.Valid() {
+		l.add(path, "enum", "role must be one of Tester, Test Developer, Test Manager, Admin")
+	}
+}

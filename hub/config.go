@@ -1,0 +1,71 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+)
+
+// config is the hub's configuration: flags win over environment variables.
+type config struct {
+	Addr          string
+	DataDir       string
+	DatabaseURL   string
+	BaseURL       string
+	AdminEmail    string
+	AdminPassword string
+	LogFormat     string
+}
+
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	envOr := func(key, def string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	var c config
+	fs := flag.NewFlagSet("hub", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.Addr, "addr", envOr("HUB_ADDR", "127.0.0.1:8080"), "listen address (HUB_ADDR)")
+	fs.StringVar(&c.DataDir, "data", envOr("HUB_DATA", "./data"), "data folder: private database, audit log, artifacts (HUB_DATA)")
+	fs.StringVar(&c.LogFormat, "log-format", envOr("HUB_LOG_FORMAT", "text"), "log format: text or json (HUB_LOG_FORMAT)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD (see README.md)\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return c, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return c, fmt.Errorf("--addr %q: %w", c.Addr, err)
+	}
+	c.DatabaseURL = getenv("DATABASE_URL")
+	c.AdminEmail = strings.TrimSpace(getenv("HUB_ADMIN_EMAIL"))
+	c.AdminPassword = getenv("HUB_ADMIN_PASSWORD")
+	if (c.AdminEmail == "") != (c.AdminPassword == "") {
+		return c, fmt.Errorf("set both HUB_ADMIN_EMAIL and HUB_ADMIN_PASSWORD, or neither")
+	}
+	c.BaseURL = strings.TrimRight(getenv("HUB_BASE_URL"), "/")
+	if c.BaseURL == "" {
+		c.BaseURL = "http://" + defaultHost(c.Addr)
+	}
+	return c, nil
+}
+
+// defaultHost turns a listen address into one a browser can open.
+func defaultHost(addr string) string {
+	host, port, _ := net.SplitHostPort(addr)
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}

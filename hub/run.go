@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/testautomation/ta/hub/api"
+	"github.com/testautomation/ta/hub/audit"
+	"github.com/testautomation/ta/hub/auth"
+	"github.com/testautomation/ta/hub/ids"
+	"github.com/testautomation/ta/hub/pgcluster"
+	"github.com/testautomation/ta/hub/store"
+)
+
+// run starts the hub and blocks until ctx ends, then shuts down gracefully:
+// in-flight requests finish, then the private database stops.
+func run(ctx context.Context, cfg config, logger *slog.Logger) error {
+	dataDir, err := filepath.Abs(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dataDir, 0o711); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	pool, closeDB, err := openDatabase(ctx, cfg, dataDir, logger)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	if err := store.Migrate(ctx, pool); err != nil {
+		return err
+	}
+	st := store.New(pool)
+	if err := bootstrapAdmin(ctx, st, cfg, logger); err != nil {
+		return err
+	}
+	srv, err := api.New(api.Config{
+		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
+		BaseURL: cfg.BaseURL, Hasher: auth.DefaultHasher,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	httpSrv := &http.Server{
+		Handler:           srv.Handler(http.HandlerFunc(placeholderPage)),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- httpSrv.Serve(ln) }()
+	go sweepSessions(ctx, st, srv, logger)
+	announce(ctx, st, cfg, logger)
+
+	select {
+	case err := <-serveErr:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: finishing in-flight requests")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := httpSrv.Shutdown(shutCtx); err != nil {
+		logger.Warn("shutdown", "err", err)
+	}
+	return nil
+}
+
+// openDatabase connects to DATABASE_URL, or starts the private cluster in
+// <data>/pg. The returned func closes the pool and stops the cluster.
+func openDatabase(ctx context.Context, cfg config, dataDir string, logger *slog.Logger) (*pgxpool.Pool, func(), error) {
+	url := cfg.DatabaseURL
+	stopCluster := func() {}
+	if url == "" {
+		cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dataDir, "pg"), Logger: logger})
+		if err != nil {
+			return nil, nil, fmt.Errorf("private database: %w", err)
+		}
+		url = cluster.URL("hub")
+		stopCluster = func() {
+			stopCtx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			if err := cluster.Stop(stopCtx); err != nil {
+				logger.Error("stop private database", "err", err)
+			} else {
+				logger.Info("private database stopped")
+			}
+		}
+		logger.Info("private database running", "dir", filepath.Join(dataDir, "pg"))
+	}
+	pool, err := pgxpool.New(ctx, url)
+	if err == nil {
+		pingCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		err = pool.Ping(pingCtx)
+		cancel()
+		if err != nil {
+			pool.Close()
+		}
+	}
+	if err != nil {
+		stopCluster()
+		return nil, nil, fmt.Errorf("database: %w", err)
+	}
+	return pool, func() { pool.Close(); stopCluster() }, nil
+}
+
+// bootstrapAdmin creates the platform administrator named by
+// HUB_ADMIN_EMAIL/HUB_ADMIN_PASSWORD if that account does not exist yet, or
+// makes the existing account a platform administrator. It never changes an
+// existing password.
+func bootstrapAdmin(ctx context.Context, st *store.Store, cfg config, logger *slog.Logger) error {
+	if cfg.AdminEmail == "" {
+		return nil
+	}
+	u, err := st.UserByEmail(ctx, cfg.AdminEmail)
+	if err == nil {
+		if !u.PlatformAdmin {
+			logger.Info("bootstrap: made existing account a platform administrator", "email", u.Email)
+		}
+		return st.SetPlatformAdmin(ctx, u.ID)
+	}
+	if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	if len([]rune(cfg.AdminPassword)) < 10 {
+		return fmt.Errorf("HUB_ADMIN_PASSWORD must be at least 10 characters")
+	}
+	hash, err := auth.DefaultHasher.Hash(cfg.AdminPassword)
+	if err != nil {
+		return err
+	}
+	_, err = st.CreateUser(ctx, store.NewUser{ID: ids.New(ids.User), Email: cfg.AdminEmail, Name: "Administrator", PasswordHash: hash, PlatformAdmin: true})
+	if err == nil {
+		logger.Info("bootstrap: platform administrator created", "email", cfg.AdminEmail)
+	}
+	return err
+}
+
+// announce tells the person who started the hub where it is and how to sign in.
+func announce(ctx context.Context, st *store.Store, cfg config, logger *slog.Logger) {
+	how := "register at " + cfg.BaseURL + " (POST /api/auth/register): the first account becomes platform administrator"
+	if cfg.AdminEmail != "" {
+		how = "sign in as " + cfg.AdminEmail + " with HUB_ADMIN_PASSWORD"
+	} else if users, err := st.ListUsers(ctx); err == nil && len(users) > 0 {
+		how = "sign in with your account"
+	}
+	logger.Info("hub ready", "url", cfg.BaseURL, "listen", cfg.Addr, "sign-in", how)
+	fmt.Fprintf(os.Stderr, "\n  Hub running at %s\n  %s\n\n", cfg.BaseURL, how)
+}
+
+// sweepSessions deletes expired sessions hourly.
+func sweepSessions(ctx context.Context, st *store.Store, srv *api.Server, logger *slog.Logger) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if n, err := st.DeleteExpiredSessions(ctx, time.Now(), srv.SessionIdle); err != nil && ctx.Err() == nil {
+			logger.Warn("sweep sessions", "err", err)
+		} else if n > 0 {
+			logger.Info("expired sessions removed", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// placeholderPage answers everything outside /api until the web
+// application is built into the hub.
+func placeholderPage(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/" {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprint(w, `<!doctype html><html><head><meta charset="utf-8"><title>Test automation hub</title></head>
+<body><h1>Test automation hub</h1><p>The hub is running. The JSON API is under <code>/api</code>;
+see README.md for a walk-through with curl.</p></body></html>`)
+}
