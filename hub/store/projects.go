@@ -96,7 +96,7 @@ func (s *Store) DeleteProject(ctx context.Context, id string) error {
 
 // ProjectMember is an organization member seen from one project.
 type ProjectMember struct {
-	Member             // Role is the effective role in the project
+	Member      // Role is the effective role in the project
 	OrgRole     access.Role
 	ProjectRole access.Role // "" when the project sets none
 }
