@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/testautomation/ta/hub/access"
 	"github.com/testautomation/ta/hub/audit"
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/dbtest"
@@ -76,6 +77,9 @@ func newHarness(t *testing.T) *harness {
 	probe.Use(h.api.authenticate)
 	probe.With(h.api.headerProject).Get("/api/probe", func(w http.ResponseWriter, r *http.Request) {
 		sc := headerScope(r)
+		if p := r.URL.Query().Get("perm"); p != "" && !allow(w, sc, access.Permission(p)) {
+			return
+		}
 		writeJSON(w, http.StatusOK, map[string]string{"project": sc.Project.ID, "role": string(sc.Role)})
 	})
 	main := h.api.Handler(nil)
