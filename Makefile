@@ -1,0 +1,72 @@
+# Test automation service: hub (Go + PostgreSQL) and desktop agent.
+# `make help` lists the targets.
+
+SHELL := /bin/bash
+GO    ?= go
+ADDR  ?= 127.0.0.1:8080
+# The hub keeps its private database, audit log and artifacts here.
+DATA  ?= $(CURDIR)/data
+# Debian packages the build and the tests need.
+DEB_PACKAGES := postgresql gcc
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+.PHONY: deps
+deps: ## install what a fresh Debian 12 machine lacks (as root), or say what to install
+	@missing=""; \
+	if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then missing="$$missing postgresql"; fi; \
+	if ! command -v gcc >/dev/null; then missing="$$missing gcc"; fi; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "missing Debian packages; run: sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi; \
+	if [ "$$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then \
+	  echo "creating the postgres system account (PostgreSQL refuses to run as root)"; \
+	  useradd --system --home-dir /var/lib/postgresql --shell /usr/sbin/nologin postgres; \
+	fi; \
+	if ! command -v $(GO) >/dev/null; then \
+	  echo "Go 1.26 or newer is needed: https://go.dev/doc/install (Debian 12's golang package is too old)"; exit 1; \
+	fi
+
+# As root the private database runs as the postgres account, which must be able
+# to reach $(DATA); a checkout under /root is not, so fall back to /var/lib/tahub.
+RUN_DATA = $(shell if [ "$$(id -u)" = 0 ] && ! runuser -u postgres -- test -x "$(dir $(DATA))" 2>/dev/null; then echo /var/lib/tahub; else echo "$(DATA)"; fi)
+
+.PHONY: run
+run: deps ## start the hub on 127.0.0.1:8080 (ADDR=...) with its own PostgreSQL in ./data (DATA=...)
+	@if [ "$(RUN_DATA)" != "$(DATA)" ]; then echo "note: the postgres account cannot reach $(DATA); using $(RUN_DATA) instead"; fi
+	$(GO) run ./hub --addr $(ADDR) --data $(RUN_DATA)
+
+.PHONY: build
+build: ## build the hub binary into bin/
+	$(GO) build -o bin/hub ./hub
+
+.PHONY: test
+test: deps fmt-check vet ## gofmt check, go vet, all tests with the race detector, a short fuzz run
+	$(GO) test -race -count=1 ./...
+	$(GO) test -run '^$$' -fuzz FuzzAuthBodies -fuzztime 5s ./hub/api
+
+.PHONY: fmt-check
+fmt-check: ## fail when a Go file is not gofmt-formatted
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+.PHONY: vet
+vet: ## go vet
+	$(GO) vet ./...
+
+.PHONY: bench
+bench: deps ## benchmarks
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+.PHONY: clean
+clean: ## remove build output (not the data folder)
+	rm -rf bin
