@@ -93,9 +93,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	email := normEmail(in.Email)
 	var issues issueList
-	if email == "" {
-		issues.add("email", "required", "email is required")
-	}
+	issues.email("email", email)
 	if in.Password == "" {
 		issues.add("password", "required", "password is required")
 	}

@@ -38,6 +38,17 @@ func readName(w http.ResponseWriter, r *http.Request, what string) (string, bool
 	return name, true
 }
 
+// userParam reads the {userId} path parameter; a malformed one is a member
+// that does not exist.
+func userParam(w http.ResponseWriter, r *http.Request) (string, bool) {
+	id := chi.URLParam(r, "userId")
+	if !ids.Valid(ids.User, id) {
+		writeError(w, http.StatusNotFound, codeNotFound, "no such member")
+		return "", false
+	}
+	return id, true
+}
+
 // orgAccess resolves the organization in the path and the caller's role in
 // it. Non-members are told it does not exist; with needAdmin, members who
 // are not Admin get 403.
@@ -194,7 +205,10 @@ func (s *Server) setOrgMemberRole(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the role is not valid", issues)
 		return
 	}
-	userID := chi.URLParam(r, "userId")
+	userID, ok := userParam(w, r)
+	if !ok {
+		return
+	}
 	if err := s.store.SetOrgMemberRole(r.Context(), org.ID, userID, in.Role); err != nil {
 		s.memberChangeError(w, r, err)
 		return
@@ -209,7 +223,10 @@ func (s *Server) setOrgMemberRole(w http.ResponseWriter, r *http.Request) {
 
 // removeOrgMember removes a member; any member may also remove themselves.
 func (s *Server) removeOrgMember(w http.ResponseWriter, r *http.Request) {
-	userID := chi.URLParam(r, "userId")
+	userID, ok := userParam(w, r)
+	if !ok {
+		return
+	}
 	caller, _ := currentUser(r)
 	org, _, ok := s.orgAccess(w, r, userID != caller.ID)
 	if !ok {

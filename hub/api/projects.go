@@ -117,7 +117,10 @@ func (s *Server) setProjectMemberRole(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the role is not valid", issues)
 		return
 	}
-	userID := chi.URLParam(r, "userId")
+	userID, ok := userParam(w, r)
+	if !ok {
+		return
+	}
 	m, err := s.findProjectMember(r, sc.Project.ID, userID)
 	if err == nil && m.OrgRole == access.Admin && in.Role != access.Admin {
 		writeError(w, http.StatusConflict, "org_admin", "organization Admins are Admin in every project; change their organization role first")
@@ -145,7 +148,11 @@ func (s *Server) removeProjectMemberRole(w http.ResponseWriter, r *http.Request)
 	if !ok {
 		return
 	}
-	err := s.store.RemoveProjectRole(r.Context(), sc.Project.ID, chi.URLParam(r, "userId"))
+	userID, ok := userParam(w, r)
+	if !ok {
+		return
+	}
+	err := s.store.RemoveProjectRole(r.Context(), sc.Project.ID, userID)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, codeNotFound, "this member has no project role here; their organization role applies")
 		return
