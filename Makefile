@@ -43,7 +43,8 @@ RUN_DATA = $(shell if [ "$$(id -u)" = 0 ] && ! runuser -u postgres -- test -x "$
 .PHONY: run
 run: deps ## start the hub on 127.0.0.1:8080 (ADDR=...) with its own PostgreSQL in ./data (DATA=...)
 	@if [ "$(RUN_DATA)" != "$(DATA)" ]; then echo "note: the postgres account cannot reach $(DATA); using $(RUN_DATA) instead"; fi
-	$(GO) run ./hub --addr $(ADDR) --data $(RUN_DATA)
+	$(GO) build -o bin/hub ./hub
+	exec bin/hub --addr $(ADDR) --data $(RUN_DATA)
 
 .PHONY: build
 build: ## build the hub binary into bin/
@@ -53,6 +54,9 @@ build: ## build the hub binary into bin/
 test: deps fmt-check vet ## gofmt check, go vet, all tests with the race detector, a short fuzz run
 	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -fuzz FuzzAuthBodies -fuzztime 5s ./hub/api
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 5s ./protocol
+	$(GO) test -run '^$$' -fuzz FuzzImportSide -fuzztime 5s ./protocol
+	$(GO) test -run '^$$' -fuzz FuzzRenderPlaywright -fuzztime 5s ./protocol
 
 .PHONY: fmt-check
 fmt-check: ## fail when a Go file is not gofmt-formatted
@@ -64,8 +68,8 @@ vet: ## go vet
 	$(GO) vet ./...
 
 .PHONY: bench
-bench: deps ## benchmarks
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+bench: deps ## benchmarks: p95 of the test list with 10,000 tests, against bare SQL in the same run
+	$(GO) test -run '^$$' -bench . -benchtime 300x ./...
 
 .PHONY: clean
 clean: ## remove build output (not the data folder)

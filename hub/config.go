@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/mail"
 	"strings"
 )
 
@@ -49,7 +50,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, fmt.Errorf("--addr %q: %w", c.Addr, err)
 	}
 	c.DatabaseURL = getenv("DATABASE_URL")
-	c.AdminEmail = strings.TrimSpace(getenv("HUB_ADMIN_EMAIL"))
+	c.AdminEmail = strings.ToLower(strings.TrimSpace(getenv("HUB_ADMIN_EMAIL")))
+	if a, err := mail.ParseAddress(c.AdminEmail); c.AdminEmail != "" && (err != nil || a.Address != c.AdminEmail) {
+		return c, fmt.Errorf("HUB_ADMIN_EMAIL %q is not an email address like admin@example.com", c.AdminEmail)
+	}
 	c.AdminPassword = getenv("HUB_ADMIN_PASSWORD")
 	if (c.AdminEmail == "") != (c.AdminPassword == "") {
 		return c, fmt.Errorf("set both HUB_ADMIN_EMAIL and HUB_ADMIN_PASSWORD, or neither")

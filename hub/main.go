@@ -27,6 +27,10 @@ func main() {
 	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second Ctrl-C ends the hub at once
+	}()
 	if err := run(ctx, cfg, logger); err != nil {
 		logger.Error("hub stopped", "err", err)
 		os.Exit(1)

@@ -201,6 +201,22 @@ func TestHubBinary(t *testing.T) {
 	if s := post(t, c, h.url+"/api/auth/login", map[string]string{"email": "root@example.com", "password": "bootstrap password"}); s != 200 {
 		t.Fatalf("bootstrap admin sign-in: %d\n%s", s, h.log())
 	}
+	// A second hub on the same data folder refuses to start, and leaves the
+	// first one's database alone.
+	second := exec.Command(bin, "--addr", freeAddr(t), "--data", data)
+	second.Env = append(os.Environ(), "DATABASE_URL=")
+	out, err := second.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "in use by another hub") {
+		t.Errorf("second hub on the same data: %v\n%s", err, out)
+	}
+	if s := post(t, c, h.url+"/api/orgs", map[string]string{"name": "Still here"}); s != 201 {
+		t.Fatalf("first hub after the second one tried: %d\n%s", s, h.log())
+	}
+	// Someone registers an email; naming it as HUB_ADMIN_EMAIL later must not
+	// hand them platform administration.
+	if s := post(t, &http.Client{}, h.url+"/api/auth/register", map[string]string{"name": "Eve", "email": "eve@example.com", "password": "eve's own password"}); s != 201 {
+		t.Fatalf("register: %d", s)
+	}
 	if s := post(t, c, h.url+"/api/orgs", map[string]string{"name": "Kept"}); s != 201 {
 		t.Fatalf("create org: %d", s)
 	}
@@ -210,6 +226,12 @@ func TestHubBinary(t *testing.T) {
 	}
 	if processAlive(pid) {
 		t.Errorf("postgres (pid %d) still running after the hub stopped", pid)
+	}
+
+	eve := exec.Command(bin, "--addr", freeAddr(t), "--data", data)
+	eve.Env = append(os.Environ(), "DATABASE_URL=", "HUB_ADMIN_EMAIL=eve@example.com", "HUB_ADMIN_PASSWORD=operator password")
+	if out, err := eve.CombinedOutput(); err == nil || !strings.Contains(string(out), "refusing to make it a platform administrator") {
+		t.Errorf("HUB_ADMIN_EMAIL of someone else's account: %v\n%s", err, out)
 	}
 
 	// Second start: the same cluster and data; the existing admin's password is not reset.

@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -30,6 +33,11 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if err := os.MkdirAll(dataDir, 0o711); err != nil {
 		return fmt.Errorf("data folder: %w", err)
 	}
+	unlock, err := lockDataDir(dataDir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	pool, closeDB, err := openDatabase(ctx, cfg, dataDir, logger)
 	if err != nil {
 		return err
@@ -56,6 +64,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	httpSrv := &http.Server{
 		Handler:           srv.Handler(http.HandlerFunc(placeholderPage)),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	serveErr := make(chan error, 1)
@@ -74,7 +83,26 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if err := httpSrv.Shutdown(shutCtx); err != nil {
 		logger.Warn("shutdown", "err", err)
 	}
+	srv.Wait()
 	return nil
+}
+
+// lockDataDir makes sure one hub at a time uses a data folder: a second one
+// would take over the first one's private database.
+func lockDataDir(dir string) (func(), error) {
+	path := filepath.Join(dir, "hub.lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("data folder lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		holder, _ := os.ReadFile(path)
+		f.Close()
+		return nil, fmt.Errorf("data folder %s is in use by another hub (pid %s): stop it or choose another --data", dir, strings.TrimSpace(string(holder)))
+	}
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return func() { f.Close() }, nil
 }
 
 // openDatabase connects to DATABASE_URL, or starts the private cluster in
@@ -125,9 +153,15 @@ func bootstrapAdmin(ctx context.Context, st *store.Store, cfg config, logger *sl
 	}
 	u, err := st.UserByEmail(ctx, cfg.AdminEmail)
 	if err == nil {
-		if !u.PlatformAdmin {
-			logger.Info("bootstrap: made existing account a platform administrator", "email", u.Email)
+		if u.PlatformAdmin {
+			return nil
 		}
+		// Someone registered this email first: promote the account only if
+		// it really is the operator's, proven by the password.
+		if ok, _ := auth.Verify(cfg.AdminPassword, u.PasswordHash); !ok {
+			return fmt.Errorf("HUB_ADMIN_EMAIL %s belongs to an existing account whose password is not HUB_ADMIN_PASSWORD: refusing to make it a platform administrator", u.Email)
+		}
+		logger.Info("bootstrap: made existing account a platform administrator", "email", u.Email)
 		return st.SetPlatformAdmin(ctx, u.ID)
 	}
 	if !errors.Is(err, store.ErrNotFound) {
@@ -164,6 +198,9 @@ func sweepSessions(ctx context.Context, st *store.Store, srv *api.Server, logger
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	for {
+		if err := st.PruneAuth(ctx, time.Now().Add(-24*time.Hour)); err != nil && ctx.Err() == nil {
+			logger.Warn("prune sign-in failures and reset links", "err", err)
+		}
 		if n, err := st.DeleteExpiredSessions(ctx, time.Now(), srv.SessionIdle); err != nil && ctx.Err() == nil {
 			logger.Warn("sweep sessions", "err", err)
 		} else if n > 0 {

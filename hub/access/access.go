@@ -89,8 +89,12 @@ func Allows(role Role, p Permission) bool {
 
 // Effective is a member's role in one project: the project's own role for
 // them when set, else their organization role; an organization Admin is
-// Admin in every project of the organization.
+// Admin in every project of the organization. Without an organization role
+// there is no role at all: a project role never outlives the membership.
 func Effective(orgRole, projectRole Role) Role {
+	if !orgRole.Valid() {
+		return ""
+	}
 	if orgRole == Admin {
 		return Admin
 	}

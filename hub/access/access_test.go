@@ -37,7 +37,7 @@ func TestEffective(t *testing.T) {
 		{Tester, TestManager, TestManager},
 		{TestManager, Tester, Tester},
 		{Admin, Tester, Admin},
-		{"", Admin, Admin},
+		{"", Admin, ""},
 	} {
 		if got := Effective(tc.org, tc.project); got != tc.want {
 			t.Errorf("Effective(%q, %q) = %q, want %q", tc.org, tc.project, got, tc.want)

@@ -68,9 +68,12 @@ func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	if ids.Valid(ids.User, id) {
 		err = s.store.DeleteUser(r.Context(), id)
 	}
+	var sole *store.SoleAdminError
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, codeNotFound, "no such account")
+	case errors.As(err, &sole):
+		writeError(w, http.StatusConflict, "last_admin", "this account is the only Admin of organization \""+sole.Org+"\": make someone else Admin there first")
 	case errors.Is(err, store.ErrLastAdmin):
 		writeError(w, http.StatusConflict, "last_admin", "the last platform administrator cannot be deleted")
 	case err != nil:

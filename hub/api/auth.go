@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net"
@@ -41,31 +42,27 @@ func clientAddress(r *http.Request) string {
 	return host
 }
 
-// signInLimited answers 429 with Retry-After when the email or the address
-// has too many recent failures.
-func (s *Server) signInLimited(w http.ResponseWriter, r *http.Request, email string) (limited bool, err error) {
-	now := s.Now()
-	c, err := s.store.LoginFailures(r.Context(), email, clientAddress(r), now.Add(-s.LoginWindow))
+// beginAttempt applies the sign-in limit: it answers 429 with Retry-After
+// when the email or the address has too many recent failures, and otherwise
+// counts this attempt as a failure until succeeded takes it back.
+func (s *Server) beginAttempt(w http.ResponseWriter, r *http.Request, email string) (attempt int64, ok bool) {
+	attempt, wait, err := s.store.BeginLogin(r.Context(), email, clientAddress(r), s.Now(), store.LoginLimit{
+		Window: s.LoginWindow, PerEmail: s.LoginPerEmail, PerAddress: s.LoginPerAddress,
+	})
 	if err != nil {
-		return false, err
+		s.internal(w, r, err)
+		return 0, false
 	}
-	var until float64
-	if c.Email >= s.LoginPerEmail {
-		until = c.EmailOldest.Add(s.LoginWindow).Sub(now).Seconds()
+	if wait > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		writeError(w, http.StatusTooManyRequests, codeTooMany, "too many failed sign-in attempts; try again later")
+		return 0, false
 	}
-	if c.Address >= s.LoginPerAddress {
-		until = math.Max(until, c.AddressOldest.Add(s.LoginWindow).Sub(now).Seconds())
-	}
-	if until <= 0 {
-		return false, nil
-	}
-	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(until))))
-	writeError(w, http.StatusTooManyRequests, codeTooMany, "too many failed sign-in attempts; try again later")
-	return true, nil
+	return attempt, true
 }
 
 // checkPassword verifies a password for an email (normalised), spending
-// the same work when the account does not exist. It counts a failure.
+// the same work when the account does not exist.
 func (s *Server) checkPassword(r *http.Request, email, password string) (store.User, bool, error) {
 	u, err := s.store.UserByEmail(r.Context(), email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -75,15 +72,11 @@ func (s *Server) checkPassword(r *http.Request, email, password string) (store.U
 	if err == nil {
 		hash = u.PasswordHash
 	}
-	ok, verr := auth.Verify(password, hash)
-	if verr != nil {
+	ok, verr := s.verifyPassword(r.Context(), password, hash)
+	if verr != nil && r.Context().Err() == nil {
 		s.log.Error("unreadable password hash", "user", u.ID, "err", verr)
 	}
-	if ok && err == nil {
-		return u, true, nil
-	}
-	now := s.Now()
-	return store.User{}, false, s.store.RecordLoginFailure(r.Context(), email, clientAddress(r), now, now.Add(-s.LoginWindow))
+	return u, ok && err == nil, nil
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
@@ -101,10 +94,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "sign-in needs an email and a password", issues)
 		return
 	}
-	if limited, err := s.signInLimited(w, r, email); err != nil || limited {
-		if err != nil {
-			s.internal(w, r, err)
-		}
+	attempt, ok := s.beginAttempt(w, r, email)
+	if !ok {
 		return
 	}
 	u, ok, err := s.checkPassword(r, email, in.Password)
@@ -116,12 +107,12 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "invalid_credentials", "email or password is incorrect")
 		return
 	}
-	if err := s.store.ClearLoginFailures(r.Context(), email); err != nil {
+	if err := s.store.LoginSucceeded(r.Context(), attempt, email); err != nil {
 		s.internal(w, r, err)
 		return
 	}
 	if s.Hasher.NeedsRehash(u.PasswordHash) {
-		if h, err := s.Hasher.Hash(in.Password); err == nil {
+		if h, err := s.hashPassword(r.Context(), in.Password); err == nil {
 			if err := s.store.SetPassword(r.Context(), u.ID, h); err != nil {
 				s.log.Warn("rehash password", "user", u.ID, "err", err)
 			}
@@ -175,15 +166,24 @@ func (s *Server) newAccount(w http.ResponseWriter, r *http.Request, in registrat
 		writeIssues(w, "the account details are not valid", issues)
 		return store.User{}, false
 	}
-	hash, err := s.Hasher.Hash(in.Password)
-	if err != nil {
-		s.internal(w, r, err)
-		return store.User{}, false
+	// A taken email is refused before the costly hash.
+	_, err := s.store.UserByEmail(r.Context(), in.Email)
+	if err == nil {
+		err = store.ErrConflict
+	} else if errors.Is(err, store.ErrNotFound) {
+		err = nil
 	}
-	u, err := s.store.CreateUser(r.Context(), store.NewUser{
-		ID: ids.New(ids.User), Email: in.Email, Name: in.Name, PasswordHash: hash,
-		PlatformAdmin: platformAdmin, AdminIfFirst: true,
-	})
+	var hash string
+	if err == nil {
+		hash, err = s.hashPassword(r.Context(), in.Password)
+	}
+	var u store.User
+	if err == nil {
+		u, err = s.store.CreateUser(r.Context(), store.NewUser{
+			ID: ids.New(ids.User), Email: in.Email, Name: in.Name, PasswordHash: hash,
+			PlatformAdmin: platformAdmin, AdminIfFirst: true,
+		})
+	}
 	if errors.Is(err, store.ErrConflict) {
 		writeError(w, http.StatusConflict, "email_taken", "an account with this email already exists")
 		return store.User{}, false
@@ -228,19 +228,33 @@ func (s *Server) forgot(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the email is not valid", issues)
 		return
 	}
-	u, err := s.store.UserByEmail(r.Context(), email)
-	if err == nil {
-		token, digest := auth.NewToken()
-		now := s.Now()
-		if err = s.store.CreateReset(r.Context(), digest, u.ID, now, now.Add(s.ResetTTL)); err == nil {
-			s.log.Info("password reset link for " + u.Email + ": " + s.BaseURL + "/reset?token=" + token)
-		}
-	}
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.internal(w, r, err)
+	// The work for a real account happens after the answer, so the answer
+	// takes as long whether or not the email has an account.
+	ctx := context.WithoutCancel(r.Context())
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		s.sendResetLink(ctx, email)
+	}()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// sendResetLink prints a reset link for the account with this email, if any.
+func (s *Server) sendResetLink(ctx context.Context, email string) {
+	u, err := s.store.UserByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
 		return
 	}
-	w.WriteHeader(http.StatusNoContent)
+	token, digest := auth.NewToken()
+	now := s.Now()
+	if err == nil {
+		err = s.store.CreateReset(ctx, digest, u.ID, now, now.Add(s.ResetTTL))
+	}
+	if err != nil {
+		s.log.Error("password reset link", "err", err)
+		return
+	}
+	s.log.Info("password reset link for " + u.Email + ": " + s.BaseURL + "/reset?token=" + token)
 }
 
 func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
@@ -260,12 +274,16 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the reset request is not valid", issues)
 		return
 	}
-	hash, err := s.Hasher.Hash(in.Password)
-	if err != nil {
-		s.internal(w, r, err)
-		return
+	// Only a usable token earns the costly hash.
+	digest := auth.Digest(in.Token)
+	_, err := s.store.ResetUser(r.Context(), digest, s.Now())
+	var hash, userID string
+	if err == nil {
+		hash, err = s.hashPassword(r.Context(), in.Password)
 	}
-	userID, err := s.store.ConsumeReset(r.Context(), auth.Digest(in.Token), s.Now(), hash)
+	if err == nil {
+		userID, err = s.store.ConsumeReset(r.Context(), digest, s.Now(), hash)
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		writeIssues(w, "the reset link is not valid", issueList{{Path: "token", Code: "invalid",
 			Message: "the reset link is unknown, expired or already used: ask for a new one"}})
@@ -298,10 +316,8 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	email := normEmail(u.Email)
-	if limited, err := s.signInLimited(w, r, email); err != nil || limited {
-		if err != nil {
-			s.internal(w, r, err)
-		}
+	attempt, ok := s.beginAttempt(w, r, email)
+	if !ok {
 		return
 	}
 	if _, ok, err := s.checkPassword(r, email, in.CurrentPassword); err != nil || !ok {
@@ -312,16 +328,39 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the current password is not correct", issueList{{Path: "currentPassword", Code: "incorrect", Message: "this is not your current password"}})
 		return
 	}
-	hash, err := s.Hasher.Hash(in.NewPassword)
+	hash, err := s.hashPassword(r.Context(), in.NewPassword)
 	if err == nil {
-		err = s.store.SetPassword(r.Context(), u.ID, hash)
+		err = s.store.LoginSucceeded(r.Context(), attempt, email)
 	}
 	if err == nil {
-		err = s.store.DeleteOtherSessions(r.Context(), u.ID, currentSession(r))
+		err = s.store.ChangePassword(r.Context(), u.ID, hash, currentSession(r), s.Now())
 	}
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// hashPassword hashes under the scrypt semaphore: each hash holds tens of
+// MiB, so only a few run at once and the rest wait their turn.
+func (s *Server) hashPassword(ctx context.Context, password string) (string, error) {
+	select {
+	case s.scryptSem <- struct{}{}:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	defer func() { <-s.scryptSem }()
+	return s.Hasher.Hash(password)
+}
+
+// verifyPassword is auth.Verify under the scrypt semaphore.
+func (s *Server) verifyPassword(ctx context.Context, password, hash string) (bool, error) {
+	select {
+	case s.scryptSem <- struct{}{}:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	defer func() { <-s.scryptSem }()
+	return auth.Verify(password, hash)
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -122,6 +123,8 @@ func TestRegisterValidation(t *testing.T) {
 		{"blank name", map[string]string{"name": "   ", "email": "a@example.com", "password": "long enough pw"}, []string{"name"}},
 		{"long name", map[string]string{"name": strings.Repeat("x", 101), "email": "a@example.com", "password": "long enough pw"}, []string{"name"}},
 		{"control in name", map[string]string{"name": "A\x00B", "email": "a@example.com", "password": "long enough pw"}, []string{"name"}},
+		{"bidi override in name", map[string]string{"name": "Ann\u202eeL", "email": "a@example.com", "password": "long enough pw"}, []string{"name"}},
+		{"zero width joiner in email", map[string]string{"name": "A", "email": "a\u200d@example.com", "password": "long enough pw"}, []string{"email"}},
 		{"wrong type", map[string]any{"name": 5, "email": "a@example.com", "password": "long enough pw"}, []string{"name"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -255,11 +258,13 @@ func TestForgotAndReset(t *testing.T) {
 	email := a.email()
 
 	h.client().do("POST", "/api/auth/forgot", map[string]string{"email": "nobody@example.com"}).want(t, 204)
+	h.api.Wait()
 	if strings.Contains(h.logs.String(), "password reset link") {
 		t.Fatal("a reset link was printed for an unknown email")
 	}
 	h.client().do("POST", "/api/auth/forgot", map[string]string{"email": "not an email"}).want(t, 422)
 	h.client().do("POST", "/api/auth/forgot", map[string]string{"email": strings.ToUpper(email)}).want(t, 204)
+	h.api.Wait()
 	m := resetLink.FindStringSubmatch(h.logs.String())
 	if m == nil || m[1] != email {
 		t.Fatalf("no reset link for %s in the log:\n%s", email, h.logs.String())
@@ -285,6 +290,7 @@ func TestResetTokenExpires(t *testing.T) {
 	a, _ := h.register("Ann")
 	email := a.email()
 	h.client().do("POST", "/api/auth/forgot", map[string]string{"email": email}).want(t, 204)
+	h.api.Wait()
 	m := resetLink.FindStringSubmatch(h.logs.String())
 	if m == nil {
 		t.Fatal("no reset link")
@@ -307,5 +313,30 @@ func TestRequestBodies(t *testing.T) {
 	users, _ := h.store.ListUsers(t.Context())
 	if len(users) != 0 {
 		t.Fatal("bad bodies created accounts")
+	}
+}
+
+// Parallel attempts cannot slip past the limit: each is counted before its
+// password is checked.
+func TestSignInLimitUnderParallelAttempts(t *testing.T) {
+	h := newHarness(t)
+	tc, _ := h.register("Target")
+	email := tc.email()
+	var wg sync.WaitGroup
+	statuses := make([]int, 30)
+	for i := range statuses {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = h.client().do("POST", "/api/auth/login", map[string]string{"email": email, "password": "wrong guess " + strconv.Itoa(i)}).status
+		}()
+	}
+	wg.Wait()
+	count := map[int]int{}
+	for _, s := range statuses {
+		count[s]++
+	}
+	if count[401] != 5 || count[429] != 25 {
+		t.Fatalf("30 parallel wrong sign-ins: %v; want 5 refused as wrong and 25 as too many", count)
 	}
 }

@@ -46,7 +46,7 @@ func (b *syncBuffer) String() string {
 
 // harness is a real hub API over HTTP on a fresh database.
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	srv     *httptest.Server
 	api     *Server
 	store   *store.Store
@@ -55,7 +55,7 @@ type harness struct {
 	clock   atomic.Int64 // unix nanoseconds the server sees as now
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	h := &harness{t: t, dataDir: t.TempDir(), logs: &syncBuffer{}}
 	h.clock.Store(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC).UnixNano())
@@ -167,7 +167,7 @@ func (c *client) do(method, path string, body any, headers ...string) response {
 }
 
 // checkErrorBody asserts every error answer has the standard shape.
-func checkErrorBody(t *testing.T, method, path string, r response) {
+func checkErrorBody(t testing.TB, method, path string, r response) {
 	t.Helper()
 	var body struct {
 		Error  *string `json:"error"`
@@ -184,7 +184,7 @@ func checkErrorBody(t *testing.T, method, path string, r response) {
 }
 
 // want fails the test unless the response has the status.
-func (r response) want(t *testing.T, status int) response {
+func (r response) want(t testing.TB, status int) response {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)

@@ -19,7 +19,7 @@ type org struct {
 	ids         map[access.Role]string
 }
 
-func (h *harness) org(t *testing.T) org {
+func (h *harness) org(t testing.TB) org {
 	t.Helper()
 	owner, _ := h.register("Owner")
 	o := org{owner: owner, members: map[access.Role]*client{}, ids: map[access.Role]string{}}
@@ -211,6 +211,8 @@ func TestProjectScoping(t *testing.T) {
 	if r.str("code") != "not_found" {
 		t.Errorf("cross-project code %q", r.str("code"))
 	}
+	// A malformed header is a bad request, not a cross-project attempt.
+	c.do("GET", "/api/projects/"+o.project+"/members", nil, ProjectHeader, strings.Repeat("x", 5000)).want(t, 400)
 	lines := readAudit(t, h)
 	if len(lines) != 1 {
 		t.Fatalf("audit lines %d, want 1", len(lines))
@@ -328,6 +330,13 @@ func TestPlatformAccounts(t *testing.T) {
 	admin.do("POST", "/api/members", map[string]string{"name": "Dup", "email": "SECOND@example.com", "password": "long enough pw"}).want(t, 409)
 
 	admin.do("DELETE", "/api/members/"+adminID, nil).want(t, 409) // not oneself
+	// Nor the only Admin of an organization.
+	orgID := user.do("POST", "/api/orgs", map[string]string{"name": "Users org"}).want(t, 201).str("id")
+	if r := admin.do("DELETE", "/api/members/"+userID, nil).want(t, 409); !strings.Contains(r.str("error"), "Users org") {
+		t.Errorf("sole org Admin refusal: %s", r.body)
+	}
+	user.do("GET", "/api/orgs/"+orgID+"/members", nil).want(t, 200)
+	user.do("DELETE", "/api/orgs/"+orgID, nil).want(t, 204)
 	admin.do("DELETE", "/api/members/"+userID, nil).want(t, 204)
 	admin.do("DELETE", "/api/members/"+userID, nil).want(t, 404)
 	user.do("GET", "/api/context", nil).want(t, 401) // its sessions went with it

@@ -71,6 +71,10 @@ func (s *Server) recordScope(w http.ResponseWriter, r *http.Request, projectID, 
 		return scope{}, false
 	}
 	header := strings.TrimSpace(r.Header.Get(ProjectHeader))
+	if header != "" && !ids.Valid(ids.Project, header) {
+		writeError(w, http.StatusBadRequest, "project_invalid", "the x-project-id header is not a project id (prj_...)")
+		return scope{}, false
+	}
 	if err == nil && (role == "" || header != "" && header != projectID) {
 		s.auditRefusal(r, u.ID, projectID, header)
 		err = store.ErrNotFound

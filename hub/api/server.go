@@ -7,6 +7,8 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -41,7 +43,14 @@ type Server struct {
 	// dummyHash is verified against when an email is unknown, so a failed
 	// sign-in takes as long whether or not the account exists.
 	dummyHash string
+	scryptSem chan struct{} // bounds concurrent scrypt work (memory)
+	// background counts work that outlives its request (reset links).
+	background sync.WaitGroup
 }
+
+// Wait blocks until background work started by requests has finished; call
+// it after the HTTP server has shut down, before closing the database.
+func (s *Server) Wait() { s.background.Wait() }
 
 // New fills in defaults and returns a Server.
 func New(cfg Config) (*Server, error) {
@@ -68,7 +77,8 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy}, nil
+	return &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy,
+		scryptSem: make(chan struct{}, max(2, runtime.NumCPU()))}, nil
 }
 
 func setDefault(d *time.Duration, v time.Duration) {
@@ -94,7 +104,11 @@ func (s *Server) Handler(rest http.Handler) http.Handler {
 // session check (authenticate); only publicRoutes are open without one.
 func (s *Server) routes(r chi.Router) {
 	r.Use(s.authenticate)
-	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := currentUser(r); !ok {
+			writeError(w, http.StatusUnauthorized, codeUnauthenticated, "sign in first")
+			return
+		}
 		writeError(w, http.StatusNotFound, codeNotFound, "no such API route")
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, _ *http.Request) {
@@ -125,6 +139,31 @@ func (s *Server) routes(r chi.Router) {
 	r.Delete("/orgs/{id}/members/{userId}", s.removeOrgMember)
 	r.Get("/orgs/{id}/projects", s.listOrgProjects)
 	r.Post("/orgs/{id}/projects", s.createProject)
+
+	r.Get("/registry", s.registry)
+	r.Post("/script", s.script)
+	r.Group(func(r chi.Router) {
+		r.Use(s.headerProject) // list and create routes act on x-project-id
+		r.Get("/tests", s.listTests)
+		r.Post("/tests", s.createTest)
+		r.Post("/tests/import", s.importTests)
+		r.Get("/suites", s.listSuites)
+		r.Post("/suites", s.addSuite)
+		r.Put("/suites/{name}", s.renameSuite)
+		r.Delete("/suites/{name}", s.deleteSuite)
+		r.Get("/settings", s.settings)
+		r.Post("/settings", s.saveSettings)
+	})
+	r.Get("/tests/{id}", s.getTest)
+	r.Put("/tests/{id}", s.saveTest)
+	r.Delete("/tests/{id}", s.deleteTest)
+	r.Post("/tests/{id}/validate", s.validateTest)
+	r.Post("/tests/{id}/revisions", s.revise)
+	r.Post("/tests/{id}/duplicate", s.duplicate)
+	r.Put("/tests/{id}/sharing", s.share)
+	r.Get("/tests/{id}/versions", s.listVersions)
+	r.Get("/tests/{id}/versions/{version}", s.getVersion)
+	r.Post("/tests/{id}/versions/{version}/restore", s.restore)
 
 	r.Put("/projects/{id}", s.renameProject)
 	r.Delete("/projects/{id}", s.deleteProject)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/mail"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -34,11 +35,15 @@ func (l *issueList) email(path, v string) {
 		l.add(path, "too_long", "email is longer than 254 characters")
 	default:
 		a, err := mail.ParseAddress(v)
-		if err != nil || a.Address != v || !strings.Contains(v, "@") {
+		if err != nil || a.Address != v || !strings.Contains(v, "@") || strings.IndexFunc(v, invisible) >= 0 {
 			l.add(path, "format", "not an email address like name@example.com")
 		}
 	}
 }
+
+// invisible reports control and format characters (bidi overrides, zero
+// width joiners): they make look-alike names and emails.
+func invisible(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
 
 // name checks a display name or a record name (already trimmed).
 func (l *issueList) name(path, v string) {
@@ -47,8 +52,8 @@ func (l *issueList) name(path, v string) {
 		l.add(path, "required", "name is required")
 	case utf8.RuneCountInString(v) > maxName:
 		l.add(path, "too_long", "name is longer than 100 characters")
-	case !utf8.ValidString(v) || strings.IndexFunc(v, unicode.IsControl) >= 0:
-		l.add(path, "format", "name contains control characters")
+	case !utf8.ValidString(v) || strings.IndexFunc(v, invisible) >= 0:
+		l.add(path, "format", "name contains control or invisible formatting characters")
 	}
 }
 
@@ -66,3 +71,5 @@ func (l *issueList) role(path string, v access.Role) {
 		l.add(path, "enum", "role must be one of Tester, Test Developer, Test Manager, Admin")
 	}
 }
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -15,6 +15,7 @@ const (
 	User         = "usr"
 	Organization = "org"
 	Project      = "prj"
+	Test         = "tc"
 )
 
 // New returns a fresh identifier of the given kind, e.g. New("prj").

@@ -156,11 +156,13 @@ func (s *Store) RemoveOrgMember(ctx context.Context, orgID, userID string) error
 	if current == access.Admin && others == 0 {
 		return ErrLastAdmin
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM project_members WHERE user_id = $2
-		AND project_id IN (SELECT id FROM projects WHERE org_id = $1)`, orgID, userID); err != nil {
+	// The membership first: its row lock waits for a SetProjectRole holding
+	// it, so the project roles deleted next include the one just set.
+	if _, err := tx.Exec(ctx, `DELETE FROM org_members WHERE org_id = $1 AND user_id = $2`, orgID, userID); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM org_members WHERE org_id = $1 AND user_id = $2`, orgID, userID); err != nil {
+	if _, err := tx.Exec(ctx, `DELETE FROM project_members WHERE user_id = $2
+		AND project_id IN (SELECT id FROM projects WHERE org_id = $1)`, orgID, userID); err != nil {
 		return err
 	}
 	return tx.Commit(ctx)

@@ -24,7 +24,7 @@ type ProjectWithRole struct {
 
 // effectiveRoleSQL computes access.Effective in SQL for org member m and
 // project member pm; keep the two in step.
-const effectiveRoleSQL = `CASE WHEN m.role = 'Admin' THEN 'Admin' ELSE coalesce(pm.role, m.role) END`
+const effectiveRoleSQL = `CASE WHEN m.role IS NULL THEN NULL WHEN m.role = 'Admin' THEN 'Admin' ELSE coalesce(pm.role, m.role) END`
 
 // CreateProject adds a project to an organization.
 func (s *Store) CreateProject(ctx context.Context, id, orgID, name string) (Project, error) {
@@ -123,17 +123,28 @@ func (s *Store) ProjectMembers(ctx context.Context, projectID string) ([]Project
 // SetProjectRole sets a member's role in one project. The user must be a
 // member of the project's organization (ErrNotFound otherwise).
 func (s *Store) SetProjectRole(ctx context.Context, projectID, userID string, role access.Role) error {
-	tag, err := s.pool.Exec(ctx, `INSERT INTO project_members (project_id, user_id, role)
-		SELECT p.id, m.user_id, $3 FROM projects p JOIN org_members m ON m.org_id = p.org_id AND m.user_id = $2
-		WHERE p.id = $1
-		ON CONFLICT (project_id, user_id) DO UPDATE SET role = EXCLUDED.role`, projectID, userID, role)
+	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return err
 	}
-	if tag.RowsAffected() == 0 {
+	defer tx.Rollback(ctx) //nolint:errcheck
+	// Lock the membership so a concurrent removal from the organization
+	// either happens first (and we refuse) or waits for this write (and
+	// removes the project role with the membership).
+	var member bool
+	err = tx.QueryRow(ctx, `SELECT true FROM projects p JOIN org_members m ON m.org_id = p.org_id AND m.user_id = $2
+		WHERE p.id = $1 FOR SHARE OF m`, projectID, userID).Scan(&member)
+	if isNoRows(err) {
 		return ErrNotFound
 	}
-	return nil
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO project_members (project_id, user_id, role) VALUES ($1, $2, $3)
+		ON CONFLICT (project_id, user_id) DO UPDATE SET role = EXCLUDED.role`, projectID, userID, role); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
 }
 
 // RemoveProjectRole removes a member's project role, so their organization

@@ -94,44 +94,108 @@ func (s *Store) ConsumeReset(ctx context.Context, digest []byte, now time.Time, 
 	return userID, tx.Commit(ctx)
 }
 
-// LoginFailureCounts is what the sign-in limit decides on.
-type LoginFailureCounts struct {
-	Email, Address             int
-	EmailOldest, AddressOldest time.Time // oldest counted failure, zero if none
+// LoginLimit is the sign-in limit: at most PerEmail failures for one email
+// and PerAddress from one client address within Window.
+type LoginLimit struct {
+	Window     time.Duration
+	PerEmail   int
+	PerAddress int
 }
 
-// LoginFailures counts failed sign-ins since a time, per email and address.
-func (s *Store) LoginFailures(ctx context.Context, email, address string, since time.Time) (LoginFailureCounts, error) {
-	var c LoginFailureCounts
-	var eOld, aOld *time.Time
-	err := s.pool.QueryRow(ctx, `SELECT
-		(SELECT count(*) FROM login_failures WHERE email = $1 AND at > $3 AND NOT cleared),
-		(SELECT min(at) FROM login_failures WHERE email = $1 AND at > $3 AND NOT cleared),
-		(SELECT count(*) FROM login_failures WHERE address = $2 AND at > $3),
-		(SELECT min(at) FROM login_failures WHERE address = $2 AND at > $3)`,
-		email, address, since).Scan(&c.Email, &eOld, &c.Address, &aOld)
-	if eOld != nil {
-		c.EmailOldest = *eOld
+// BeginLogin decides whether a sign-in attempt may go ahead and, if so,
+// counts it as a failure at once, before the password is checked, so that
+// parallel attempts cannot slip past the limit. LoginSucceeded takes the
+// count back. When the limit is reached it returns how long to wait and
+// records nothing.
+func (s *Store) BeginLogin(ctx context.Context, email, address string, now time.Time, lim LoginLimit) (attempt int64, retryAfter time.Duration, err error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return 0, 0, err
 	}
-	if aOld != nil {
-		c.AddressOldest = *aOld
+	defer tx.Rollback(ctx) //nolint:errcheck
+	// Address first, then email: every attempt takes them in this order.
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(1, hashtext($1)), pg_advisory_xact_lock(2, hashtext($2))`, address, email); err != nil {
+		return 0, 0, err
 	}
-	return c, err
+	since := now.Add(-lim.Window)
+	for _, c := range []struct {
+		cond  string
+		value string
+		limit int
+	}{{"email = $1 AND NOT cleared", email, lim.PerEmail}, {"address = $1", address, lim.PerAddress}} {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM login_failures WHERE `+c.cond+` AND at > $2`, c.value, since).Scan(&n); err != nil {
+			return 0, 0, err
+		}
+		if n < c.limit {
+			continue
+		}
+		// Wait until enough failures leave the window to fall under the limit.
+		var at time.Time
+		if err := tx.QueryRow(ctx, `SELECT at FROM login_failures WHERE `+c.cond+` AND at > $2 ORDER BY at OFFSET $3 LIMIT 1`,
+			c.value, since, n-c.limit).Scan(&at); err != nil {
+			return 0, 0, err
+		}
+		retryAfter = max(retryAfter, at.Add(lim.Window).Sub(now))
+	}
+	if retryAfter > 0 {
+		return 0, retryAfter, nil
+	}
+	if err := tx.QueryRow(ctx, `INSERT INTO login_failures (email, address, at) VALUES ($1, $2, $3) RETURNING id`, email, address, now).Scan(&attempt); err != nil {
+		return 0, 0, err
+	}
+	return attempt, 0, tx.Commit(ctx)
 }
 
-// RecordLoginFailure counts one failed sign-in and prunes rows older than
-// prune.
-func (s *Store) RecordLoginFailure(ctx context.Context, email, address string, at, prune time.Time) error {
-	if _, err := s.pool.Exec(ctx, `INSERT INTO login_failures (email, address, at) VALUES ($1, $2, $3)`, email, address, at); err != nil {
+// LoginSucceeded takes back a successful attempt's count and forgets the
+// email's earlier failures; the address's failures stay counted.
+func (s *Store) LoginSucceeded(ctx context.Context, attempt int64, email string) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE id = $1`, attempt); err != nil {
 		return err
 	}
-	_, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE at < $1`, prune)
+	_, err := s.pool.Exec(ctx, `UPDATE login_failures SET cleared = true WHERE email = $1 AND NOT cleared`, email)
 	return err
 }
 
-// ClearLoginFailures forgets an email's failures after a successful sign-in.
-// The address's failures stay counted.
-func (s *Store) ClearLoginFailures(ctx context.Context, email string) error {
-	_, err := s.pool.Exec(ctx, `UPDATE login_failures SET cleared = true WHERE email = $1 AND NOT cleared`, email)
+// PruneAuth deletes sign-in failures older than since, and reset links
+// used or expired before it.
+func (s *Store) PruneAuth(ctx context.Context, since time.Time) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE at < $1`, since); err != nil {
+		return err
+	}
+	_, err := s.pool.Exec(ctx, `DELETE FROM password_resets WHERE expires_at < $1 OR used_at < $1`, since)
 	return err
+}
+
+// ResetUser returns the account a usable reset token belongs to.
+func (s *Store) ResetUser(ctx context.Context, digest []byte, now time.Time) (string, error) {
+	var userID string
+	err := s.pool.QueryRow(ctx, `SELECT user_id FROM password_resets WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`, digest, now).Scan(&userID)
+	if isNoRows(err) {
+		return "", ErrNotFound
+	}
+	return userID, err
+}
+
+// ChangePassword stores a new hash, ends the account's other sessions and
+// voids its outstanding reset links, in one transaction.
+func (s *Store) ChangePassword(ctx context.Context, userID, hash string, keepSession []byte, now time.Time) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`UPDATE users SET password_hash = $2 WHERE id = $1`, []any{userID, hash}},
+		{`DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2`, []any{userID, keepSession}},
+		{`UPDATE password_resets SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL`, []any{userID, now}},
+	} {
+		if _, err := tx.Exec(ctx, q.sql, q.args...); err != nil {
+			return err
+		}
+	}
+	return tx.Commit(ctx)
 }

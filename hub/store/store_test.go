@@ -170,3 +170,49 @@ func TestLastOrgAdminUnderConcurrency(t *testing.T) {
 		}
 	}
 }
+
+// A member removed from the organization has no role in its projects, even
+// when a project role is being set for them at the same moment.
+func TestRemovedMemberLosesProjectRoles(t *testing.T) {
+	st := store.New(dbtest.Pool(t))
+	ctx := t.Context()
+	admin, _ := st.CreateUser(ctx, store.NewUser{ID: ids.New(ids.User), Email: "admin@example.com", Name: "A", PasswordHash: "x"})
+	bob, _ := st.CreateUser(ctx, store.NewUser{ID: ids.New(ids.User), Email: "bob@example.com", Name: "B", PasswordHash: "x"})
+	org, _ := st.CreateOrg(ctx, ids.New(ids.Organization), "O", admin.ID)
+	p, err := st.CreateProject(ctx, ids.New(ids.Project), org.ID, "P")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 40 {
+		if err := st.AddOrgMember(ctx, org.ID, bob.ID, "Tester"); err != nil {
+			t.Fatal(err)
+		}
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			<-start
+			err := st.SetProjectRole(context.Background(), p.ID, bob.ID, "Admin")
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				t.Error(err)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			<-start
+			if err := st.RemoveOrgMember(context.Background(), org.ID, bob.ID); err != nil {
+				t.Error(err)
+			}
+		}()
+		close(start)
+		wg.Wait()
+		if _, role, err := st.ProjectRole(ctx, p.ID, bob.ID); err != nil || role != "" {
+			t.Fatalf("round %d: removed member's role in the project is %q (%v)", round, role, err)
+		}
+		var left int
+		if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM project_members WHERE user_id = $1`, bob.ID).Scan(&left); err != nil || left != 0 {
+			t.Fatalf("round %d: %d project roles left behind (%v)", round, left, err)
+		}
+	}
+}

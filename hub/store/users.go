@@ -100,6 +100,11 @@ func (s *Store) ListUsers(ctx context.Context) ([]User, error) {
 // ErrLastAdmin refuses a change that would leave nobody to administer.
 var ErrLastAdmin = errors.New("last administrator")
 
+// SoleAdminError refuses to delete the only Admin of an organization.
+type SoleAdminError struct{ Org string }
+
+func (e *SoleAdminError) Error() string { return "sole Admin of organization " + e.Org }
+
 // DeleteUser removes an account with its sessions and memberships. The last
 // platform administrator cannot be deleted (ErrLastAdmin).
 func (s *Store) DeleteUser(ctx context.Context, id string) error {
@@ -122,6 +127,23 @@ func (s *Store) DeleteUser(ctx context.Context, id string) error {
 	}
 	if admin && others == 0 {
 		return ErrLastAdmin
+	}
+	// Lock the account's organizations (as SetOrgMemberRole does) and refuse
+	// to leave any of them without an Admin.
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM organizations o JOIN org_members m ON m.org_id = o.id
+		WHERE m.user_id = $1 ORDER BY o.id FOR UPDATE OF o`, id); err != nil {
+		return err
+	}
+	var org string
+	err = tx.QueryRow(ctx, `SELECT o.name FROM org_members m JOIN organizations o ON o.id = m.org_id
+		WHERE m.user_id = $1 AND m.role = 'Admin' AND NOT EXISTS (
+			SELECT 1 FROM org_members m2 WHERE m2.org_id = m.org_id AND m2.role = 'Admin' AND m2.user_id <> $1)
+		ORDER BY o.name LIMIT 1`, id).Scan(&org)
+	if err == nil {
+		return &SoleAdminError{Org: org}
+	}
+	if !isNoRows(err) {
+		return err
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM users WHERE id = $1`, id); err != nil {
 		return fmt.Errorf("delete user: %w", err)

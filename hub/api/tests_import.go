@@ -1,0 +1,67 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
+)
+
+// importTests takes a DSL document of any supported version, or a Selenium
+// IDE project (.side), and saves each test as Shared, owned by the caller.
+// Anything invalid or unsupported is answered as issues and nothing saved.
+func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
+	sc := headerScope(r)
+	if !allow(w, sc, access.AuthorTests) {
+		return
+	}
+	fields, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	data, _ := json.Marshal(fields)
+	var docs []protocol.Document
+	var migratedFrom any
+	if protocol.IsSide(data) {
+		var issues []protocol.Issue
+		if docs, issues = protocol.ImportSide(data); len(issues) > 0 {
+			invalidDocument(issues).write(w)
+			return
+		}
+		if len(docs) == 0 {
+			writeIssues(w, "the Selenium IDE project has no tests", issueList{{Path: "tests", Code: "required", Message: "the project has no tests to import"}})
+			return
+		}
+		migratedFrom = "side"
+	} else {
+		doc, from, issues := protocol.Parse(data)
+		if len(issues) > 0 {
+			invalidDocument(issues).write(w)
+			return
+		}
+		docs = []protocol.Document{doc}
+		if from != protocol.DSLVersion {
+			migratedFrom = from
+		}
+	}
+	tests := s.saveNewTests(w, r, sc, store.Shared, docs...)
+	if tests == nil {
+		return
+	}
+	u, _ := currentUser(r)
+	type imported struct {
+		Test    testJSON `json:"test"`
+		Version int      `json:"version"`
+	}
+	all := make([]imported, len(tests))
+	for i, t := range tests {
+		tj := toTestJSON(t, canOnTest(sc, u.ID, t))
+		tj.Document = &docs[i]
+		all[i] = imported{Test: tj, Version: t.Version}
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"test": all[0].Test, "version": all[0].Version, "migratedFrom": migratedFrom, "tests": all,
+	})
+}

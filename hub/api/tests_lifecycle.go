@@ -1,0 +1,169 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
+)
+
+// testCan is every action the caller may take on a test now. It is the
+// `can` of GET /api/tests/:id and the check every test route makes.
+type testCan struct {
+	Edit      bool `json:"edit"`
+	Run       bool `json:"run"`
+	Delete    bool `json:"delete"`
+	MarkReady bool `json:"markReady"`
+	Deprecate bool `json:"deprecate"`
+	Revise    bool `json:"revise"`
+	Duplicate bool `json:"duplicate"`
+	Share     bool `json:"share"`
+	Transfer  bool `json:"transfer"`
+	Restore   bool `json:"restore"`
+}
+
+// canOnTest decides testCan from the caller's role in the test's project,
+// whether they own it, its visibility and its status.
+func canOnTest(sc scope, userID string, t store.Test) testCan {
+	owner := t.OwnerID != "" && t.OwnerID == userID
+	shared := t.Visibility == store.Shared
+	editor := owner && sc.can(access.AuthorTests) || shared && sc.can(access.EditSharedTests)
+	manager := sc.can(access.ManageTests)
+	draft, ready, deprecated := t.Status == store.Draft, t.Status == store.Ready, t.Status == store.Deprecated
+	return testCan{
+		Edit:      draft && editor,
+		Run:       !deprecated && sc.can(access.RunTests),
+		Delete:    !deprecated && (owner && sc.can(access.AuthorTests) || shared && manager),
+		MarkReady: draft && manager,
+		Deprecate: ready && manager,
+		Revise:    ready && editor,
+		Duplicate: sc.can(access.AuthorTests),
+		Share:     owner,
+		Transfer:  owner || shared && manager,
+		Restore:   deprecated && manager || !deprecated && editor,
+	}
+}
+
+// apiError is a refusal decided inside a transaction and answered after it.
+type apiError struct {
+	status int
+	code   string
+	msg    string
+	issues []Issue
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func (e *apiError) write(w http.ResponseWriter) {
+	if e.status == http.StatusUnprocessableEntity {
+		writeIssues(w, e.msg, e.issues)
+		return
+	}
+	writeError(w, e.status, e.code, e.msg)
+}
+
+func refuse(status int, code, msg string) *apiError {
+	return &apiError{status: status, code: code, msg: msg}
+}
+
+var (
+	errDeprecated = refuse(http.StatusConflict, "deprecated", "this test is Deprecated and read-only; duplicate it to work from a copy")
+	errFrozen     = refuse(http.StatusConflict, "frozen", "this test is Ready and frozen; start a new revision to change it")
+)
+
+func invalidDocument(issues []protocol.Issue) *apiError {
+	out := make([]Issue, len(issues))
+	for i, is := range issues {
+		out[i] = Issue(is)
+	}
+	return &apiError{status: http.StatusUnprocessableEntity, code: codeInvalid, msg: "the test document is not valid", issues: out}
+}
+
+// saveRequest is a PUT /api/tests/:id body: a document, a status, or both.
+type saveRequest struct {
+	doc    *protocol.Document // nil: the status alone changes
+	status string             // "" keeps the status
+}
+
+// content turns a valid document into what the store keeps.
+func content(d protocol.Document) store.TestContent {
+	data, _ := json.Marshal(d)
+	return store.TestContent{Name: d.Name, Suite: d.Suite, Tags: d.Tags, StepCount: len(d.Steps), Document: data}
+}
+
+// parseStored reads a document the hub saved; it was valid when saved.
+func parseStored(data []byte) (protocol.Document, error) {
+	var d protocol.Document
+	err := json.Unmarshal(data, &d)
+	return d, err
+}
+
+func sameDocument(a protocol.Document, stored []byte) bool {
+	b, err := parseStored(stored)
+	if err != nil {
+		return false
+	}
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// decideSave applies the lifecycle to a save: the spec's transition table
+// and DESIGN.md's decisions. State conflicts (409) come before permission
+// (403), so a frozen test says so whoever asks.
+func decideSave(can testCan, cur store.Test, stored []byte, req saveRequest) (store.TestChange, error) {
+	changed := req.doc != nil && !sameDocument(*req.doc, stored)
+	switch cur.Status {
+	case store.Deprecated:
+		return store.TestChange{}, errDeprecated
+	case store.Ready:
+		switch {
+		case changed:
+			return store.TestChange{}, errFrozen
+		case req.status == store.Draft:
+			return store.TestChange{}, refuse(http.StatusConflict, "ready_to_draft", "a Ready test cannot go back to Draft; it can only move on to Deprecated, or start a new revision")
+		case req.status == store.Deprecated:
+			if !can.Deprecate {
+				return store.TestChange{}, refuse(http.StatusForbidden, codeForbidden, "only a Test Manager or Admin may deprecate a test")
+			}
+			return overwrite(stored, store.Deprecated)
+		}
+		return store.TestChange{}, nil // nothing to change
+	}
+	// Draft.
+	switch req.status {
+	case store.Deprecated:
+		return store.TestChange{}, refuse(http.StatusConflict, "draft_to_deprecated", "a Draft test cannot be deprecated directly: mark it Ready first, or delete it")
+	case store.Ready:
+		if !can.MarkReady {
+			return store.TestChange{}, refuse(http.StatusForbidden, codeForbidden, "only a Test Manager or Admin may mark a test Ready")
+		}
+	}
+	if changed && !can.Edit {
+		return store.TestChange{}, refuse(http.StatusForbidden, codeForbidden, "you may not edit this test: Testers edit only their own tests")
+	}
+	status := store.Draft
+	if req.status == store.Ready {
+		status = store.Ready
+	}
+	if req.doc == nil {
+		if status == store.Draft {
+			return store.TestChange{}, nil
+		}
+		return overwrite(stored, status)
+	}
+	c := content(*req.doc)
+	return store.TestChange{Overwrite: &store.VersionWrite{Content: c, Status: status}}, nil
+}
+
+// overwrite keeps the stored document and sets the current version's status.
+func overwrite(stored []byte, status string) (store.TestChange, error) {
+	d, err := parseStored(stored)
+	if err != nil {
+		return store.TestChange{}, err
+	}
+	return store.TestChange{Overwrite: &store.VersionWrite{Content: content(d), Status: status}}, nil
+}

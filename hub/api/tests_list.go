@@ -1,0 +1,106 @@
+package api
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/store"
+)
+
+const (
+	defaultPage = 100
+	maxPage     = 500
+)
+
+var visibilityFilters = []string{"all", "shared", "private", "mine"}
+
+func encodeCursor(c *store.Cursor) *string {
+	if c == nil {
+		return nil
+	}
+	data, _ := json.Marshal([2]string{c.Key, c.ID})
+	s := base64.RawURLEncoding.EncodeToString(data)
+	return &s
+}
+
+func decodeCursor(s string) (*store.Cursor, bool) {
+	data, err := base64.RawURLEncoding.DecodeString(s)
+	var kv [2]string
+	if err != nil || json.Unmarshal(data, &kv) != nil || kv[1] == "" {
+		return nil, false
+	}
+	return &store.Cursor{Key: kv[0], ID: kv[1]}, true
+}
+
+// listTests answers the project's tests the caller can see, filtered,
+// sorted and paged by cursor.
+func (s *Server) listTests(w http.ResponseWriter, r *http.Request) {
+	sc := headerScope(r)
+	if !allow(w, sc, access.ViewProject) {
+		return
+	}
+	u, _ := currentUser(r)
+	q := r.URL.Query()
+	query := store.TestQuery{ProjectID: sc.Project.ID, UserID: u.ID, Q: strings.TrimSpace(q.Get("q")),
+		Visibility: q.Get("visibility"), Sort: q.Get("sort"), Limit: defaultPage}
+	var issues issueList
+	if query.Visibility == "" {
+		query.Visibility = "all"
+	} else if !slices.Contains(visibilityFilters, query.Visibility) {
+		issues.add("visibility", "enum", "visibility must be all, shared, private or mine")
+	}
+	if query.Sort == "" {
+		query.Sort = "name"
+	} else if !slices.Contains(store.TestSorts, query.Sort) {
+		issues.add("sort", "enum", "sort must be name, -name, savedAt or -savedAt")
+	}
+	if suite, unsorted := q.Get("suite"), q.Get("unsorted"); suite != "" && unsorted != "" {
+		issues.add("unsorted", "conflict", "use suite or unsorted, not both")
+	} else if unsorted == "1" || unsorted == "true" {
+		none := ""
+		query.Suite = &none
+	} else if suite != "" {
+		query.Suite = &suite
+	}
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > maxPage {
+			issues.add("limit", "range", "limit must be a number from 1 to 500")
+		}
+		query.Limit = n
+	}
+	if c := q.Get("cursor"); c != "" {
+		var ok bool
+		if query.After, ok = decodeCursor(c); !ok {
+			issues.add("cursor", "format", "cursor is not one this list gave out")
+		}
+	}
+	if len(issues) > 0 {
+		writeIssues(w, "the list query is not valid", issues)
+		return
+	}
+	tests, total, next, err := s.store.ListTests(r.Context(), query)
+	if errors.Is(err, store.ErrBadCursor) {
+		writeIssues(w, "the list query is not valid", issueList{{Path: "cursor", Code: "format", Message: "cursor does not fit this sort order"}})
+		return
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	out := make([]testJSON, 0, len(tests))
+	for _, t := range tests {
+		out = append(out, toTestJSON(t, canOnTest(sc, u.ID, t)))
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Tests      []testJSON `json:"tests"`
+		Total      int        `json:"total"`
+		NextCursor *string    `json:"nextCursor"`
+	}{out, total, encodeCursor(next)})
+}

@@ -1,0 +1,115 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TestQuery selects a page of a project's tests as one caller sees them.
+type TestQuery struct {
+	ProjectID string
+	UserID    string // private tests of anyone else are never listed
+	Q         string // matches name, suite or a tag, case-insensitively
+	Suite     *string
+	// Visibility: "all" (shared plus my private), "shared", "private" (my
+	// private tests), "mine" (owned by me).
+	Visibility string
+	// Sort: "name" (default), "-name", "savedAt", "-savedAt" (newest first).
+	Sort  string
+	After *Cursor
+	Limit int
+}
+
+// Cursor is the position after the last row of a page.
+type Cursor struct {
+	Key string // the sort key of the last row (lower(name), or saved_at in RFC 3339 nano)
+	ID  string
+}
+
+// TestSorts are the accepted TestQuery.Sort values.
+var TestSorts = []string{"name", "-name", "savedAt", "-savedAt"}
+
+func likePattern(q string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(q) + "%"
+}
+
+// ListTests returns a page of tests, the total matching and the cursor of
+// the next page (nil on the last page). Order is stable: ties on the sort
+// key are broken by id.
+func (s *Store) ListTests(ctx context.Context, q TestQuery) ([]Test, int, *Cursor, error) {
+	args := []any{q.ProjectID, q.UserID}
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	where := []string{"t.project_id = $1", "(t.visibility = 'Shared' OR t.owner_id = $2)"}
+	switch q.Visibility {
+	case "shared":
+		where = append(where, "t.visibility = 'Shared'")
+	case "private":
+		where = append(where, "t.visibility = 'Private' AND t.owner_id = $2")
+	case "mine":
+		where = append(where, "t.owner_id = $2")
+	}
+	if q.Q != "" {
+		where = append(where, "t.search LIKE "+arg(likePattern(strings.ToLower(q.Q))))
+	}
+	if q.Suite != nil {
+		where = append(where, "t.suite = "+arg(*q.Suite))
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM tests t WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, nil, err
+	}
+
+	key, desc := "lower(t.name)", false
+	switch q.Sort {
+	case "-name":
+		desc = true
+	case "savedAt":
+		key = "t.saved_at"
+	case "-savedAt":
+		key, desc = "t.saved_at", true
+	}
+	op, dir := ">", "ASC"
+	if desc {
+		op, dir = "<", "DESC"
+	}
+	if q.After != nil {
+		var k any = q.After.Key
+		if key == "t.saved_at" {
+			at, err := time.Parse(time.RFC3339Nano, q.After.Key)
+			if err != nil {
+				return nil, 0, nil, ErrBadCursor
+			}
+			k = at
+		}
+		cond += " AND (" + key + ", t.id) " + op + " (" + arg(k) + ", " + arg(q.After.ID) + ")"
+	}
+	limit := q.Limit
+	rows, err := s.pool.Query(ctx, `SELECT `+testCols+testFrom+`WHERE `+cond+
+		` ORDER BY `+key+` `+dir+`, t.id `+dir+` LIMIT `+arg(limit+1), args...)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	tests, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Test, error) { return scanTest(r) })
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	var next *Cursor
+	if len(tests) > limit {
+		tests = tests[:limit]
+		last := tests[limit-1]
+		next = &Cursor{ID: last.ID, Key: strings.ToLower(last.Name)}
+		if key == "t.saved_at" {
+			next.Key = last.SavedAt.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	return tests, total, next, nil
+}

@@ -1,0 +1,92 @@
+package protocol
+
+import "encoding/json"
+
+// DSLVersion is the current version of the test document format.
+const DSLVersion = 2
+
+// Issue is one problem with a document, named by its JSON path, for example
+// "steps[2].target.locators[0].kind", "name" or "tests[0].commands[3].command".
+type Issue struct {
+	Path    string `json:"path"`
+	Message string `json:"message"` // a sentence for people: "url is required for a navigate step"
+	Code    string `json:"code"`    // a word for programs: required, unknown, type, enum, range, too_long, duplicate, format, conflict, unsupported, json
+}
+
+// Document is a test: the DSL, version 2.
+type Document struct {
+	DSL         int               `json:"dsl"`
+	Name        string            `json:"name"`
+	Suite       string            `json:"suite,omitempty"`
+	Tags        []string          `json:"tags,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Variables   map[string]string `json:"variables,omitempty"`
+	Steps       []Step            `json:"steps"` // marshals as [] when empty
+}
+
+// MarshalJSON writes steps as [] rather than null when there are none.
+func (d Document) MarshalJSON() ([]byte, error) {
+	type plain Document
+	if d.Steps == nil {
+		d.Steps = []Step{}
+	}
+	return json.Marshal(plain(d))
+}
+
+// Step is one step of a test. Its JSON is flat: the common fields (id,
+// type, description, timeoutMs) sit beside the parameters of its type, as in
+// {"id":"s1","type":"navigate","url":"https://example.com"}. Which
+// parameters a type takes is in Registry; a field that is not a parameter of
+// the step's type stays at its zero value. Pointer fields are parameters
+// whose empty value is meaningful (fill with "" empties a field; wait 0 ms).
+type Step struct {
+	ID          string  `json:"id"`
+	Type        string  `json:"type"`
+	Description string  `json:"description,omitempty"`
+	URL         string  `json:"url,omitempty"`
+	Target      *Target `json:"target,omitempty"`
+	Value       *string `json:"value,omitempty"`
+	Key         string  `json:"key,omitempty"`
+	Expected    *string `json:"expected,omitempty"`
+	Match       string  `json:"match,omitempty"`
+	Ms          *int    `json:"ms,omitempty"`
+	State       string  `json:"state,omitempty"`
+	// Name is the screenshot's name, or the variable a setVariable step sets.
+	Name      string            `json:"name,omitempty"`
+	FullPage  bool              `json:"fullPage,omitempty"`
+	Code      string            `json:"code,omitempty"`
+	Assign    string            `json:"assign,omitempty"`
+	Component string            `json:"component,omitempty"`
+	Version   int               `json:"version,omitempty"`
+	Inputs    map[string]string `json:"inputs,omitempty"`
+	// TimeoutMs bounds the step; 0 means the type's default (see Registry).
+	TimeoutMs int `json:"timeoutMs,omitempty"`
+}
+
+// Target is the element a step acts on: ranked locators, best first; the
+// rest are fallbacks tried when the first fails (self-healing).
+type Target struct {
+	Locators    []Locator         `json:"locators"`
+	Frame       []Locator         `json:"frame,omitempty"`       // iframes to enter, outermost first
+	Fingerprint map[string]string `json:"fingerprint,omitempty"` // tag, id, ... recorded facts about the element
+}
+
+// MarshalJSON writes locators as [] rather than null when there are none.
+func (t Target) MarshalJSON() ([]byte, error) {
+	type plain Target
+	if t.Locators == nil {
+		t.Locators = []Locator{}
+	}
+	return json.Marshal(plain(t))
+}
+
+// Locator is one way to find an element.
+type Locator struct {
+	Kind  string `json:"kind"` // testId, role, label, placeholder, alt, title, text, css, xpath
+	Value string `json:"value"`
+	Name  string `json:"name,omitempty"` // accessible name, for kind role
+	Exact bool   `json:"exact,omitempty"`
+}
+
+// Ptr returns a pointer to v, for the optional pointer fields of Step.
+func Ptr[T any](v T) *T { return &v }

@@ -1,0 +1,214 @@
+package protocol
+
+import (
+	"strconv"
+	"strings"
+)
+
+// statement writes the Playwright code of a step of a known type; loc is
+// its target's locator expression, "" when it has none.
+func (r *renderer) statement(s Step, loc string) {
+	value := r.str(deref(s.Value))
+	switch s.Type {
+	case "navigate":
+		r.line("await page.goto(" + args(r.str(s.URL), opts(s)) + ");")
+	case "click", "dblclick", "hover", "check", "uncheck":
+		r.line("await " + loc + "." + s.Type + "(" + opts(s) + ");")
+	case "fill":
+		r.line("await " + loc + ".fill(" + args(value, opts(s)) + ");")
+	case "select":
+		r.line("await " + loc + ".selectOption(" + args(value, opts(s)) + ");")
+	case "press":
+		if loc == "" {
+			r.line("await page.keyboard.press(" + r.str(s.Key) + ");")
+		} else {
+			r.line("await " + loc + ".press(" + args(r.str(s.Key), opts(s)) + ");")
+		}
+	case "assertVisible":
+		r.line("await expect(" + loc + ").toBeVisible(" + opts(s) + ");")
+	case "assertHidden":
+		r.line("await expect(" + loc + ").toBeHidden(" + opts(s) + ");")
+	case "assertText", "assertValue", "assertUrl", "assertTitle":
+		r.assertion(s, loc)
+	case "wait":
+		ms := 0
+		if s.Ms != nil {
+			ms = *s.Ms
+		}
+		r.line("await page.waitForTimeout(" + strconv.Itoa(ms) + ");")
+	case "waitFor":
+		r.line("await " + loc + ".waitFor(" + opts(s, "state: "+jsQuote(s.StateOrDefault())) + ");")
+	case "screenshot":
+		r.screenshot(s, loc)
+	case "setVariable":
+		r.setVariable(s, loc)
+	case "script":
+		r.script(s)
+	case "callComponent":
+		r.component(s)
+	}
+}
+
+// assertion writes assertText, assertValue, assertUrl and assertTitle.
+func (r *renderer) assertion(s Step, loc string) {
+	subject, method := "page", map[string]string{"assertText": "toHaveText", "assertValue": "toHaveValue",
+		"assertUrl": "toHaveURL", "assertTitle": "toHaveTitle"}[s.Type]
+	if s.Type == "assertText" || s.Type == "assertValue" {
+		subject = loc
+	}
+	expected := deref(s.Expected)
+	var want string
+	switch s.MatchOrDefault() {
+	case "equals":
+		want = r.str(expected)
+	case "regex":
+		want = r.regex(expected)
+	default: // contains
+		if s.Type == "assertText" {
+			method, want = "toContainText", r.str(expected)
+		} else if len(References(expected)) > 0 {
+			want = "new RegExp(escapeRegExp(" + r.str(expected) + "))"
+		} else {
+			want = jsRegexLiteral(regexQuote(expected))
+		}
+	}
+	r.line("await expect(" + subject + ")." + method + "(" + args(want, opts(s)) + ");")
+}
+
+// regex renders a regular expression; one with references is built at
+// run time from a template literal.
+func (r *renderer) regex(pattern string) string {
+	if len(References(pattern)) == 0 {
+		return jsRegexLiteral(pattern)
+	}
+	flags := ""
+	if m := goFlagsRe.FindStringSubmatch(pattern); m != nil {
+		for _, f := range "ims" {
+			if strings.ContainsRune(m[1], f) {
+				flags += string(f)
+			}
+		}
+		pattern = pattern[len(m[0]):]
+	}
+	out := "new RegExp(" + r.str(strings.ReplaceAll(pattern, "(?P<", "(?<"))
+	if flags != "" {
+		out += ", " + jsQuote(flags)
+	}
+	return out + ")"
+}
+
+func (r *renderer) screenshot(s Step, loc string) {
+	name := s.Name
+	if name == "" {
+		name = s.ID
+	}
+	pairs := []string{"path: " + r.str(name+".png")}
+	if loc != "" {
+		r.line("await " + loc + ".screenshot(" + opts(s, pairs...) + ");")
+		return
+	}
+	if s.FullPage {
+		pairs = append(pairs, "fullPage: true")
+	}
+	r.line("await page.screenshot(" + opts(s, pairs...) + ");")
+}
+
+func (r *renderer) setVariable(s Step, loc string) {
+	if loc != "" {
+		r.line(r.ident(s.Name) + " = await " + loc + ".innerText(" + opts(s) + ");")
+		return
+	}
+	r.line(r.ident(s.Name) + " = " + r.str(deref(s.Value)) + ";")
+}
+
+// script writes page.evaluate with the code as a function body; the
+// references it uses travel in the vars argument (see ScriptSource).
+func (r *renderer) script(s Step) {
+	body, refs := scriptBody(s.Code)
+	lhs := "await "
+	if s.Assign != "" {
+		lhs = r.ident(s.Assign) + " = String(await "
+	}
+	param, arg := "()", ""
+	if len(refs) > 0 {
+		param, arg = "(vars)", ", "+r.varsObject(refs)
+	}
+	r.line(lhs + "page.evaluate(" + param + " => {")
+	lines := strings.Split(strings.ReplaceAll(strings.TrimSpace(body), "\r\n", "\n"), "\n")
+	indent := !strings.Contains(body, "`") // re-indenting would change multi-line template strings
+	for _, l := range lines {
+		if indent && l != "" {
+			r.line("  " + l)
+		} else {
+			r.raw(l)
+		}
+	}
+	closing := "}" + arg + ")"
+	if s.Assign != "" {
+		closing += ")"
+	}
+	r.line(closing + ";")
+}
+
+// varsObject renders { user, secrets: { PW: process.env.PW } }.
+func (r *renderer) varsObject(refs []string) string {
+	var plain, secrets []string
+	for _, ref := range refs {
+		if name, ok := strings.CutPrefix(ref, SecretPrefix); ok {
+			secrets = append(secrets, name+": process.env."+name)
+		} else if id := r.ident(ref); id == ref {
+			plain = append(plain, ref)
+		} else {
+			plain = append(plain, ref+": "+id)
+		}
+	}
+	if len(secrets) > 0 {
+		plain = append(plain, "secrets: { "+strings.Join(secrets, ", ")+" }")
+	}
+	return "{ " + strings.Join(plain, ", ") + " }"
+}
+
+func (r *renderer) component(s Step) {
+	v := "latest version"
+	if s.Version > 0 {
+		v = "v" + strconv.Itoa(s.Version)
+	}
+	r.comment("component " + s.Component + " " + v + ": inline it or call your own helper")
+	if len(s.Inputs) > 0 {
+		keys := sortedKeys(s.Inputs)
+		in := make([]string, len(keys))
+		for i, k := range keys {
+			in[i] = k + " = " + r.str(s.Inputs[k])
+		}
+		r.comment("inputs: " + strings.Join(in, ", "))
+	}
+}
+
+// ScriptSource returns a script step's code as the source of a JavaScript
+// arrow function of one argument, vars, to run in the page: each ${name}
+// in the code becomes vars.name and each ${secrets.NAME} vars.secrets.NAME,
+// so values travel as arguments rather than being pasted into the code.
+// refs lists the references the code uses, in order.
+func ScriptSource(code string) (fn string, refs []string) {
+	body, refs := scriptBody(code)
+	return "(vars) => {\n" + body + "\n}", refs
+}
+
+func scriptBody(code string) (string, []string) {
+	segs, _ := splitRefs(code, false)
+	var b strings.Builder
+	var refs []string
+	seen := map[string]bool{}
+	for _, g := range segs {
+		if !g.IsRef {
+			b.WriteString(g.Text)
+			continue
+		}
+		b.WriteString("vars." + g.Ref)
+		if !seen[g.Ref] {
+			seen[g.Ref] = true
+			refs = append(refs, g.Ref)
+		}
+	}
+	return b.String(), refs
+}

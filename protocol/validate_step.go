@@ -1,0 +1,165 @@
+package protocol
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+var (
+	stepIDRe    = regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`)
+	roleRe      = regexp.MustCompile(`^[A-Za-z]+$`)
+	componentRe = regexp.MustCompile(`^cmp_[a-z0-9]+$`)
+)
+
+// validateStep checks one step at path p; seen maps ids to their index.
+func validateStep(l *issueList, p string, s Step, i int, seen map[string]int) {
+	switch {
+	case s.ID == "":
+		l.add(p+".id", CodeRequired, "id is required")
+	case len(s.ID) > maxStepIDLen:
+		l.add(p+".id", CodeTooLong, "a step id has at most %d characters", maxStepIDLen)
+	case !stepIDRe.MatchString(s.ID):
+		l.add(p+".id", CodeFormat, "a step id is letters, digits and _ . : -, not %q", clip(s.ID, 40))
+	}
+	if j, dup := seen[s.ID]; dup && s.ID != "" {
+		l.add(p+".id", CodeDuplicate, "step id %q is already used by steps[%d]", clip(s.ID, 64), j)
+	} else if s.ID != "" {
+		seen[s.ID] = i
+	}
+	if utf8.RuneCountInString(s.Description) > maxStepDescription {
+		l.add(p+".description", CodeTooLong, "a step description has at most %d characters", maxStepDescription)
+	}
+	if s.TimeoutMs != 0 && (s.TimeoutMs < 1 || s.TimeoutMs > MaxTimeoutMs) {
+		l.add(p+".timeoutMs", CodeRange, "timeoutMs must be between 1 and %d", MaxTimeoutMs)
+	}
+	if s.Type == "" {
+		l.add(p+".type", CodeRequired, "type is required")
+		return
+	}
+	st, ok := stepType(s.Type)
+	if !ok {
+		l.add(p+".type", CodeUnknown, "unknown step type %q%s", clip(s.Type, 40), suggest(s.Type, typeNames()))
+		return
+	}
+	for _, name := range stepParams {
+		param, takes := st.Param(name)
+		switch {
+		case !takes && s.has(name):
+			l.add(p+"."+name, CodeUnknown, "%s is not a parameter of %s steps", name, s.Type)
+		case takes && !s.has(name) && param.Required:
+			l.add(p+"."+name, CodeRequired, "%s is required for %s %s step", name, article(s.Type), s.Type)
+		case takes && s.has(name):
+			checkParam(l, p, &s, param)
+		}
+	}
+	checkStepRules(l, p, &s)
+}
+
+// checkParam checks the value of a parameter the step sets.
+func checkParam(l *issueList, p string, s *Step, param Param) {
+	path := p + "." + param.Name
+	switch param.Type {
+	case ParamEnum:
+		if v := s.str(param.Name); !slices.Contains(param.Values, v) {
+			l.add(path, CodeEnum, "%s must be one of %s, not %q", param.Name, strings.Join(param.Values, ", "), clip(v, 40))
+		}
+	case ParamNumber:
+		n := s.Version
+		if param.Name == "ms" {
+			n = *s.Ms
+		}
+		if (param.Min != nil && n < *param.Min) || (param.Max != nil && n > *param.Max) {
+			l.add(path, CodeRange, "%s must be %s", param.Name, bounds(param))
+		}
+	case ParamTarget:
+		validateTarget(l, path, s.Target)
+	case ParamMap:
+		validateVariables(l, path, s.Inputs, maxVariables)
+	case ParamString:
+		checkStringParam(l, path, s, param)
+	}
+}
+
+func checkStringParam(l *issueList, path string, s *Step, param Param) {
+	v := s.str(param.Name)
+	switch {
+	case param.Name == "code":
+		if n := utf8.RuneCountInString(v); n > maxCodeLen {
+			l.add(path, CodeTooLong, "code has %d characters, at most %d are allowed", n, maxCodeLen)
+		}
+	case param.Name == "assign" || (param.Name == "name" && s.Type == "setVariable"):
+		if !identRe.MatchString(v) || v == "secrets" || len(v) > maxStepIDLen {
+			l.add(path, CodeFormat, "%q is not a variable name: letters, digits and _, not starting with a digit", clip(v, 40))
+		}
+	case param.Name == "name":
+		if strings.ContainsAny(v, `/\`) || hasControl(v) || utf8.RuneCountInString(v) > 100 {
+			l.add(path, CodeFormat, "a screenshot name is at most 100 characters without / \\ or control characters")
+		}
+	case param.Name == "component":
+		if !componentRe.MatchString(v) {
+			l.add(path, CodeFormat, "component must be a component id such as cmp_abc123, not %q", clip(v, 40))
+		}
+	case param.Name == "key" && strings.TrimSpace(v) == "":
+		l.add(path, CodeRequired, "key may not be blank")
+	default:
+		checkText(l, path, param.Name, v, maxTextLen)
+	}
+}
+
+// checkStepRules checks what involves several parameters.
+func checkStepRules(l *issueList, p string, s *Step) {
+	if s.Match == "regex" && s.Expected != nil {
+		if _, err := regexp.Compile(withoutRefs(*s.Expected)); err != nil {
+			l.add(p+".expected", CodeFormat, "expected is not a valid regular expression: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		}
+	}
+	switch s.Type {
+	case "setVariable":
+		if s.Value != nil && s.Target != nil {
+			l.add(p, CodeConflict, "a setVariable step takes value or target, not both")
+		} else if s.Value == nil && s.Target == nil {
+			l.add(p+".value", CodeRequired, "value or target is required for a setVariable step")
+		}
+	case "screenshot":
+		if s.FullPage && s.Target != nil {
+			l.add(p+".fullPage", CodeConflict, "fullPage does not apply to a screenshot of an element")
+		}
+	}
+}
+
+// withoutRefs drops well-formed references, so a regular expression can
+// be checked before interpolation.
+func withoutRefs(s string) string {
+	return Interpolate(s, func(string) (string, bool) { return "", true })
+}
+
+func bounds(p Param) string {
+	switch {
+	case p.Min != nil && p.Max != nil:
+		return "between " + itoa(*p.Min) + " and " + itoa(*p.Max)
+	case p.Min != nil:
+		return "at least " + itoa(*p.Min)
+	case p.Max != nil:
+		return "at most " + itoa(*p.Max)
+	}
+	return "a number"
+}
+
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// typeNames lists the step types, for suggestions.
+var typeNames = sync.OnceValue(func() []string {
+	var out []string
+	for _, t := range buildRegistry() {
+		out = append(out, t.Type)
+	}
+	return out
+})
