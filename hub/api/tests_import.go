@@ -36,6 +36,9 @@ func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 		}
 		migratedFrom = "side"
 	} else {
+		// An exported test may carry its old id: the import gets a new one.
+		delete(fields, "id")
+		data, _ = json.Marshal(fields)
 		doc, from, issues := protocol.Parse(data)
 		if len(issues) > 0 {
 			invalidDocument(issues).write(w)

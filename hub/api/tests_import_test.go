@@ -37,8 +37,8 @@ func TestImport(t *testing.T) {
 		t.Errorf("id=email became %v", loc)
 	}
 	// Version 2 needs no migration; a given id and visibility are not taken over.
-	r = imp(map[string]any{"dsl": 2, "name": "Modern", "steps": []map[string]any{{"id": "a", "type": "navigate", "url": "https://x.example"}}}, 201).json()
-	if r["migratedFrom"] != nil || num(r["test"].(map[string]any)["steps"]) != 1 {
+	r = imp(map[string]any{"id": "tc_exportedbefore00", "dsl": 2, "name": "Modern", "steps": []map[string]any{{"id": "a", "type": "navigate", "url": "https://x.example"}}}, 201).json()
+	if r["migratedFrom"] != nil || num(r["test"].(map[string]any)["steps"]) != 1 || r["test"].(map[string]any)["id"] == "tc_exportedbefore00" {
 		t.Errorf("v2 import: %v", r)
 	}
 	// Unknown commands are issues, never dropped; nothing is saved.
