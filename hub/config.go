@@ -18,6 +18,7 @@ type config struct {
 	AdminEmail    string
 	AdminPassword string
 	LogFormat     string
+	SecretKey     string // HUB_SECRET_KEY: encrypts secrets at rest; else <data>/secret.key
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -50,6 +51,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, fmt.Errorf("--addr %q: %w", c.Addr, err)
 	}
 	c.DatabaseURL = getenv("DATABASE_URL")
+	c.SecretKey = getenv("HUB_SECRET_KEY")
 	c.AdminEmail = strings.ToLower(strings.TrimSpace(getenv("HUB_ADMIN_EMAIL")))
 	if a, err := mail.ParseAddress(c.AdminEmail); c.AdminEmail != "" && (err != nil || a.Address != c.AdminEmail) {
 		return c, fmt.Errorf("HUB_ADMIN_EMAIL %q is not an email address like admin@example.com", c.AdminEmail)

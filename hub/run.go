@@ -16,11 +16,15 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/testautomation/ta/hub/api"
+	"github.com/testautomation/ta/hub/artifacts"
 	"github.com/testautomation/ta/hub/audit"
 	"github.com/testautomation/ta/hub/auth"
+	"github.com/testautomation/ta/hub/dispatch"
 	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/pgcluster"
+	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
 )
 
 // run starts the hub and blocks until ctx ends, then shuts down gracefully:
@@ -50,13 +54,22 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if err := bootstrapAdmin(ctx, st, cfg, logger); err != nil {
 		return err
 	}
-	srv, err := api.New(api.Config{
+	box, err := secretbox.Load(dataDir, cfg.SecretKey)
+	if err != nil {
+		return err
+	}
+	arts := artifacts.Dir{Root: filepath.Join(dataDir, "artifacts")}
+	var srv *api.Server
+	hub := dispatch.New(dispatch.Config{Store: st, Artifacts: arts, Logger: logger, BaseURL: cfg.BaseURL,
+		Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return srv.Job(ctx, r) }})
+	srv, err = api.New(api.Config{
 		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
-		BaseURL: cfg.BaseURL, Hasher: auth.DefaultHasher,
+		BaseURL: cfg.BaseURL, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
 	})
 	if err != nil {
 		return err
 	}
+	go hub.Run(ctx)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

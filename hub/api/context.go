@@ -43,14 +43,22 @@ func (s *Server) context(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// profile answers the caller's profile and recent runs. Runs arrive with
-// the runs capability; until then the list is empty.
+// profile answers the caller's profile and the runs they started last.
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	u, _ := currentUser(r)
+	runs, err := s.store.UserRuns(r.Context(), u.ID, 20)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	recent := make([]runJSON, 0, len(runs))
+	for _, run := range runs {
+		recent = append(recent, toRunJSON(run))
+	}
 	writeJSON(w, http.StatusOK, struct {
-		User       userJSON `json:"user"`
-		RecentRuns []any    `json:"recentRuns"`
-	}{toUserJSON(u), []any{}})
+		User       userJSON  `json:"user"`
+		RecentRuns []runJSON `json:"recentRuns"`
+	}{toUserJSON(u), recent})
 }
 
 type permissionJSON struct {

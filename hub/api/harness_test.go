@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -18,10 +19,14 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/artifacts"
 	"github.com/testautomation/ta/hub/audit"
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/dbtest"
+	"github.com/testautomation/ta/hub/dispatch"
+	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -46,13 +51,14 @@ func (b *syncBuffer) String() string {
 
 // harness is a real hub API over HTTP on a fresh database.
 type harness struct {
-	t       testing.TB
-	srv     *httptest.Server
-	api     *Server
-	store   *store.Store
-	dataDir string
-	logs    *syncBuffer
-	clock   atomic.Int64 // unix nanoseconds the server sees as now
+	t        testing.TB
+	srv      *httptest.Server
+	api      *Server
+	store    *store.Store
+	dataDir  string
+	dispatch *dispatch.Hub
+	logs     *syncBuffer
+	clock    atomic.Int64 // unix nanoseconds the server sees as now
 }
 
 func newHarness(t testing.TB) *harness {
@@ -61,13 +67,24 @@ func newHarness(t testing.TB) *harness {
 	h.clock.Store(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC).UnixNano())
 	h.store = store.New(dbtest.Pool(t))
 	var err error
+	logger := slog.New(slog.NewTextHandler(h.logs, nil))
+	box, err := secretbox.Load(h.dataDir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	arts := artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
+	h.dispatch = dispatch.New(dispatch.Config{Store: h.store, Artifacts: arts, Logger: logger, BaseURL: "http://hub.test",
+		Lease: 3 * time.Second, Now: func() time.Time { return time.Unix(0, h.clock.Load()).UTC() }, Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return h.api.Job(ctx, r) }})
 	h.api, err = New(Config{
-		Store:   h.store,
-		Logger:  slog.New(slog.NewTextHandler(h.logs, nil)),
-		Audit:   audit.Open(filepath.Join(h.dataDir, "audit.log")),
-		BaseURL: "http://hub.test",
-		Hasher:  auth.Hasher{N: 1 << 10, R: 8, P: 1}, // cheap for tests; the format is the same
-		Now:     func() time.Time { return time.Unix(0, h.clock.Load()).UTC() },
+		Store:     h.store,
+		Logger:    logger,
+		Audit:     audit.Open(filepath.Join(h.dataDir, "audit.log")),
+		BaseURL:   "http://hub.test",
+		Hasher:    auth.Hasher{N: 1 << 10, R: 8, P: 1}, // cheap for tests; the format is the same
+		Now:       func() time.Time { return time.Unix(0, h.clock.Load()).UTC() },
+		Secrets:   box,
+		Dispatch:  h.dispatch,
+		Artifacts: arts,
 	})
 	if err != nil {
 		t.Fatal(err)

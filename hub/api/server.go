@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/testautomation/ta/hub/artifacts"
 	"github.com/testautomation/ta/hub/audit"
 	"github.com/testautomation/ta/hub/auth"
+	"github.com/testautomation/ta/hub/dispatch"
 	"github.com/testautomation/ta/hub/store"
 )
 
@@ -24,7 +26,11 @@ type Config struct {
 	Audit   *audit.Log
 	BaseURL string // public address used in links, without a trailing slash
 	Hasher  auth.Hasher
+	Secrets *SecretBox
 	Now     func() time.Time // nil: time.Now
+
+	Dispatch  *dispatch.Hub   // runs and agents
+	Artifacts artifacts.Store // run artifacts
 
 	SessionIdle time.Duration // default 7 days
 	SessionMax  time.Duration // default 30 days
@@ -46,6 +52,7 @@ type Server struct {
 	scryptSem chan struct{} // bounds concurrent scrypt work (memory)
 	// background counts work that outlives its request (reset links).
 	background sync.WaitGroup
+	pairs      pairGuard
 }
 
 // Wait blocks until background work started by requests has finished; call
@@ -78,7 +85,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy,
-		scryptSem: make(chan struct{}, max(2, runtime.NumCPU()))}, nil
+		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pairs: pairGuard{misses: map[string][]time.Time{}}}, nil
 }
 
 func setDefault(d *time.Duration, v time.Duration) {
@@ -86,6 +93,10 @@ func setDefault(d *time.Duration, v time.Duration) {
 		*d = v
 	}
 }
+
+// agentConnect is the agents' WebSocket; they authenticate in their first
+// message (publicRoutes lets the upgrade through without a session).
+func (s *Server) agentConnect(w http.ResponseWriter, r *http.Request) { s.Dispatch.ServeAgent(w, r) }
 
 // Handler returns the hub's HTTP handler: /healthz, the API under /api and
 // whatever serves the rest (the web application).
@@ -140,10 +151,31 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/orgs/{id}/projects", s.listOrgProjects)
 	r.Post("/orgs/{id}/projects", s.createProject)
 
+	r.Get("/agent", s.listAgents)
+	r.Delete("/agent/{id}", s.disconnectAgent)
+	r.Get("/agent/pair/{code}", s.getPairing)
+	r.Post("/agent/pair/{code}", s.approvePairing)
+	r.Get("/agent/connect", s.agentConnect)
+	r.Delete("/environments/{id}", s.deleteEnvironment)
+	r.Delete("/applications/{id}", s.deleteApplication)
+	r.Get("/runs/{id}", s.getRun)
+	r.Get("/runs/{id}/events", s.runEvents)
+	r.Get("/runs/{id}/artifacts/{name}", s.runArtifact)
+	r.Post("/runs/{id}/cancel", s.cancelRun)
+
 	r.Get("/registry", s.registry)
 	r.Post("/script", s.script)
 	r.Group(func(r chi.Router) {
 		r.Use(s.headerProject) // list and create routes act on x-project-id
+		r.Get("/dashboard", s.dashboard)
+		r.Get("/environments", s.listEnvironments)
+		r.Post("/environments", s.saveEnvironment)
+		r.Get("/secrets", s.listSecrets)
+		r.Post("/secrets", s.setSecret)
+		r.Get("/applications", s.listApplications)
+		r.Post("/applications", s.saveApplication)
+		r.Get("/runs", s.listRuns)
+		r.Post("/runs", s.startRun)
 		r.Get("/tests", s.listTests)
 		r.Post("/tests", s.createTest)
 		r.Post("/tests/import", s.importTests)

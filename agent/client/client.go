@@ -1,0 +1,204 @@
+// Package client is the desktop agent's connection to the hub: it pairs
+// (printing the code for the user to approve), keeps its token in the
+// config folder, reconnects with capped jittered backoff, runs what the hub
+// assigns with a Runner, renews leases and streams events, artifacts and
+// results back. A run keeps going while the connection is down: what it
+// sends waits in an outbox and leaves when the agent is back. No Fyne here:
+// the tray and --headless modes both drive this package.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/testautomation/ta/protocol"
+)
+
+// Runner runs one job; agent/runner.Browser is the real one.
+type Runner interface {
+	Run(ctx context.Context, job protocol.Job, emit Emitter) protocol.RunResult
+}
+
+// Emitter receives a run's events and artifacts as they happen.
+type Emitter interface {
+	Event(e protocol.Event)
+	Artifact(info protocol.ArtifactInfo, data []byte)
+}
+
+// State is what the agent shows: in the tray, or in the log when headless.
+type State struct {
+	Phase   string // connecting, pairing, connected, disconnected
+	Code    string // while pairing
+	PairURL string
+	AgentID string
+	Name    string
+	Runs    int   // runs in progress
+	Err     error // the last connection problem
+}
+
+// Config sets the client up.
+type Config struct {
+	HubURL    string // http(s)://host:port
+	ConfigDir string // where the token is kept
+	Hostname  string
+	OS        string
+	Version   string // the agent's build
+	Parallel  int
+	Runner    Runner
+	Logger    *slog.Logger
+	OnState   func(State) // may be nil
+	// Out, when set, gets the lines a person at a terminal needs: the
+	// pairing code and where to approve it.
+	Out io.Writer
+	// Backoff bounds between reconnect attempts; defaults 500 ms and 30 s.
+	MinBackoff, MaxBackoff time.Duration
+}
+
+// Client is one agent's link to the hub.
+type Client struct {
+	cfg Config
+	log *slog.Logger
+	out chan outMsg // outbox: every message a run sends
+
+	mu      sync.Mutex
+	running map[string]context.CancelCauseFunc // guarded by mu: run id → cancel
+	state   State                              // guarded by mu
+	pending *outMsg                            // guarded by mu: a message a broken connection could not send
+}
+
+// outMsg is a message for the hub with an artifact's content, if any.
+type outMsg struct {
+	msg  protocol.Message
+	data []byte
+}
+
+// New returns a client; Run connects it.
+func New(cfg Config) *Client {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Parallel < 1 {
+		cfg.Parallel = 1
+	}
+	if cfg.MinBackoff == 0 {
+		cfg.MinBackoff = 500 * time.Millisecond
+	}
+	if cfg.MaxBackoff == 0 {
+		cfg.MaxBackoff = 30 * time.Second
+	}
+	return &Client{cfg: cfg, log: cfg.Logger, out: make(chan outMsg, 4096), running: map[string]context.CancelCauseFunc{}}
+}
+
+// tokenFile holds the agent's credentials.
+type tokenFile struct {
+	Hub     string `json:"hub"`
+	AgentID string `json:"agentId"`
+	Token   string `json:"token"`
+}
+
+func (c *Client) tokenPath() string { return filepath.Join(c.cfg.ConfigDir, "agent.json") }
+
+// Token returns the stored token for this hub, or "".
+func (c *Client) Token() string {
+	data, err := os.ReadFile(c.tokenPath())
+	if err != nil {
+		return ""
+	}
+	var tf tokenFile
+	if json.Unmarshal(data, &tf) != nil || tf.Hub != c.cfg.HubURL {
+		return ""
+	}
+	return tf.Token
+}
+
+func (c *Client) saveToken(agentID, token string) error {
+	if err := os.MkdirAll(c.cfg.ConfigDir, 0o700); err != nil {
+		return err
+	}
+	data, _ := json.Marshal(tokenFile{Hub: c.cfg.HubURL, AgentID: agentID, Token: token})
+	tmp := c.tokenPath() + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, c.tokenPath())
+}
+
+func (c *Client) setState(f func(*State)) {
+	c.mu.Lock()
+	f(&c.state)
+	c.state.Runs = len(c.running)
+	st := c.state
+	c.mu.Unlock()
+	if c.cfg.OnState != nil {
+		c.cfg.OnState(st)
+	}
+}
+
+// State returns what the agent shows now.
+func (c *Client) State() State {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.state
+	st.Runs = len(c.running)
+	return st
+}
+
+// errUnauthorized says the hub refused the token: pair again.
+var errUnauthorized = errors.New("the hub refused this computer's token")
+
+// Run keeps the agent connected until ctx ends.
+func (c *Client) Run(ctx context.Context) error {
+	backoff := c.cfg.MinBackoff
+	for {
+		c.setState(func(s *State) { s.Phase = "connecting" })
+		connected, err := c.session(ctx)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if errors.Is(err, errUnauthorized) {
+			c.log.Warn("the hub no longer accepts this computer; pairing again")
+			_ = os.Remove(c.tokenPath())
+		}
+		if connected {
+			backoff = c.cfg.MinBackoff
+		}
+		c.setState(func(s *State) { s.Phase, s.Err = "disconnected", err })
+		// Full jitter keeps many agents from reconnecting in step.
+		wait := time.Duration(rand.Int64N(int64(backoff))) + c.cfg.MinBackoff/2
+		c.log.Info("disconnected from the hub; reconnecting", "err", err, "in", wait.Round(time.Millisecond))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		backoff = min(backoff*2, c.cfg.MaxBackoff)
+	}
+}
+
+func wsURL(hub string) (string, error) {
+	u, err := url.Parse(hub)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("--hub %q is not a URL like http://127.0.0.1:8080", hub)
+	}
+	switch u.Scheme {
+	case "http":
+		u.Scheme = "ws"
+	case "https":
+		u.Scheme = "wss"
+	default:
+		return "", fmt.Errorf("--hub %q must start with http:// or https://", hub)
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + "/api/agent/connect"
+	return u.String(), nil
+}

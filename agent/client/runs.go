@@ -1,0 +1,99 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/testautomation/ta/protocol"
+)
+
+var errCancelled = errors.New("cancelled by the hub")
+
+// start runs a job in its own goroutine.
+func (c *Client) start(parent context.Context, job protocol.Job) {
+	c.mu.Lock()
+	if _, dup := c.running[job.RunID]; dup {
+		c.mu.Unlock()
+		return
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	c.running[job.RunID] = cancel
+	c.mu.Unlock()
+	c.setState(func(*State) {})
+	go func() {
+		defer func() {
+			cancel(nil)
+			c.mu.Lock()
+			delete(c.running, job.RunID)
+			c.mu.Unlock()
+			c.setState(func(*State) {})
+		}()
+		c.runJob(ctx, job)
+	}()
+}
+
+// cancel stops a run; the runner finishes it as cancelled.
+func (c *Client) cancel(runID string) {
+	c.mu.Lock()
+	cancel := c.running[runID]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel(errCancelled)
+	}
+}
+
+func (c *Client) send(m protocol.Message, data []byte) { c.out <- outMsg{msg: m, data: data} }
+
+func (c *Client) runJob(ctx context.Context, job protocol.Job) {
+	c.log.Info("run started", "run", job.RunID, "test", job.Document.Name)
+	c.send(protocol.Message{Type: protocol.MsgAccept, RunID: job.RunID}, nil)
+	lease := time.Duration(job.LeaseMs) * time.Millisecond
+	if lease <= 0 {
+		lease = 30 * time.Second
+	}
+	renewCtx, stopRenew := context.WithCancel(context.WithoutCancel(ctx))
+	go func() {
+		t := time.NewTicker(lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-renewCtx.Done():
+				return
+			case <-t.C:
+				c.send(protocol.Message{Type: protocol.MsgRenew, RunID: job.RunID}, nil)
+			}
+		}
+	}()
+	em := &emitter{c: c, runID: job.RunID}
+	em.seq.Store(max(job.FirstSeq, 1) - 1)
+	res := c.cfg.Runner.Run(ctx, job, em)
+	stopRenew()
+	if errors.Is(context.Cause(ctx), errCancelled) && res.Status != protocol.RunPassed {
+		res.Status = protocol.RunCancelled
+	}
+	c.send(protocol.Message{Type: protocol.MsgFinish, RunID: job.RunID, Result: &res}, nil)
+	c.log.Info("run finished", "run", job.RunID, "status", res.Status, "passed", res.Passed, "total", res.Total)
+}
+
+// emitter numbers a run's events and puts them in the outbox.
+type emitter struct {
+	c     *Client
+	runID string
+	seq   atomic.Int64
+}
+
+func (e *emitter) Event(ev protocol.Event) {
+	ev.RunID = e.runID
+	ev.Seq = e.seq.Add(1)
+	if ev.Time.IsZero() {
+		ev.Time = time.Now().UTC()
+	}
+	e.c.send(protocol.Message{Type: protocol.MsgEvent, RunID: e.runID, Event: &ev}, nil)
+}
+
+func (e *emitter) Artifact(info protocol.ArtifactInfo, data []byte) {
+	info.Size = int64(len(data))
+	e.c.send(protocol.Message{Type: protocol.MsgArtifact, RunID: e.runID, Artifact: &info}, data)
+}

@@ -1,0 +1,155 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/testautomation/ta/protocol"
+)
+
+// session is one connection: hello, then messages until it breaks.
+// connected reports whether the hub welcomed the agent.
+func (c *Client) session(ctx context.Context) (connected bool, err error) {
+	u, err := wsURL(c.cfg.HubURL)
+	if err != nil {
+		return false, err
+	}
+	dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	ws, _, err := websocket.Dial(dctx, u, nil)
+	cancel()
+	if err != nil {
+		return false, err
+	}
+	defer ws.CloseNow()
+	ws.SetReadLimit(protocol.MaxMessage)
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+
+	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Agent: c.cfg.Version, Parallel: c.cfg.Parallel}
+	if tok := c.Token(); tok != "" {
+		hello.Token = tok
+	} else {
+		hello.Pair = &protocol.PairRequest{Hostname: c.cfg.Hostname, OS: c.cfg.OS}
+	}
+	if err := write(sctx, ws, hello); err != nil {
+		return false, err
+	}
+	writerDone := make(chan struct{})
+	welcomed := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		select {
+		case <-welcomed:
+			c.writer(sctx, ws)
+		case <-sctx.Done():
+		}
+	}()
+	defer func() { stop(); <-writerDone }()
+
+	for {
+		_, data, err := ws.Read(sctx)
+		if err != nil {
+			return connected, err
+		}
+		var m protocol.Message
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
+		switch m.Type {
+		case protocol.MsgPairing:
+			c.log.Info("pairing code: " + m.Code)
+			c.log.Info("open " + m.URL + " to approve this computer")
+			if c.cfg.Out != nil {
+				fmt.Fprintf(c.cfg.Out, "pairing code: %s\nopen %s\n", m.Code, m.URL)
+			}
+			c.setState(func(s *State) { s.Phase, s.Code, s.PairURL = "pairing", m.Code, m.URL })
+		case protocol.MsgPaired:
+			if err := c.saveToken(m.AgentID, m.Token); err != nil {
+				return connected, fmt.Errorf("store the token: %w", err)
+			}
+			c.log.Info("paired with the hub", "agent", m.AgentID, "name", m.Name)
+		case protocol.MsgWelcome:
+			connected = true
+			close(welcomed)
+			c.log.Info("connected to the hub", "hub", c.cfg.HubURL, "agent", m.AgentID)
+			c.setState(func(s *State) {
+				s.Phase, s.Code, s.PairURL, s.AgentID, s.Name, s.Err = "connected", "", "", m.AgentID, m.Name, nil
+			})
+		case protocol.MsgError:
+			if m.ErrorCode == "unauthorized" {
+				return connected, errUnauthorized
+			}
+			return connected, errors.New(m.Error)
+		case protocol.MsgAssign:
+			if m.Job != nil {
+				c.start(ctx, *m.Job)
+			}
+		case protocol.MsgCancel:
+			c.cancel(m.RunID)
+		}
+	}
+}
+
+func write(ctx context.Context, ws *websocket.Conn, m protocol.Message) error {
+	data, err := m.Encode()
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	return ws.Write(wctx, websocket.MessageText, data)
+}
+
+// writer sends the outbox over this connection; a message whose write
+// failed is kept for the next connection.
+func (c *Client) writer(ctx context.Context, ws *websocket.Conn) {
+	for {
+		m, ok := c.nextOut(ctx)
+		if !ok {
+			return
+		}
+		if err := c.sendOne(ctx, ws, m); err != nil {
+			c.keep(m)
+			return
+		}
+	}
+}
+
+func (c *Client) nextOut(ctx context.Context) (outMsg, bool) {
+	c.mu.Lock()
+	if p := c.pending; p != nil {
+		c.pending = nil
+		c.mu.Unlock()
+		return *p, true
+	}
+	c.mu.Unlock()
+	select {
+	case m := <-c.out:
+		return m, true
+	case <-ctx.Done():
+		return outMsg{}, false
+	}
+}
+
+func (c *Client) keep(m outMsg) {
+	c.mu.Lock()
+	c.pending = &m
+	c.mu.Unlock()
+}
+
+// sendOne writes a message; an artifact's content follows as a binary frame.
+func (c *Client) sendOne(ctx context.Context, ws *websocket.Conn, m outMsg) error {
+	if err := write(ctx, ws, m.msg); err != nil {
+		return err
+	}
+	if m.msg.Type == protocol.MsgArtifact {
+		wctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		return ws.Write(wctx, websocket.MessageBinary, m.data)
+	}
+	return nil
+}

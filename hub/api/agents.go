@@ -1,0 +1,156 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/testautomation/ta/hub/dispatch"
+	"github.com/testautomation/ta/hub/ids"
+	"github.com/testautomation/ta/hub/store"
+)
+
+type agentJSON struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	OS        string `json:"os"`
+	Connected bool   `json:"connected"`
+	Busy      int    `json:"busy"`
+	LastSeen  string `json:"lastSeen"`
+	CreatedAt string `json:"createdAt"`
+}
+
+// listAgents answers the caller's paired computers and whether runs are
+// waiting for one: needed is true while the caller has no connected agent.
+func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
+	u, _ := currentUser(r)
+	agents, err := s.store.UserAgents(r.Context(), u.ID)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	out := make([]agentJSON, 0, len(agents))
+	connected := false
+	for _, a := range agents {
+		st := s.Dispatch.Status(a.ID)
+		connected = connected || st.Connected
+		out = append(out, agentJSON{ID: a.ID, Name: a.Name, OS: a.OS, Connected: st.Connected, Busy: st.Busy,
+			LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"agents": out, "needed": !connected})
+}
+
+// disconnectAgent revokes a computer's token and closes its connection.
+func (s *Server) disconnectAgent(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	err := store.ErrNotFound
+	if ids.Valid("agt", id) {
+		err = s.store.DeleteAgent(r.Context(), id, currentUserID(r))
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, codeNotFound, "no such computer among yours")
+		return
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	s.Dispatch.Disconnect(id)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// pairGuard limits wrong pairing codes per user: 10 in 10 minutes.
+type pairGuard struct {
+	mu     sync.Mutex
+	misses map[string][]time.Time // guarded by mu: user → recent wrong codes
+}
+
+const (
+	pairMisses = 10
+	pairWindow = 10 * time.Minute
+)
+
+func (g *pairGuard) blocked(userID string, now time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	kept := g.misses[userID][:0]
+	for _, t := range g.misses[userID] {
+		if now.Sub(t) < pairWindow {
+			kept = append(kept, t)
+		}
+	}
+	g.misses[userID] = kept
+	return len(kept) >= pairMisses
+}
+
+func (g *pairGuard) miss(userID string, now time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.misses[userID] = append(g.misses[userID], now)
+}
+
+// pairingCode reads {code}, answering 429 after too many wrong codes and
+// 404 for a code no computer is waiting on.
+func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request) (string, store.Pairing, bool) {
+	u, _ := currentUser(r)
+	now := s.Now()
+	if s.pairs.blocked(u.ID, now) {
+		w.Header().Set("Retry-After", "600")
+		writeError(w, http.StatusTooManyRequests, codeTooMany, "too many wrong pairing codes; try again in a few minutes")
+		return "", store.Pairing{}, false
+	}
+	code := dispatch.NormalizeCode(chi.URLParam(r, "code"))
+	p, err := store.Pairing{}, dispatch.ErrNoPairing
+	if code != "" {
+		p, err = s.Dispatch.Pairing(r.Context(), code)
+	}
+	if errors.Is(err, dispatch.ErrNoPairing) {
+		s.pairs.miss(u.ID, now)
+		writeError(w, http.StatusNotFound, codeNotFound, "no computer is waiting with this code: it may have expired (codes last 10 minutes) or been used")
+		return "", p, false
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return "", p, false
+	}
+	return code, p, true
+}
+
+type pairingJSON struct {
+	Code        string `json:"code"`
+	Hostname    string `json:"hostname"`
+	OS          string `json:"os"`
+	RequestedAt string `json:"requestedAt"`
+	ExpiresAt   string `json:"expiresAt"`
+}
+
+func (s *Server) getPairing(w http.ResponseWriter, r *http.Request) {
+	code, p, ok := s.pairingCode(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, pairingJSON{Code: code, Hostname: p.Hostname, OS: p.OS,
+		RequestedAt: p.CreatedAt.UTC().Format(timeFormat), ExpiresAt: p.ExpiresAt.UTC().Format(timeFormat)})
+}
+
+// approvePairing pairs the waiting computer with the caller.
+func (s *Server) approvePairing(w http.ResponseWriter, r *http.Request) {
+	code, _, ok := s.pairingCode(w, r)
+	if !ok {
+		return
+	}
+	a, err := s.Dispatch.Approve(r.Context(), code, currentUserID(r))
+	if errors.Is(err, dispatch.ErrNoPairing) {
+		writeError(w, http.StatusNotFound, codeNotFound, "the computer stopped waiting for this code: start its agent again")
+		return
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	s.log.Info("agent paired", "agent", a.ID, "user", a.UserID, "name", a.Name)
+	writeJSON(w, http.StatusCreated, agentJSON{ID: a.ID, Name: a.Name, OS: a.OS, Connected: true,
+		LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)})
+}

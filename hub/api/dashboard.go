@@ -1,0 +1,68 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/store"
+)
+
+type countsJSON struct {
+	Total    int     `json:"total"`
+	Passed   int     `json:"passed"`
+	Failed   int     `json:"failed"`
+	PassRate float64 `json:"passRate"` // passed / total, 0 with no runs
+}
+
+func toCounts(c store.RunCounts) countsJSON {
+	out := countsJSON{Total: c.Total, Passed: c.Passed, Failed: c.Failed}
+	if c.Total > 0 {
+		out.PassRate = float64(c.Passed) / float64(c.Total)
+	}
+	return out
+}
+
+type figureJSON struct {
+	TestID        string `json:"testId"`
+	Name          string `json:"name"`
+	Runs          int    `json:"runs"`
+	Failures      int    `json:"failures"`
+	AvgDurationMs int64  `json:"avgDurationMs"`
+}
+
+// dashboard answers the project's figures, counting only what the caller
+// can see.
+func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
+	sc := headerScope(r)
+	if !allow(w, sc, access.ViewProject) {
+		return
+	}
+	d, err := s.store.ProjectDashboard(r.Context(), sc.Project.ID, currentUserID(r), s.Now())
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	type day struct {
+		Day string `json:"day"`
+		countsJSON
+	}
+	out := struct {
+		TestsByStatus map[string]int `json:"testsByStatus"`
+		Last7Days     countsJSON     `json:"last7Days"`
+		Last30Days    countsJSON     `json:"last30Days"`
+		RunsPerDay    []day          `json:"runsPerDay"`
+		Slowest       []figureJSON   `json:"slowest"`
+		MostFailing   []figureJSON   `json:"mostFailing"`
+	}{TestsByStatus: d.TestsByStatus, Last7Days: toCounts(d.Last7), Last30Days: toCounts(d.Last30),
+		RunsPerDay: []day{}, Slowest: []figureJSON{}, MostFailing: []figureJSON{}}
+	for _, pd := range d.PerDay {
+		out.RunsPerDay = append(out.RunsPerDay, day{pd.Day, toCounts(pd.RunCounts)})
+	}
+	for _, f := range d.Slowest {
+		out.Slowest = append(out.Slowest, figureJSON(f))
+	}
+	for _, f := range d.MostFailing {
+		out.MostFailing = append(out.MostFailing, figureJSON(f))
+	}
+	writeJSON(w, http.StatusOK, out)
+}

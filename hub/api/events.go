@@ -1,0 +1,64 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/testautomation/ta/protocol"
+)
+
+// sseKeepAlive is how often an idle stream gets a comment line.
+var sseKeepAlive = 15 * time.Second
+
+// runEvents streams a run's events as server-sent events: every stored
+// event after Last-Event-ID first, then new ones as they come, until
+// run.finished.
+func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
+	run, _, ok := s.loadRun(w, r)
+	if !ok {
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, codeInternal, "streaming is not supported here")
+		return
+	}
+	var after int64
+	if v := r.Header.Get("Last-Event-ID"); v != "" {
+		after, _ = strconv.ParseInt(v, 10, 64)
+	}
+	wake, stop := s.Dispatch.Watch(run.ID)
+	defer stop()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	flusher.Flush()
+	keep := time.NewTicker(sseKeepAlive)
+	defer keep.Stop()
+	for {
+		events, err := s.store.Events(r.Context(), run.ID, after)
+		if err != nil {
+			return
+		}
+		for _, e := range events {
+			fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Kind, e.Data)
+			after = e.Seq
+			if e.Kind == string(protocol.RunFinished) {
+				flusher.Flush()
+				return
+			}
+		}
+		flusher.Flush()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-wake:
+		case <-keep.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+			flusher.Flush()
+		}
+	}
+}

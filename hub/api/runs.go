@@ -1,0 +1,342 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/ids"
+	"github.com/testautomation/ta/hub/secretbox"
+	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
+)
+
+const runNotFound = "no such run, or it is not visible to you"
+
+type runJSON struct {
+	RunID         string  `json:"runId"`
+	TestID        string  `json:"testId"`
+	TestName      string  `json:"testName"`
+	ProjectID     string  `json:"projectId"`
+	EnvironmentID *string `json:"environmentId"`
+	Status        string  `json:"status"`
+	Passed        int     `json:"passed"`
+	Total         int     `json:"total"`
+	DurationMs    int64   `json:"durationMs"`
+	Version       int     `json:"version"`
+	Error         string  `json:"error,omitempty"`
+	Options       struct {
+		Headed      bool `json:"headed"`
+		Screenshots bool `json:"screenshots"`
+	} `json:"options"`
+	Result struct {
+		Steps []protocol.StepResult `json:"steps"`
+	} `json:"result"`
+	Attempts   int     `json:"attempts"`
+	StartedBy  string  `json:"startedBy"`
+	CreatedAt  string  `json:"createdAt"`
+	StartedAt  *string `json:"startedAt"`
+	FinishedAt *string `json:"finishedAt"`
+}
+
+func timePtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := t.UTC().Format(timeFormat)
+	return &s
+}
+
+func toRunJSON(r store.Run) runJSON {
+	out := runJSON{RunID: r.ID, TestID: r.TestID, TestName: r.TestName, ProjectID: r.ProjectID, Status: r.Status,
+		Passed: r.Passed, Total: r.Total, DurationMs: r.DurationMs, Version: r.Version, Error: r.Error, Attempts: r.Attempts,
+		StartedBy: r.UserID, CreatedAt: r.CreatedAt.UTC().Format(timeFormat), StartedAt: timePtr(r.StartedAt), FinishedAt: timePtr(r.FinishedAt)}
+	if r.EnvironmentID != "" {
+		e := r.EnvironmentID
+		out.EnvironmentID = &e
+	}
+	out.Options.Headed, out.Options.Screenshots = r.Headed, r.Screenshots
+	out.Result.Steps = []protocol.StepResult{}
+	if len(r.Result) > 0 {
+		_ = json.Unmarshal(r.Result, &out.Result.Steps)
+	}
+	return out
+}
+
+// loadRun resolves /runs/{id}: the run's project through the shared
+// scoping; runs of someone else's private test do not exist for the caller.
+func (s *Server) loadRun(w http.ResponseWriter, r *http.Request) (store.Run, scope, bool) {
+	id := chi.URLParam(r, "id")
+	run, err := store.Run{}, store.ErrNotFound
+	if ids.Valid("run", id) {
+		run, err = s.store.Run(r.Context(), id)
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.internal(w, r, err)
+		return run, scope{}, false
+	}
+	if err != nil {
+		writeError(w, http.StatusNotFound, codeNotFound, runNotFound)
+		return run, scope{}, false
+	}
+	sc, ok := s.recordScope(w, r, run.ProjectID, runNotFound)
+	if !ok {
+		return run, sc, false
+	}
+	u, _ := currentUser(r)
+	if run.TestVisibility == store.Private && run.TestOwnerID != u.ID || !sc.can(access.ViewProject) {
+		writeError(w, http.StatusNotFound, codeNotFound, runNotFound)
+		return run, sc, false
+	}
+	return run, sc, true
+}
+
+func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
+	sc := headerScope(r)
+	if !allow(w, sc, access.RunTests) {
+		return
+	}
+	var in struct {
+		TestID        string `json:"testId"`
+		EnvironmentID string `json:"environmentId"`
+		Headed        bool   `json:"headed"`
+		Screenshots   *bool  `json:"screenshots"`
+	}
+	if !decode(w, r, &in) {
+		return
+	}
+	if in.TestID == "" {
+		writeIssues(w, "the run is not valid", issueList{{Path: "testId", Code: "required", Message: "testId is required"}})
+		return
+	}
+	rctx := chi.RouteContext(r.Context())
+	rctx.URLParams.Add("id", in.TestID)
+	t, tsc, ok := s.loadTest(w, r)
+	if !ok {
+		return
+	}
+	if tsc.Project.ID != sc.Project.ID {
+		s.auditRefusal(r, currentUserID(r), tsc.Project.ID, sc.Project.ID)
+		writeError(w, http.StatusNotFound, codeNotFound, testNotFound)
+		return
+	}
+	if t.Status == store.Deprecated {
+		writeError(w, http.StatusConflict, "deprecated", "this test is Deprecated and cannot be run; duplicate it to work from a copy")
+		return
+	}
+	v, err := s.store.TestVersion(r.Context(), t.ID, t.Version)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	doc, err := parseStored(v.Document)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	if issues := doc.Validate(); len(issues) > 0 {
+		invalidDocument(issues).write(w)
+		return
+	}
+	if in.EnvironmentID != "" {
+		env, err := s.store.Environment(r.Context(), in.EnvironmentID)
+		if err != nil || env.ProjectID != sc.Project.ID {
+			writeIssues(w, "the run is not valid", issueList{{Path: "environmentId", Code: "unknown", Message: "no such environment in this project"}})
+			return
+		}
+	}
+	screenshots := in.Screenshots == nil || *in.Screenshots
+	run := store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
+		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, CreatedAt: s.Now()}
+	if err := s.store.CreateRun(r.Context(), run); err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	if s.Dispatch != nil {
+		s.Dispatch.Kick(context.WithoutCancel(r.Context()), run.UserID)
+	}
+	writeJSON(w, http.StatusCreated, map[string]string{"runId": run.ID, "status": protocol.RunQueued})
+}
+
+func currentUserID(r *http.Request) string {
+	u, _ := currentUser(r)
+	return u.ID
+}
+
+var runStatuses = []string{protocol.RunQueued, protocol.RunRunning, protocol.RunPassed, protocol.RunFailed, protocol.RunError, protocol.RunCancelled}
+
+func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
+	sc := headerScope(r)
+	if !allow(w, sc, access.ViewProject) {
+		return
+	}
+	q := r.URL.Query()
+	query := store.RunQuery{ProjectID: sc.Project.ID, UserID: currentUserID(r), TestID: q.Get("testId"), Status: q.Get("status"), Limit: defaultPage}
+	var issues issueList
+	if query.Status != "" && !slices.Contains(runStatuses, query.Status) {
+		issues.add("status", "enum", "status must be queued, running, passed, failed, error or cancelled")
+	}
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > maxPage {
+			issues.add("limit", "range", "limit must be a number from 1 to 500")
+		}
+		query.Limit = n
+	}
+	if c := q.Get("cursor"); c != "" {
+		var ok bool
+		if query.After, ok = decodeCursor(c); !ok {
+			issues.add("cursor", "format", "cursor is not one this list gave out")
+		}
+	}
+	if len(issues) > 0 {
+		writeIssues(w, "the list query is not valid", issues)
+		return
+	}
+	runs, next, err := s.store.ListRuns(r.Context(), query)
+	if errors.Is(err, store.ErrBadCursor) {
+		writeIssues(w, "the list query is not valid", issueList{{Path: "cursor", Code: "format", Message: "cursor is not one this list gave out"}})
+		return
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	out := make([]runJSON, 0, len(runs))
+	for _, run := range runs {
+		out = append(out, toRunJSON(run))
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Runs       []runJSON `json:"runs"`
+		NextCursor *string   `json:"nextCursor"`
+	}{out, encodeCursor(next)})
+}
+
+// getRun answers 202 while the run is queued or running (with the steps
+// finished so far) and 200 once it has finished.
+func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
+	run, _, ok := s.loadRun(w, r)
+	if !ok {
+		return
+	}
+	out := toRunJSON(run)
+	status := http.StatusOK
+	if !protocol.Final(run.Status) {
+		status = http.StatusAccepted
+		events, err := s.store.Events(r.Context(), run.ID, 0)
+		if err != nil {
+			s.internal(w, r, err)
+			return
+		}
+		for _, e := range events {
+			var ev protocol.Event
+			if e.Kind == string(protocol.StepFinished) && json.Unmarshal(e.Data, &ev) == nil && ev.Index != nil {
+				sr := protocol.StepResult{Index: *ev.Index, ID: ev.StepID, Type: ev.StepType, Status: ev.Status, Error: ev.Error,
+					HealedBy: ev.HealedBy, Screenshot: ev.Screenshot}
+				if ev.DurationMs != nil {
+					sr.DurationMs = *ev.DurationMs
+				}
+				out.Result.Steps = append(out.Result.Steps, sr)
+			}
+		}
+	}
+	writeJSON(w, status, out)
+}
+
+func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
+	run, sc, ok := s.loadRun(w, r)
+	if !ok || !allow(w, sc, access.RunTests) {
+		return
+	}
+	if protocol.Final(run.Status) {
+		writeError(w, http.StatusConflict, "finished", "this run has already finished")
+		return
+	}
+	if err := s.Dispatch.Cancel(r.Context(), run); err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"runId": run.ID, "status": "cancelling"})
+}
+
+func (s *Server) runArtifact(w http.ResponseWriter, r *http.Request) {
+	run, _, ok := s.loadRun(w, r)
+	if !ok {
+		return
+	}
+	name := chi.URLParam(r, "name")
+	a, err := store.ArtifactRow{}, store.ErrNotFound
+	if protocol.ValidArtifactName(name) {
+		a, err = s.store.Artifact(r.Context(), run.ID, name)
+	}
+	var f interface {
+		Read([]byte) (int, error)
+		Seek(int64, int) (int64, error)
+		Close() error
+	}
+	if err == nil {
+		f, err = s.Artifacts.Open(r.Context(), run.ID, name)
+	}
+	if err != nil {
+		writeError(w, http.StatusNotFound, codeNotFound, "this run has no such artifact")
+		return
+	}
+	defer f.Close()
+	w.Header().Set("Content-Type", a.ContentType)
+	w.Header().Set("Cache-Control", "private, max-age=86400")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	http.ServeContent(w, r, name, time.Time{}, f)
+}
+
+// Job builds what the agent needs for a run: the document of the version it
+// runs, the environment's variables (with its application's base URL as
+// baseUrl unless the environment sets one) and its decrypted secrets.
+func (s *Server) Job(ctx context.Context, run store.Run) (protocol.Job, error) {
+	v, err := s.store.TestVersion(ctx, run.TestID, run.Version)
+	if err != nil {
+		return protocol.Job{}, fmt.Errorf("test version: %w", err)
+	}
+	doc, err := parseStored(v.Document)
+	if err != nil {
+		return protocol.Job{}, err
+	}
+	job := protocol.Job{RunID: run.ID, TestID: run.TestID, Version: run.Version, Document: doc,
+		Screenshots: run.Screenshots, Headed: run.Headed, Variables: map[string]string{}, Secrets: map[string]string{}}
+	if run.EnvironmentID == "" {
+		return job, nil
+	}
+	env, err := s.store.Environment(ctx, run.EnvironmentID)
+	if err != nil {
+		return job, fmt.Errorf("environment: %w", err)
+	}
+	for k, val := range env.Variables {
+		job.Variables[k] = val
+	}
+	if _, set := job.Variables["baseUrl"]; !set && env.ApplicationID != "" {
+		if app, err := s.store.Application(ctx, env.ApplicationID); err == nil {
+			job.Variables["baseUrl"] = app.BaseURL
+		}
+	}
+	rows, err := s.store.EnvironmentSecrets(ctx, env.ID)
+	if err != nil {
+		return job, fmt.Errorf("secrets: %w", err)
+	}
+	for _, row := range rows {
+		if s.Secrets == nil {
+			return job, errors.New("no secret key is loaded")
+		}
+		plain, err := s.Secrets.Open(row.Ciphertext, row.Nonce, secretbox.SecretAAD(env.ID, row.Name))
+		if err != nil {
+			return job, fmt.Errorf("secret %s cannot be decrypted (was the secret key changed?)", row.Name)
+		}
+		job.Secrets[row.Name] = string(plain)
+	}
+	return job, nil
+}

@@ -1,0 +1,319 @@
+package dispatch
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/testautomation/ta/hub/auth"
+	"github.com/testautomation/ta/hub/ids"
+	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
+)
+
+// conn is one agent's WebSocket.
+type conn struct {
+	h        *Hub
+	ws       *websocket.Conn
+	agent    store.Agent
+	parallel int
+	writeMu  sync.Mutex // serialises writes
+	// runs the agent holds, with their secrets for masking; guarded by h.mu
+	runs map[string]heldRun
+	// approved receives the agent and token when a user approves the
+	// pairing code this connection waits on.
+	approved chan pairingResult
+	// frames carries what the one reader goroutine reads, in order; it is
+	// closed when the connection ends.
+	frames chan frame
+}
+
+type frame struct {
+	typ  websocket.MessageType
+	data []byte
+}
+
+// reader is the connection's only reader.
+func (c *conn) reader(ctx context.Context) {
+	defer close(c.frames)
+	for {
+		typ, data, err := c.ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		select {
+		case c.frames <- frame{typ, data}:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+type heldRun struct {
+	userID string
+	mask   *masker
+}
+
+type pairingResult struct {
+	agent store.Agent
+	token string
+}
+
+func (c *conn) send(ctx context.Context, m protocol.Message) error {
+	data, err := m.Encode()
+	if err != nil {
+		return err
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return c.ws.Write(wctx, websocket.MessageText, data)
+}
+
+func (c *conn) close(reason string) {
+	_ = c.send(context.Background(), protocol.Message{Type: protocol.MsgError, ErrorCode: "closed", Error: reason})
+	_ = c.ws.Close(websocket.StatusPolicyViolation, truncate(reason, 120))
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func (c *conn) hold(runID, userID string, secrets map[string]string) {
+	c.h.mu.Lock()
+	defer c.h.mu.Unlock()
+	c.runs[runID] = heldRun{userID: userID, mask: newMasker(secrets)}
+}
+
+func (c *conn) release(runID string) {
+	c.h.mu.Lock()
+	defer c.h.mu.Unlock()
+	c.releaseLocked(runID)
+}
+
+func (c *conn) releaseLocked(runID string) { delete(c.runs, runID) }
+
+// held returns the run if this agent holds it, learning it from the
+// database after a hub restart.
+func (c *conn) held(ctx context.Context, runID string) (heldRun, bool) {
+	c.h.mu.Lock()
+	hr, ok := c.runs[runID]
+	c.h.mu.Unlock()
+	if ok {
+		return hr, true
+	}
+	r, err := c.h.Store.Run(ctx, runID)
+	if err != nil || r.AgentID != c.agent.ID || protocol.Final(r.Status) {
+		return heldRun{}, false
+	}
+	var secrets map[string]string
+	if job, err := c.h.Job(ctx, r); err == nil {
+		secrets = job.Secrets
+	}
+	c.hold(runID, r.UserID, secrets)
+	c.h.mu.Lock()
+	defer c.h.mu.Unlock()
+	return c.runs[runID], true
+}
+
+// ServeAgent is the handler of /api/agent/connect: the agent authenticates
+// in its first message, with its token or by asking to pair.
+func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
+	ws, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	ws.SetReadLimit(protocol.MaxArtifact + 1024)
+	c := &conn{h: h, ws: ws, runs: map[string]heldRun{}, parallel: 1}
+	ctx := r.Context()
+	defer ws.CloseNow()
+	hello, err := c.readHello(ctx)
+	if err != nil {
+		c.close(err.Error())
+		return
+	}
+	c.frames = make(chan frame, 16)
+	go c.reader(ctx)
+	if hello.Parallel > 0 {
+		c.parallel = min(hello.Parallel, 16)
+	}
+	if hello.Token != "" {
+		c.agent, err = h.Store.AgentByToken(ctx, auth.Digest(hello.Token), h.Now())
+		if err != nil {
+			c.send(ctx, protocol.Message{Type: protocol.MsgError, ErrorCode: "unauthorized", //nolint:errcheck
+				Error: "this computer's token is not valid (it was disconnected or the hub was reset): pair it again"})
+			ws.Close(websocket.StatusPolicyViolation, "unauthorized") //nolint:errcheck
+			return
+		}
+	} else if !c.pair(ctx, hello.Pair) {
+		return
+	}
+	if err := c.send(ctx, protocol.Message{Type: protocol.MsgWelcome, AgentID: c.agent.ID, Name: c.agent.Name}); err != nil {
+		return
+	}
+	h.register(c)
+	defer h.unregister(c)
+	h.log.Info("agent connected", "agent", c.agent.ID, "user", c.agent.UserID, "parallel", c.parallel)
+	go h.Kick(context.WithoutCancel(ctx), c.agent.UserID)
+	c.readLoop(ctx)
+	h.log.Info("agent disconnected", "agent", c.agent.ID)
+}
+
+func (c *conn) readHello(ctx context.Context) (protocol.Message, error) {
+	hctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	typ, data, err := c.ws.Read(hctx)
+	if err != nil {
+		return protocol.Message{}, errors.New("no hello")
+	}
+	var m protocol.Message
+	if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil || m.Type != protocol.MsgHello {
+		return m, errors.New("the first message must be hello")
+	}
+	if m.Protocol != protocol.Version {
+		return m, fmt.Errorf("this agent speaks protocol %d but the hub speaks %d: install the agent from %s/api/agent/download", m.Protocol, protocol.Version, c.h.BaseURL)
+	}
+	if m.Token == "" && (m.Pair == nil || strings.TrimSpace(m.Pair.Hostname) == "") {
+		return m, errors.New("hello needs a token or a pairing request with the hostname")
+	}
+	return m, nil
+}
+
+func (h *Hub) register(c *conn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if old := h.agents[c.agent.ID]; old != nil {
+		// The same agent reconnected: its runs move to the new connection.
+		for id, hr := range old.runs {
+			c.runs[id] = hr
+		}
+		go old.ws.Close(websocket.StatusGoingAway, "replaced by a new connection") //nolint:errcheck
+	}
+	h.agents[c.agent.ID] = c
+}
+
+func (h *Hub) unregister(c *conn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.agents[c.agent.ID] == c {
+		delete(h.agents, c.agent.ID)
+	}
+}
+
+// pairing codes: unambiguous letters and digits, shown as XXX-XXX.
+const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+func newCode() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	out := make([]byte, 0, 7)
+	for i, x := range b {
+		if i == 3 {
+			out = append(out, '-')
+		}
+		out = append(out, codeAlphabet[int(x)%len(codeAlphabet)])
+	}
+	return string(out)
+}
+
+// NormalizeCode makes a typed code comparable: upper case, with the dash.
+func NormalizeCode(s string) string {
+	s = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), "-", ""))
+	if len(s) != 6 {
+		return ""
+	}
+	for _, r := range s {
+		if !strings.ContainsRune(codeAlphabet, r) {
+			return ""
+		}
+	}
+	return s[:3] + "-" + s[3:]
+}
+
+// pair gives the connection a code and waits for a user to approve it.
+func (c *conn) pair(ctx context.Context, req *protocol.PairRequest) bool {
+	now := c.h.Now()
+	p := store.Pairing{Hostname: truncate(strings.TrimSpace(req.Hostname), 100), OS: truncate(strings.TrimSpace(req.OS), 40),
+		CreatedAt: now, ExpiresAt: now.Add(c.h.PairingTTL)}
+	var err error
+	for range 5 {
+		p.Code = newCode()
+		if err = c.h.Store.CreatePairing(ctx, p); !errors.Is(err, store.ErrConflict) {
+			break
+		}
+	}
+	if err != nil {
+		c.close("the hub could not make a pairing code")
+		return false
+	}
+	c.approved = make(chan pairingResult, 1)
+	c.h.mu.Lock()
+	c.h.waiting[p.Code] = c
+	c.h.mu.Unlock()
+	defer func() {
+		c.h.mu.Lock()
+		delete(c.h.waiting, p.Code)
+		c.h.mu.Unlock()
+	}()
+	if err := c.send(ctx, protocol.Message{Type: protocol.MsgPairing, Code: p.Code, URL: c.h.BaseURL + "/pair/" + p.Code}); err != nil {
+		return false
+	}
+	select {
+	case res := <-c.approved:
+		c.agent = res.agent
+		return c.send(ctx, protocol.Message{Type: protocol.MsgPaired, AgentID: res.agent.ID, Name: res.agent.Name, Token: res.token}) == nil
+	case <-time.After(c.h.PairingTTL):
+		c.close("the pairing code expired: start the agent again for a new one")
+	case _, open := <-c.frames:
+		if open {
+			c.close("the agent sent a message before its pairing was approved")
+		}
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// ErrNoPairing says a code is unknown, used, expired, or its computer is no
+// longer waiting.
+var ErrNoPairing = errors.New("no such pairing code")
+
+// Pairing returns the computer waiting on a code.
+func (h *Hub) Pairing(ctx context.Context, code string) (store.Pairing, error) {
+	p, err := h.Store.OpenPairing(ctx, code, h.Now())
+	if errors.Is(err, store.ErrNotFound) {
+		return p, ErrNoPairing
+	}
+	return p, err
+}
+
+// Approve pairs the computer waiting on code with the user: the agent gets
+// its token over its waiting connection.
+func (h *Hub) Approve(ctx context.Context, code, userID string) (store.Agent, error) {
+	h.mu.Lock()
+	c := h.waiting[code]
+	h.mu.Unlock()
+	if c == nil {
+		return store.Agent{}, ErrNoPairing
+	}
+	token, digest := auth.NewToken()
+	a, err := h.Store.ApprovePairing(ctx, code, ids.New("agt"), userID, digest, h.Now())
+	if errors.Is(err, store.ErrNotFound) {
+		return a, ErrNoPairing
+	}
+	if err != nil {
+		return a, err
+	}
+	c.approved <- pairingResult{agent: a, token: token}
+	return a, nil
+}

@@ -1,0 +1,340 @@
+// Package dispatch coordinates runs and agents: it keeps the connected
+// agents, hands queued runs to them (least busy first) with a lease, stores
+// what they stream back (events, artifacts, results), wakes live event
+// watchers, and ends runs whose agent vanished: queued again once, then
+// error. The database is the source of truth for every run; this package
+// holds only the live connections, so a restarted hub picks up where it
+// was when its agents reconnect.
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/testautomation/ta/hub/artifacts"
+	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
+)
+
+// Config holds the dispatcher's dependencies.
+type Config struct {
+	Store     *store.Store
+	Artifacts artifacts.Store
+	Logger    *slog.Logger
+	BaseURL   string
+	Now       func() time.Time
+	// Lease is how long an assigned run survives without a renewal.
+	Lease time.Duration
+	// QueueTimeout ends runs that no agent picked up in this time.
+	QueueTimeout time.Duration
+	// PairingTTL is how long a pairing code can be approved.
+	PairingTTL time.Duration
+	// Job builds what the agent needs for a run: document, variables and
+	// secrets. The secrets are masked in everything the agent sends back.
+	Job func(ctx context.Context, r store.Run) (protocol.Job, error)
+}
+
+// Hub is the dispatcher.
+type Hub struct {
+	Config
+	log *slog.Logger
+
+	mu       sync.Mutex
+	agents   map[string]*conn                      // guarded by mu: connected agents by id
+	waiting  map[string]*conn                      // guarded by mu: pairing code → waiting connection
+	watchers map[string]map[chan struct{}]struct{} // guarded by mu: run id → wake-up channels
+	kicking  sync.Mutex                            // one assignment pass at a time
+}
+
+// New returns a dispatcher; call Run to start its housekeeping.
+func New(cfg Config) *Hub {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Lease == 0 {
+		cfg.Lease = 30 * time.Second
+	}
+	if cfg.QueueTimeout == 0 {
+		cfg.QueueTimeout = time.Hour
+	}
+	if cfg.PairingTTL == 0 {
+		cfg.PairingTTL = 10 * time.Minute
+	}
+	return &Hub{Config: cfg, log: cfg.Logger, agents: map[string]*conn{}, waiting: map[string]*conn{},
+		watchers: map[string]map[chan struct{}]struct{}{}}
+}
+
+// Run does the housekeeping until ctx ends: lapsed leases, stale queues,
+// and assignment of runs queued while no agent was around.
+func (h *Hub) Run(ctx context.Context) {
+	t := time.NewTicker(h.Lease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		h.sweep(ctx)
+	}
+}
+
+// AgentStatus says whether an agent is connected and how many runs it has.
+type AgentStatus struct {
+	Connected bool
+	Busy      int
+}
+
+// Status reports an agent's live state.
+func (h *Hub) Status(agentID string) AgentStatus {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c, ok := h.agents[agentID]
+	if !ok {
+		return AgentStatus{}
+	}
+	return AgentStatus{Connected: true, Busy: len(c.runs)}
+}
+
+// UserConnected reports whether the user has a connected agent.
+func (h *Hub) UserConnected(userID string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, c := range h.agents {
+		if c.agent.UserID == userID {
+			return true
+		}
+	}
+	return false
+}
+
+// Disconnect closes a revoked agent's connection at once.
+func (h *Hub) Disconnect(agentID string) {
+	h.mu.Lock()
+	c := h.agents[agentID]
+	h.mu.Unlock()
+	if c != nil {
+		c.close("this computer was disconnected from the hub; pair it again to use it")
+	}
+}
+
+// Watch returns a channel that receives a signal whenever the run gets a
+// new event; stop releases it.
+func (h *Hub) Watch(runID string) (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	h.mu.Lock()
+	if h.watchers[runID] == nil {
+		h.watchers[runID] = map[chan struct{}]struct{}{}
+	}
+	h.watchers[runID][ch] = struct{}{}
+	h.mu.Unlock()
+	return ch, func() {
+		h.mu.Lock()
+		delete(h.watchers[runID], ch)
+		if len(h.watchers[runID]) == 0 {
+			delete(h.watchers, runID)
+		}
+		h.mu.Unlock()
+	}
+}
+
+func (h *Hub) wake(runID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for ch := range h.watchers[runID] {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Kick hands the user's queued runs to their connected agents, least busy
+// first, as long as they have room.
+func (h *Hub) Kick(ctx context.Context, userID string) {
+	h.kicking.Lock()
+	defer h.kicking.Unlock()
+	runs, err := h.Store.QueuedRuns(ctx, userID)
+	if err != nil {
+		h.log.Error("queued runs", "user", userID, "err", err)
+		return
+	}
+	for _, r := range runs {
+		c := h.pickAgent(userID)
+		if c == nil {
+			return
+		}
+		h.assign(ctx, c, r)
+	}
+}
+
+func (h *Hub) pickAgent(userID string) *conn {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var free []*conn
+	for _, c := range h.agents {
+		if c.agent.UserID == userID && len(c.runs) < c.parallel {
+			free = append(free, c)
+		}
+	}
+	if len(free) == 0 {
+		return nil
+	}
+	sort.Slice(free, func(i, j int) bool {
+		if len(free[i].runs) != len(free[j].runs) {
+			return len(free[i].runs) < len(free[j].runs)
+		}
+		return free[i].agent.ID < free[j].agent.ID
+	})
+	return free[0]
+}
+
+func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
+	job, err := h.Job(ctx, r)
+	if err != nil {
+		h.log.Error("build job", "run", r.ID, "err", err)
+		h.finish(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunError, Error: "the hub could not prepare this run: " + err.Error()})
+		return
+	}
+	last, err := h.Store.LastSeq(ctx, r.ID)
+	if err != nil {
+		h.log.Error("last seq", "run", r.ID, "err", err)
+		return
+	}
+	job.FirstSeq = last + 1
+	job.LeaseMs = h.Lease.Milliseconds()
+	ok, err := h.Store.AssignRun(ctx, r.ID, c.agent.ID, h.Now().Add(h.Lease))
+	if err != nil || !ok {
+		return
+	}
+	c.hold(r.ID, r.UserID, job.Secrets)
+	if err := c.send(ctx, protocol.Message{Type: protocol.MsgAssign, RunID: r.ID, Job: &job}); err != nil {
+		c.release(r.ID)
+		if _, err := h.Store.Requeue(ctx, r.ID, c.agent.ID); err != nil {
+			h.log.Error("requeue", "run", r.ID, "err", err)
+		}
+		return
+	}
+	h.log.Info("run assigned", "run", r.ID, "agent", c.agent.ID, "attempt", r.Attempts+1)
+}
+
+// Cancel stops a run: at once when no agent holds it, else by telling the
+// agent (or, if it is gone, when its lease lapses).
+func (h *Hub) Cancel(ctx context.Context, r store.Run) error {
+	if err := h.Store.RequestCancel(ctx, r.ID); err != nil {
+		return err
+	}
+	if r.AgentID == "" {
+		h.finish(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunCancelled, Error: "cancelled before an agent started it"})
+		return nil
+	}
+	h.mu.Lock()
+	c := h.agents[r.AgentID]
+	h.mu.Unlock()
+	if c != nil {
+		return c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: r.ID})
+	}
+	return nil
+}
+
+// finish records a run's end once and appends run.finished when the agent
+// did not send one.
+func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.RunResult) {
+	steps := res.Steps
+	if steps == nil {
+		steps = []protocol.StepResult{}
+	}
+	ok, err := h.Store.FinishRun(ctx, runID, agentID, store.RunOutcome{Status: res.Status, Passed: res.Passed, Total: res.Total,
+		DurationMs: res.DurationMs, Error: res.Error, Steps: steps}, h.Now())
+	if err != nil {
+		h.log.Error("finish run", "run", runID, "err", err)
+		return
+	}
+	if !ok {
+		return
+	}
+	events, err := h.Store.Events(ctx, runID, 0)
+	if err == nil && (len(events) == 0 || events[len(events)-1].Kind != string(protocol.RunFinished)) {
+		d := res.DurationMs
+		h.hubEvent(ctx, runID, protocol.Event{Kind: protocol.RunFinished, Status: res.Status, Passed: &res.Passed,
+			Total: &res.Total, DurationMs: &d, Error: res.Error})
+	}
+	h.log.Info("run finished", "run", runID, "status", res.Status)
+	h.wake(runID)
+}
+
+// hubEvent appends an event the hub itself reports (a requeue, a lost
+// agent, a cancel before start).
+func (h *Hub) hubEvent(ctx context.Context, runID string, e protocol.Event) {
+	for range 3 {
+		last, err := h.Store.LastSeq(ctx, runID)
+		if err != nil {
+			break
+		}
+		e.RunID, e.Seq, e.Time = runID, last+1, h.Now().UTC()
+		data, _ := json.Marshal(e)
+		if ok, err := h.Store.AddEvent(ctx, runID, e.Seq, string(e.Kind), data); err != nil || ok {
+			break
+		}
+	}
+	h.wake(runID)
+}
+
+// sweep ends or requeues runs whose agent stopped renewing, ends runs that
+// waited too long for an agent, and retries assignment.
+func (h *Hub) sweep(ctx context.Context) {
+	now := h.Now()
+	lapsed, err := h.Store.LapsedRuns(ctx, now)
+	if err != nil {
+		h.log.Error("lapsed runs", "err", err)
+	}
+	for _, r := range lapsed {
+		h.mu.Lock()
+		if c := h.agents[r.AgentID]; c != nil {
+			c.releaseLocked(r.ID)
+		}
+		h.mu.Unlock()
+		switch {
+		case r.CancelRequested:
+			h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunCancelled, Error: "cancelled"})
+		case r.Attempts < 2:
+			if ok, _ := h.Store.Requeue(ctx, r.ID, r.AgentID); ok {
+				h.hubEvent(ctx, r.ID, protocol.Event{Kind: protocol.LogLine, Level: "warn",
+					Message: "the agent stopped answering; the run is queued again"})
+			}
+		default:
+			h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
+				Error: "the agent stopped answering twice; the run was given up"})
+		}
+	}
+	if err := h.Store.DeletePairings(ctx, now.Add(-time.Hour)); err != nil {
+		h.log.Warn("delete old pairing codes", "err", err)
+	}
+	users, err := h.Store.UsersWithQueuedRuns(ctx)
+	if err != nil {
+		h.log.Error("queued users", "err", err)
+	}
+	for _, u := range users {
+		h.Kick(ctx, u)
+	}
+	h.expireQueued(ctx, now)
+}
+
+func (h *Hub) expireQueued(ctx context.Context, now time.Time) {
+	stale, err := h.Store.StaleQueuedRuns(ctx, now.Add(-h.QueueTimeout))
+	if err != nil {
+		h.log.Error("stale queued runs", "err", err)
+		return
+	}
+	for _, id := range stale {
+		h.finish(ctx, id, "", protocol.RunResult{Status: protocol.RunError,
+			Error: "no agent picked this run up in time: pair a computer and keep its agent running"})
+	}
+}

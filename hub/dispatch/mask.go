@@ -1,0 +1,68 @@
+package dispatch
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/testautomation/ta/protocol"
+)
+
+// masker replaces secret values with *** in what an agent sends back: the
+// agent masks too, the hub makes sure.
+type masker struct{ r *strings.Replacer }
+
+// minSecret is the shortest value masked: shorter ones would mangle every
+// text they happen to appear in.
+const minSecret = 3
+
+func newMasker(secrets map[string]string) *masker {
+	var vals []string
+	for _, v := range secrets {
+		if len(v) >= minSecret {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return &masker{}
+	}
+	// Longest first, so a secret containing another is masked whole.
+	sort.Slice(vals, func(i, j int) bool { return len(vals[i]) > len(vals[j]) })
+	var pairs []string
+	for _, v := range vals {
+		pairs = append(pairs, v, "***")
+	}
+	return &masker{r: strings.NewReplacer(pairs...)}
+}
+
+func (m *masker) str(s string) string {
+	if m == nil || m.r == nil || s == "" {
+		return s
+	}
+	return m.r.Replace(s)
+}
+
+func (m *masker) event(e *protocol.Event) {
+	e.Error = m.str(e.Error)
+	e.Message = m.str(e.Message)
+	e.Name = m.str(e.Name)
+	e.Screenshot = m.str(e.Screenshot)
+	if e.HealedBy != nil {
+		l := *e.HealedBy
+		l.Value, l.Name = m.str(l.Value), m.str(l.Name)
+		e.HealedBy = &l
+	}
+}
+
+func (m *masker) result(r *protocol.RunResult) {
+	r.Error = m.str(r.Error)
+	for i := range r.Steps {
+		s := &r.Steps[i]
+		s.Error = m.str(s.Error)
+		s.Screenshot = m.str(s.Screenshot)
+		if s.HealedBy != nil {
+			l := *s.HealedBy
+			l.Value, l.Name = m.str(l.Value), m.str(l.Name)
+			s.HealedBy = &l
+		}
+	}
+}

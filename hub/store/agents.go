@@ -1,0 +1,120 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Agent is a paired computer. Its token is stored only as a digest.
+type Agent struct {
+	ID         string
+	UserID     string
+	Name       string
+	OS         string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+}
+
+const agentCols = `id, user_id, name, os, created_at, last_seen_at`
+
+func scanAgent(row pgx.Row) (Agent, error) {
+	var a Agent
+	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.OS, &a.CreatedAt, &a.LastSeenAt)
+	if isNoRows(err) {
+		return Agent{}, ErrNotFound
+	}
+	return a, err
+}
+
+// Pairing is a code a computer waits on until a user approves it.
+type Pairing struct {
+	Code      string
+	Hostname  string
+	OS        string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// CreatePairing stores a new pairing code; a taken code gives ErrConflict.
+func (s *Store) CreatePairing(ctx context.Context, p Pairing) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO agent_pairings (code, hostname, os, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+		p.Code, p.Hostname, p.OS, p.CreatedAt, p.ExpiresAt)
+	if isUniqueViolation(err) {
+		return ErrConflict
+	}
+	return err
+}
+
+// OpenPairing returns a pairing code that is neither used nor expired.
+func (s *Store) OpenPairing(ctx context.Context, code string, now time.Time) (Pairing, error) {
+	var p Pairing
+	err := s.pool.QueryRow(ctx, `SELECT code, hostname, os, created_at, expires_at FROM agent_pairings
+		WHERE code = $1 AND approved_at IS NULL AND expires_at > $2`, code, now).
+		Scan(&p.Code, &p.Hostname, &p.OS, &p.CreatedAt, &p.ExpiresAt)
+	if isNoRows(err) {
+		return Pairing{}, ErrNotFound
+	}
+	return p, err
+}
+
+// ApprovePairing uses a code once: it creates the agent for the user with
+// the token digest. An unknown, used or expired code gives ErrNotFound.
+func (s *Store) ApprovePairing(ctx context.Context, code, agentID, userID string, tokenDigest []byte, now time.Time) (Agent, error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return Agent{}, err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	var host, os string
+	err = tx.QueryRow(ctx, `UPDATE agent_pairings SET approved_at = $2, agent_id = $3
+		WHERE code = $1 AND approved_at IS NULL AND expires_at > $2 RETURNING hostname, os`, code, now, agentID).Scan(&host, &os)
+	if isNoRows(err) {
+		return Agent{}, ErrNotFound
+	}
+	if err != nil {
+		return Agent{}, err
+	}
+	a, err := scanAgent(tx.QueryRow(ctx, `INSERT INTO agents (id, user_id, name, os, token_hash, created_at, last_seen_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING `+agentCols, agentID, userID, host, os, tokenDigest, now))
+	if err != nil {
+		return Agent{}, err
+	}
+	return a, tx.Commit(ctx)
+}
+
+// DeletePairings removes codes that expired before a time.
+func (s *Store) DeletePairings(ctx context.Context, before time.Time) error {
+	_, err := s.pool.Exec(ctx, `DELETE FROM agent_pairings WHERE expires_at < $1`, before)
+	return err
+}
+
+// AgentByToken finds the agent a token belongs to and records it was seen.
+func (s *Store) AgentByToken(ctx context.Context, digest []byte, now time.Time) (Agent, error) {
+	return scanAgent(s.pool.QueryRow(ctx, `UPDATE agents SET last_seen_at = $2 WHERE token_hash = $1 RETURNING `+agentCols, digest, now))
+}
+
+// TouchAgent records that an agent was seen.
+func (s *Store) TouchAgent(ctx context.Context, id string, now time.Time) error {
+	_, err := s.pool.Exec(ctx, `UPDATE agents SET last_seen_at = $2 WHERE id = $1`, id, now)
+	return err
+}
+
+// UserAgents lists a user's agents, newest first.
+func (s *Store) UserAgents(ctx context.Context, userID string) ([]Agent, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+agentCols+` FROM agents WHERE user_id = $1 ORDER BY created_at DESC, id`, userID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Agent, error) { return scanAgent(r) })
+}
+
+// DeleteAgent revokes a user's agent: its token stops working.
+func (s *Store) DeleteAgent(ctx context.Context, id, userID string) error {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM agents WHERE id = $1 AND user_id = $2`, id, userID)
+	if err == nil && tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return err
+}

@@ -1,0 +1,276 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Run is a run row with the facts of its test that decide who sees it.
+type Run struct {
+	ID              string
+	ProjectID       string
+	TestID          string
+	Version         int
+	EnvironmentID   string
+	UserID          string
+	Status          string
+	Headed          bool
+	Screenshots     bool
+	Passed, Total   int
+	DurationMs      int64
+	Error           string
+	Result          []byte // JSON of the steps, nil until finished
+	AgentID         string
+	Attempts        int
+	CancelRequested bool
+	CreatedAt       time.Time
+	StartedAt       *time.Time
+	FinishedAt      *time.Time
+
+	TestName       string
+	TestVisibility string
+	TestOwnerID    string
+}
+
+const runCols = `r.id, r.project_id, r.test_id, r.version, coalesce(r.environment_id, ''), coalesce(r.user_id, ''), r.status,
+	r.headed, r.screenshots, r.passed, r.total, r.duration_ms, r.error, r.result, coalesce(r.agent_id, ''), r.attempts,
+	r.cancel_requested, r.created_at, r.started_at, r.finished_at, t.name, t.visibility, coalesce(t.owner_id, '')`
+
+const runFrom = ` FROM runs r JOIN tests t ON t.id = r.test_id `
+
+func scanRun(row pgx.Row) (Run, error) {
+	var r Run
+	err := row.Scan(&r.ID, &r.ProjectID, &r.TestID, &r.Version, &r.EnvironmentID, &r.UserID, &r.Status,
+		&r.Headed, &r.Screenshots, &r.Passed, &r.Total, &r.DurationMs, &r.Error, &r.Result, &r.AgentID, &r.Attempts,
+		&r.CancelRequested, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.TestName, &r.TestVisibility, &r.TestOwnerID)
+	if isNoRows(err) {
+		return Run{}, ErrNotFound
+	}
+	return r, err
+}
+
+func collectRuns(rows pgx.Rows, err error) ([]Run, error) {
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Run, error) { return scanRun(r) })
+}
+
+// CreateRun queues a run.
+func (s *Store) CreateRun(ctx context.Context, r Run) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO runs (id, project_id, test_id, version, environment_id, user_id, status, headed, screenshots, created_at)
+		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9)`,
+		r.ID, r.ProjectID, r.TestID, r.Version, r.EnvironmentID, r.UserID, r.Headed, r.Screenshots, r.CreatedAt)
+	return err
+}
+
+// Run returns one run.
+func (s *Store) Run(ctx context.Context, id string) (Run, error) {
+	return scanRun(s.pool.QueryRow(ctx, `SELECT `+runCols+runFrom+`WHERE r.id = $1`, id))
+}
+
+// RunQuery selects a page of a project's runs as one caller sees them.
+type RunQuery struct {
+	ProjectID, UserID string
+	TestID, Status    string
+	After             *Cursor // Key: created_at RFC 3339 nano
+	Limit             int
+}
+
+// ListRuns returns runs newest first; runs of other people's private
+// tests are never listed.
+func (s *Store) ListRuns(ctx context.Context, q RunQuery) ([]Run, *Cursor, error) {
+	args := []any{q.ProjectID, q.UserID, q.TestID, q.Status, q.Limit + 1}
+	cond := `r.project_id = $1 AND (t.visibility = 'Shared' OR t.owner_id = $2)
+		AND ($3 = '' OR r.test_id = $3) AND ($4 = '' OR r.status = $4)`
+	if q.After != nil {
+		at, err := time.Parse(time.RFC3339Nano, q.After.Key)
+		if err != nil {
+			return nil, nil, ErrBadCursor
+		}
+		args = append(args, at, q.After.ID)
+		cond += ` AND (r.created_at, r.id) < ($6, $7)`
+	}
+	runs, err := collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`WHERE `+cond+` ORDER BY r.created_at DESC, r.id DESC LIMIT $5`, args...))
+	if err != nil || len(runs) <= q.Limit {
+		return runs, nil, err
+	}
+	runs = runs[:q.Limit]
+	last := runs[q.Limit-1]
+	return runs, &Cursor{Key: last.CreatedAt.UTC().Format(time.RFC3339Nano), ID: last.ID}, nil
+}
+
+// UserRuns lists the newest runs a user started, across the projects they
+// are still in, without runs of private tests they no longer own.
+func (s *Store) UserRuns(ctx context.Context, userID string, limit int) ([]Run, error) {
+	return collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`WHERE r.user_id = $1 AND (t.visibility = 'Shared' OR t.owner_id = $1)
+		AND EXISTS (SELECT 1 FROM projects p JOIN org_members m ON m.org_id = p.org_id AND m.user_id = $1 WHERE p.id = r.project_id)
+		ORDER BY r.created_at DESC, r.id DESC LIMIT $2`, userID, limit))
+}
+
+// QueuedRuns lists a user's runs waiting for an agent, oldest first.
+func (s *Store) QueuedRuns(ctx context.Context, userID string) ([]Run, error) {
+	return collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`WHERE r.user_id = $1 AND r.status = 'queued' AND r.agent_id IS NULL
+		ORDER BY r.created_at, r.id`, userID))
+}
+
+// UsersWithQueuedRuns lists the users who have runs waiting.
+func (s *Store) UsersWithQueuedRuns(ctx context.Context) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT user_id FROM runs WHERE status = 'queued' AND agent_id IS NULL AND user_id IS NOT NULL`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// AssignRun hands a queued run to an agent with a lease; false when
+// someone else took it or it was cancelled meanwhile.
+func (s *Store) AssignRun(ctx context.Context, runID, agentID string, leaseUntil time.Time) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE runs SET agent_id = $2, lease_until = $3, attempts = attempts + 1
+		WHERE id = $1 AND status = 'queued' AND agent_id IS NULL AND NOT cancel_requested`, runID, agentID, leaseUntil)
+	return err == nil && tag.RowsAffected() == 1, err
+}
+
+// StartRun marks a run its agent accepted as running.
+func (s *Store) StartRun(ctx context.Context, runID, agentID string, now time.Time) error {
+	_, err := s.pool.Exec(ctx, `UPDATE runs SET status = 'running', started_at = coalesce(started_at, $3)
+		WHERE id = $1 AND agent_id = $2 AND status IN ('queued', 'running')`, runID, agentID, now)
+	return err
+}
+
+// RenewLease extends the lease of a run its agent still holds.
+func (s *Store) RenewLease(ctx context.Context, runID, agentID string, until time.Time) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE runs SET lease_until = $3 WHERE id = $1 AND agent_id = $2 AND status IN ('queued', 'running')`,
+		runID, agentID, until)
+	return err == nil && tag.RowsAffected() == 1, err
+}
+
+// RunOutcome is how a run ended.
+type RunOutcome struct {
+	Status        string
+	Passed, Total int
+	DurationMs    int64
+	Error         string
+	Steps         any // marshalled as the result's steps
+}
+
+// FinishRun records a run's end, once, and the test's last run. agentID ""
+// finishes it whoever holds it (the hub itself: cancel, lost agent).
+func (s *Store) FinishRun(ctx context.Context, runID, agentID string, o RunOutcome, now time.Time) (bool, error) {
+	steps, err := json.Marshal(o.Steps)
+	if err != nil {
+		return false, err
+	}
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	var testID string
+	err = tx.QueryRow(ctx, `UPDATE runs SET status = $3, passed = $4, total = $5, duration_ms = $6, error = $7, result = $8,
+		finished_at = $9, lease_until = NULL
+		WHERE id = $1 AND ($2 = '' OR agent_id = $2) AND status IN ('queued', 'running') RETURNING test_id`,
+		runID, agentID, o.Status, o.Passed, o.Total, o.DurationMs, o.Error, steps, now).Scan(&testID)
+	if isNoRows(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE tests SET last_run_id = $2, last_run_status = $3, last_run_passed = $4, last_run_total = $5, last_run_at = $6
+		WHERE id = $1`, testID, runID, o.Status, o.Passed, o.Total, now); err != nil {
+		return false, err
+	}
+	return true, tx.Commit(ctx)
+}
+
+// RequestCancel flags a run to stop; it returns the run as it is now.
+func (s *Store) RequestCancel(ctx context.Context, runID string) error {
+	_, err := s.pool.Exec(ctx, `UPDATE runs SET cancel_requested = true WHERE id = $1 AND status IN ('queued', 'running')`, runID)
+	return err
+}
+
+// LapsedRuns lists runs held by an agent whose lease ran out.
+func (s *Store) LapsedRuns(ctx context.Context, now time.Time) ([]Run, error) {
+	return collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`WHERE r.agent_id IS NOT NULL AND r.status IN ('queued', 'running')
+		AND r.lease_until < $1`, now))
+}
+
+// Requeue gives a lapsed run back to the queue for another attempt.
+func (s *Store) Requeue(ctx context.Context, runID, agentID string) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE runs SET agent_id = NULL, lease_until = NULL, status = 'queued'
+		WHERE id = $1 AND agent_id = $2 AND status IN ('queued', 'running')`, runID, agentID)
+	return err == nil && tag.RowsAffected() == 1, err
+}
+
+// EventRow is a stored run event.
+type EventRow struct {
+	Seq  int64
+	Kind string
+	Data []byte
+}
+
+// AddEvent stores a run event once; a repeated seq is dropped (false).
+func (s *Store) AddEvent(ctx context.Context, runID string, seq int64, kind string, data []byte) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `INSERT INTO run_events (run_id, seq, kind, data) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+		runID, seq, kind, data)
+	return err == nil && tag.RowsAffected() == 1, err
+}
+
+// Events returns a run's events after a seq, in order.
+func (s *Store) Events(ctx context.Context, runID string, after int64) ([]EventRow, error) {
+	rows, err := s.pool.Query(ctx, `SELECT seq, kind, data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq`, runID, after)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (EventRow, error) {
+		var e EventRow
+		err := r.Scan(&e.Seq, &e.Kind, &e.Data)
+		return e, err
+	})
+}
+
+// LastSeq is the highest event seq of a run (0 when none).
+func (s *Store) LastSeq(ctx context.Context, runID string) (int64, error) {
+	var n int64
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(max(seq), 0) FROM run_events WHERE run_id = $1`, runID).Scan(&n)
+	return n, err
+}
+
+// ArtifactRow describes a stored artifact.
+type ArtifactRow struct {
+	Name, ContentType string
+	Size              int64
+	Step              *int
+}
+
+// AddArtifact records an artifact of a run (a repeat replaces it).
+func (s *Store) AddArtifact(ctx context.Context, runID string, a ArtifactRow) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO run_artifacts (run_id, name, content_type, size, step) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (run_id, name) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, step = EXCLUDED.step`,
+		runID, a.Name, a.ContentType, a.Size, a.Step)
+	return err
+}
+
+// Artifact returns one artifact's description.
+func (s *Store) Artifact(ctx context.Context, runID, name string) (ArtifactRow, error) {
+	var a ArtifactRow
+	err := s.pool.QueryRow(ctx, `SELECT name, content_type, size, step FROM run_artifacts WHERE run_id = $1 AND name = $2`, runID, name).
+		Scan(&a.Name, &a.ContentType, &a.Size, &a.Step)
+	if isNoRows(err) {
+		return a, ErrNotFound
+	}
+	return a, err
+}
+
+// StaleQueuedRuns lists runs queued without an agent since before a time.
+func (s *Store) StaleQueuedRuns(ctx context.Context, before time.Time) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id FROM runs WHERE status = 'queued' AND agent_id IS NULL AND created_at < $1`, before)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}

@@ -1,0 +1,137 @@
+package protocol
+
+import (
+	"encoding/json"
+	"regexp"
+)
+
+// Version is the agent protocol's version, bumped on every change to the
+// messages below and checked at connect: a hub refuses an agent that speaks
+// another version with an error message saying which to install.
+const Version = 1
+
+// Message types on the agent WebSocket (/api/agent/connect). Every message
+// is one JSON text frame {"type": ..., ...}; artifact contents travel as the
+// binary frame that follows an "artifact" message.
+//
+// The life of a connection:
+//
+//	agent → hub  hello      first message: protocol version, and either the
+//	                        agent's token or a pairing request (hostname, OS)
+//	hub → agent  pairing    a short code to approve at <base_url>/pair/<code>
+//	hub → agent  paired     after approval: the agent's id and token; the
+//	                        agent stores the token and uses it from then on
+//	hub → agent  welcome    token accepted: the agent's id and name
+//	hub → agent  error      refused (bad token, wrong version, code expired);
+//	                        the hub closes the connection after it
+//
+// The life of a run:
+//
+//	hub → agent  assign     a run: the test document, variables, secrets,
+//	                        options, and the lease in milliseconds
+//	agent → hub  accept     the agent has started the run
+//	agent → hub  event      a run event (Event), with a per-run Seq; the hub
+//	                        stores each Seq once and drops repeats
+//	agent → hub  artifact   metadata (name, content type, size, step), then
+//	                        the content as one binary frame (MaxArtifact)
+//	agent → hub  renew      the run is still going: every lease/3
+//	agent → hub  finish     the run's result (RunResult)
+//	hub → agent  cancel     stop the run; the agent finishes it as cancelled
+//
+// A run whose lease lapses (the agent vanished) is queued again once, then
+// ends as error. A reconnecting agent sends hello again; the runs it still
+// holds continue and their events keep their Seq.
+const (
+	MsgHello    = "hello"
+	MsgPairing  = "pairing"
+	MsgPaired   = "paired"
+	MsgWelcome  = "welcome"
+	MsgError    = "error"
+	MsgAssign   = "assign"
+	MsgAccept   = "accept"
+	MsgEvent    = "event"
+	MsgArtifact = "artifact"
+	MsgRenew    = "renew"
+	MsgFinish   = "finish"
+	MsgCancel   = "cancel"
+)
+
+// MaxArtifact bounds one artifact's size (a full-page screenshot).
+const MaxArtifact = 16 << 20
+
+// MaxMessage bounds one JSON message (a document with its secrets).
+const MaxMessage = 4 << 20
+
+// Message is the envelope of every JSON frame; Type says which fields are
+// set.
+type Message struct {
+	Type string `json:"type"`
+
+	// hello
+	Protocol int          `json:"protocol,omitempty"`
+	Token    string       `json:"token,omitempty"` // also in paired
+	Pair     *PairRequest `json:"pair,omitempty"`
+	Agent    string       `json:"agent,omitempty"`    // the agent's build version
+	Parallel int          `json:"parallel,omitempty"` // runs it takes at once
+
+	// pairing
+	Code string `json:"code,omitempty"`
+	URL  string `json:"url,omitempty"`
+
+	// paired, welcome
+	AgentID string `json:"agentId,omitempty"`
+	Name    string `json:"name,omitempty"`
+
+	// error
+	Error     string `json:"error,omitempty"`
+	ErrorCode string `json:"errorCode,omitempty"`
+
+	// run messages
+	RunID  string     `json:"runId,omitempty"`
+	Job    *Job       `json:"job,omitempty"`    // assign
+	Event  *Event     `json:"event,omitempty"`  // event
+	Result *RunResult `json:"result,omitempty"` // finish
+	// artifact
+	Artifact *ArtifactInfo `json:"artifact,omitempty"`
+}
+
+// PairRequest describes a computer asking to be paired.
+type PairRequest struct {
+	Hostname string `json:"hostname"`
+	OS       string `json:"os"`
+}
+
+// Job is everything an agent needs to run a test.
+type Job struct {
+	RunID     string            `json:"runId"`
+	TestID    string            `json:"testId"`
+	Version   int               `json:"version"`
+	Document  Document          `json:"document"`
+	Variables map[string]string `json:"variables,omitempty"` // environment variables, data row
+	Secrets   map[string]string `json:"secrets,omitempty"`   // ${secrets.NAME}; only inside this run
+	// Screenshots after every step when true; false keeps failure
+	// screenshots only.
+	Screenshots bool  `json:"screenshots"`
+	Headed      bool  `json:"headed"`
+	LeaseMs     int64 `json:"leaseMs"`
+	// FirstSeq is the Seq of the run's first event in this attempt: a run
+	// queued again after its agent vanished continues the numbering.
+	FirstSeq int64 `json:"firstSeq"`
+}
+
+// ArtifactInfo describes the binary frame that follows an artifact message.
+type ArtifactInfo struct {
+	Name        string `json:"name"`
+	ContentType string `json:"contentType"`
+	Size        int64  `json:"size"`
+	Step        *int   `json:"step,omitempty"`
+}
+
+var artifactName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// ValidArtifactName reports whether name is safe as a file name in a run's
+// folder: letters, digits, dot, dash and underscore, no leading dot.
+func ValidArtifactName(name string) bool { return artifactName.MatchString(name) }
+
+// Encode marshals a message.
+func (m Message) Encode() ([]byte, error) { return json.Marshal(m) }
