@@ -6,8 +6,6 @@ GO    ?= go
 ADDR  ?= 127.0.0.1:8080
 # The hub keeps its private database, audit log and artifacts here.
 DATA  ?= $(CURDIR)/data
-# Debian packages the build and the tests need.
-DEB_PACKAGES := postgresql gcc
 
 .DEFAULT_GOAL := help
 
@@ -20,6 +18,7 @@ deps: ## install what a fresh Debian 12 machine lacks (as root), or say what to 
 	@missing=""; \
 	if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then missing="$$missing postgresql"; fi; \
 	if ! command -v gcc >/dev/null; then missing="$$missing gcc"; fi; \
+	if ! command -v chromium >/dev/null && ! command -v google-chrome >/dev/null; then missing="$$missing chromium"; fi; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Debian packages:$$missing"; \
@@ -47,8 +46,14 @@ run: deps ## start the hub on 127.0.0.1:8080 (ADDR=...) with its own PostgreSQL 
 	exec bin/hub --addr $(ADDR) --data $(RUN_DATA)
 
 .PHONY: build
-build: ## build the hub binary into bin/
+build: ## build the hub and the agent into bin/
 	$(GO) build -o bin/hub ./hub
+	$(GO) build -o bin/agent ./agent
+
+.PHONY: agent
+agent: deps ## run a headless agent against the hub of `make run` (HUB=...)
+	$(GO) build -o bin/agent ./agent
+	exec bin/agent --hub $(or $(HUB),http://$(ADDR)) --headless
 
 .PHONY: test
 test: deps fmt-check vet ## gofmt check, go vet, all tests with the race detector, a short fuzz run

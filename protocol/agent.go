@@ -39,8 +39,9 @@ const Version = 1
 //	hub → agent  cancel     stop the run; the agent finishes it as cancelled
 //
 // A run whose lease lapses (the agent vanished) is queued again once, then
-// ends as error. A reconnecting agent sends hello again; the runs it still
-// holds continue and their events keep their Seq.
+// ends as error. A reconnecting agent sends hello again with the runs it
+// still holds: those continue and their events keep their Seq; runs the hub
+// had assigned to it that it does not list count as lost the same way.
 const (
 	MsgHello    = "hello"
 	MsgPairing  = "pairing"
@@ -73,6 +74,9 @@ type Message struct {
 	Pair     *PairRequest `json:"pair,omitempty"`
 	Agent    string       `json:"agent,omitempty"`    // the agent's build version
 	Parallel int          `json:"parallel,omitempty"` // runs it takes at once
+	// Runs lists the runs the agent is still running (on a reconnect); the
+	// hub takes back the ones assigned to it that it does not list.
+	Runs []string `json:"runs,omitempty"`
 
 	// pairing
 	Code string `json:"code,omitempty"`

@@ -30,6 +30,11 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 	defer stop()
 
 	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Agent: c.cfg.Version, Parallel: c.cfg.Parallel}
+	c.mu.Lock()
+	for id := range c.running {
+		hello.Runs = append(hello.Runs, id)
+	}
+	c.mu.Unlock()
 	if tok := c.Token(); tok != "" {
 		hello.Token = tok
 	} else {

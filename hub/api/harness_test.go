@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -66,7 +67,30 @@ func newHarness(t testing.TB) *harness {
 	h := &harness{t: t, dataDir: t.TempDir(), logs: &syncBuffer{}}
 	h.clock.Store(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC).UnixNano())
 	h.store = store.New(dbtest.Pool(t))
-	var err error
+	h.srv = httptest.NewServer(h.handler(t))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+// restart replaces the hub with a new one on the same address, data and
+// database, as a restarted hub process would be: every connection drops.
+func (h *harness) restart(t testing.TB) {
+	t.Helper()
+	addr := h.srv.Listener.Addr().String()
+	h.srv.CloseClientConnections()
+	h.srv.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.srv = &httptest.Server{Listener: ln, Config: &http.Server{Handler: h.handler(t)}}
+	h.srv.Start()
+	t.Cleanup(h.srv.Close)
+}
+
+// handler builds a hub (dispatcher and API) over the harness's store.
+func (h *harness) handler(t testing.TB) http.Handler {
+	now := func() time.Time { return time.Unix(0, h.clock.Load()).UTC() }
 	logger := slog.New(slog.NewTextHandler(h.logs, nil))
 	box, err := secretbox.Load(h.dataDir, "")
 	if err != nil {
@@ -74,14 +98,14 @@ func newHarness(t testing.TB) *harness {
 	}
 	arts := artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
 	h.dispatch = dispatch.New(dispatch.Config{Store: h.store, Artifacts: arts, Logger: logger, BaseURL: "http://hub.test",
-		Lease: 3 * time.Second, Now: func() time.Time { return time.Unix(0, h.clock.Load()).UTC() }, Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return h.api.Job(ctx, r) }})
+		Lease: 3 * time.Second, Now: now, Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return h.api.Job(ctx, r) }})
 	h.api, err = New(Config{
 		Store:     h.store,
 		Logger:    logger,
 		Audit:     audit.Open(filepath.Join(h.dataDir, "audit.log")),
 		BaseURL:   "http://hub.test",
 		Hasher:    auth.Hasher{N: 1 << 10, R: 8, P: 1}, // cheap for tests; the format is the same
-		Now:       func() time.Time { return time.Unix(0, h.clock.Load()).UTC() },
+		Now:       now,
 		Secrets:   box,
 		Dispatch:  h.dispatch,
 		Artifacts: arts,
@@ -100,15 +124,13 @@ func newHarness(t testing.TB) *harness {
 		writeJSON(w, http.StatusOK, map[string]string{"project": sc.Project.ID, "role": string(sc.Role)})
 	})
 	main := h.api.Handler(nil)
-	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/api/probe" {
 			probe.ServeHTTP(w, r)
 			return
 		}
 		main.ServeHTTP(w, r)
-	}))
-	t.Cleanup(h.srv.Close)
-	return h
+	})
 }
 
 func (h *harness) advance(d time.Duration) { h.clock.Add(int64(d)) }

@@ -26,7 +26,7 @@ type conn struct {
 	parallel int
 	writeMu  sync.Mutex // serialises writes
 	// runs the agent holds, with their secrets for masking; guarded by h.mu
-	runs map[string]heldRun
+	runs map[string]*heldRun
 	// approved receives the agent and token when a user approves the
 	// pairing code this connection waits on.
 	approved chan pairingResult
@@ -59,6 +59,9 @@ func (c *conn) reader(ctx context.Context) {
 type heldRun struct {
 	userID string
 	mask   *masker
+	// finished is the agent's run.finished event, stored only once the
+	// result is, so a watcher that sees it finds the run final.
+	finished *protocol.Event
 }
 
 type pairingResult struct {
@@ -93,7 +96,7 @@ func truncate(s string, n int) string {
 func (c *conn) hold(runID, userID string, secrets map[string]string) {
 	c.h.mu.Lock()
 	defer c.h.mu.Unlock()
-	c.runs[runID] = heldRun{userID: userID, mask: newMasker(secrets)}
+	c.runs[runID] = &heldRun{userID: userID, mask: newMasker(secrets)}
 }
 
 func (c *conn) release(runID string) {
@@ -106,7 +109,7 @@ func (c *conn) releaseLocked(runID string) { delete(c.runs, runID) }
 
 // held returns the run if this agent holds it, learning it from the
 // database after a hub restart.
-func (c *conn) held(ctx context.Context, runID string) (heldRun, bool) {
+func (c *conn) held(ctx context.Context, runID string) (*heldRun, bool) {
 	c.h.mu.Lock()
 	hr, ok := c.runs[runID]
 	c.h.mu.Unlock()
@@ -115,7 +118,7 @@ func (c *conn) held(ctx context.Context, runID string) (heldRun, bool) {
 	}
 	r, err := c.h.Store.Run(ctx, runID)
 	if err != nil || r.AgentID != c.agent.ID || protocol.Final(r.Status) {
-		return heldRun{}, false
+		return nil, false
 	}
 	var secrets map[string]string
 	if job, err := c.h.Job(ctx, r); err == nil {
@@ -135,7 +138,7 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(protocol.MaxArtifact + 1024)
-	c := &conn{h: h, ws: ws, runs: map[string]heldRun{}, parallel: 1}
+	c := &conn{h: h, ws: ws, runs: map[string]*heldRun{}, parallel: 1}
 	ctx := r.Context()
 	defer ws.CloseNow()
 	hello, err := c.readHello(ctx)
@@ -162,6 +165,9 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 	if err := c.send(ctx, protocol.Message{Type: protocol.MsgWelcome, AgentID: c.agent.ID, Name: c.agent.Name}); err != nil {
 		return
 	}
+	// Before the connection can be given new runs: take back the ones the
+	// agent no longer has.
+	h.reconcile(ctx, c, hello.Runs)
 	h.register(c)
 	defer h.unregister(c)
 	h.log.Info("agent connected", "agent", c.agent.ID, "user", c.agent.UserID, "parallel", c.parallel)
@@ -194,10 +200,8 @@ func (h *Hub) register(c *conn) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if old := h.agents[c.agent.ID]; old != nil {
-		// The same agent reconnected: its runs move to the new connection.
-		for id, hr := range old.runs {
-			c.runs[id] = hr
-		}
+		// The same agent reconnected; reconcile gave the new connection the
+		// runs the agent still has.
 		go old.ws.Close(websocket.StatusGoingAway, "replaced by a new connection") //nolint:errcheck
 	}
 	h.agents[c.agent.ID] = c

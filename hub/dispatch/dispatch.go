@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -82,7 +83,7 @@ func (h *Hub) Run(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		h.sweep(ctx)
+		h.Sweep(ctx)
 	}
 }
 
@@ -244,9 +245,9 @@ func (h *Hub) Cancel(ctx context.Context, r store.Run) error {
 	return nil
 }
 
-// finish records a run's end once and appends run.finished when the agent
-// did not send one.
-func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.RunResult) {
+// finish records a run's end once, then its run.finished event: the
+// agent's (final) when it sent one, else one the hub makes.
+func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.RunResult, final ...*protocol.Event) {
 	steps := res.Steps
 	if steps == nil {
 		steps = []protocol.StepResult{}
@@ -260,12 +261,12 @@ func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.Ru
 	if !ok {
 		return
 	}
-	events, err := h.Store.Events(ctx, runID, 0)
-	if err == nil && (len(events) == 0 || events[len(events)-1].Kind != string(protocol.RunFinished)) {
-		d := res.DurationMs
-		h.hubEvent(ctx, runID, protocol.Event{Kind: protocol.RunFinished, Status: res.Status, Passed: &res.Passed,
-			Total: &res.Total, DurationMs: &d, Error: res.Error})
+	d := res.DurationMs
+	e := protocol.Event{Kind: protocol.RunFinished, Status: res.Status, Passed: &res.Passed, Total: &res.Total, DurationMs: &d, Error: res.Error}
+	if len(final) > 0 && final[0] != nil {
+		e = *final[0]
 	}
+	h.hubEvent(ctx, runID, e)
 	h.log.Info("run finished", "run", runID, "status", res.Status)
 	h.wake(runID)
 }
@@ -278,7 +279,10 @@ func (h *Hub) hubEvent(ctx context.Context, runID string, e protocol.Event) {
 		if err != nil {
 			break
 		}
-		e.RunID, e.Seq, e.Time = runID, last+1, h.Now().UTC()
+		e.RunID, e.Seq = runID, last+1
+		if e.Time.IsZero() {
+			e.Time = h.Now().UTC()
+		}
 		data, _ := json.Marshal(e)
 		if ok, err := h.Store.AddEvent(ctx, runID, e.Seq, string(e.Kind), data); err != nil || ok {
 			break
@@ -287,9 +291,10 @@ func (h *Hub) hubEvent(ctx context.Context, runID string, e protocol.Event) {
 	h.wake(runID)
 }
 
-// sweep ends or requeues runs whose agent stopped renewing, ends runs that
-// waited too long for an agent, and retries assignment.
-func (h *Hub) sweep(ctx context.Context) {
+// Sweep ends or requeues runs whose agent stopped renewing, ends runs that
+// waited too long for an agent, and retries assignment. Run calls it every
+// lease/3.
+func (h *Hub) Sweep(ctx context.Context) {
 	now := h.Now()
 	lapsed, err := h.Store.LapsedRuns(ctx, now)
 	if err != nil {
@@ -301,18 +306,7 @@ func (h *Hub) sweep(ctx context.Context) {
 			c.releaseLocked(r.ID)
 		}
 		h.mu.Unlock()
-		switch {
-		case r.CancelRequested:
-			h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunCancelled, Error: "cancelled"})
-		case r.Attempts < 2:
-			if ok, _ := h.Store.Requeue(ctx, r.ID, r.AgentID); ok {
-				h.hubEvent(ctx, r.ID, protocol.Event{Kind: protocol.LogLine, Level: "warn",
-					Message: "the agent stopped answering; the run is queued again"})
-			}
-		default:
-			h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
-				Error: "the agent stopped answering twice; the run was given up"})
-		}
+		h.lost(ctx, r, "the agent stopped answering")
 	}
 	if err := h.Store.DeletePairings(ctx, now.Add(-time.Hour)); err != nil {
 		h.log.Warn("delete old pairing codes", "err", err)
@@ -325,6 +319,41 @@ func (h *Hub) sweep(ctx context.Context) {
 		h.Kick(ctx, u)
 	}
 	h.expireQueued(ctx, now)
+}
+
+// lost takes a run back from an agent that no longer runs it: a run never
+// started goes back to the queue; a started one is queued again once, then
+// ends as error; a cancelled one ends as cancelled.
+func (h *Hub) lost(ctx context.Context, r store.Run, why string) {
+	switch {
+	case r.CancelRequested:
+		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunCancelled, Error: "cancelled"})
+	case r.Status == protocol.RunQueued:
+		_, _ = h.Store.Requeue(ctx, r.ID, r.AgentID)
+	case r.Attempts < 2:
+		if ok, _ := h.Store.Requeue(ctx, r.ID, r.AgentID); ok {
+			h.hubEvent(ctx, r.ID, protocol.Event{Kind: protocol.LogLine, Level: "warn", Message: why + "; the run is queued again"})
+		}
+	default:
+		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError, Error: why + " twice; the run was given up"})
+	}
+}
+
+// reconcile runs when an agent (re)connects: runs assigned to it that it
+// does not say it is running are lost.
+func (h *Hub) reconcile(ctx context.Context, c *conn, running []string) {
+	runs, err := h.Store.AgentRuns(ctx, c.agent.ID)
+	if err != nil {
+		h.log.Error("agent runs", "agent", c.agent.ID, "err", err)
+		return
+	}
+	for _, r := range runs {
+		if slices.Contains(running, r.ID) {
+			c.held(ctx, r.ID) // learn it, with its secrets for masking
+			continue
+		}
+		h.lost(ctx, r, "the agent restarted")
+	}
 }
 
 func (h *Hub) expireQueued(ctx context.Context, now time.Time) {

@@ -57,6 +57,12 @@ func (c *conn) handle(ctx context.Context, m protocol.Message) error {
 			e.Time = h.Now().UTC()
 		}
 		hr.mask.event(&e)
+		if e.Kind == protocol.RunFinished {
+			c.h.mu.Lock()
+			hr.finished = &e
+			c.h.mu.Unlock()
+			return nil
+		}
 		if e.Kind == protocol.RunStarted {
 			if err := h.Store.StartRun(ctx, m.RunID, c.agent.ID, h.Now()); err != nil {
 				return err
@@ -80,7 +86,10 @@ func (c *conn) handle(ctx context.Context, m protocol.Message) error {
 			res.Status = protocol.RunError
 		}
 		hr.mask.result(&res)
-		h.finish(ctx, m.RunID, c.agent.ID, res)
+		c.h.mu.Lock()
+		final := hr.finished
+		c.h.mu.Unlock()
+		h.finish(ctx, m.RunID, c.agent.ID, res, final)
 		c.release(m.RunID)
 		go h.Kick(context.WithoutCancel(ctx), hr.userID)
 	}
@@ -88,7 +97,7 @@ func (c *conn) handle(ctx context.Context, m protocol.Message) error {
 }
 
 // artifact stores the binary frame that follows artifact metadata.
-func (c *conn) artifact(ctx context.Context, m protocol.Message, hr heldRun) error {
+func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun) error {
 	var f frame
 	select {
 	case f = <-c.frames:

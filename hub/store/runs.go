@@ -129,14 +129,16 @@ func (s *Store) UsersWithQueuedRuns(ctx context.Context) ([]string, error) {
 // AssignRun hands a queued run to an agent with a lease; false when
 // someone else took it or it was cancelled meanwhile.
 func (s *Store) AssignRun(ctx context.Context, runID, agentID string, leaseUntil time.Time) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `UPDATE runs SET agent_id = $2, lease_until = $3, attempts = attempts + 1
+	tag, err := s.pool.Exec(ctx, `UPDATE runs SET agent_id = $2, lease_until = $3
 		WHERE id = $1 AND status = 'queued' AND agent_id IS NULL AND NOT cancel_requested`, runID, agentID, leaseUntil)
 	return err == nil && tag.RowsAffected() == 1, err
 }
 
-// StartRun marks a run its agent accepted as running.
+// StartRun marks a run its agent accepted as running; each start counts as
+// an attempt.
 func (s *Store) StartRun(ctx context.Context, runID, agentID string, now time.Time) error {
-	_, err := s.pool.Exec(ctx, `UPDATE runs SET status = 'running', started_at = coalesce(started_at, $3)
+	_, err := s.pool.Exec(ctx, `UPDATE runs SET status = 'running', started_at = coalesce(started_at, $3),
+		attempts = attempts + CASE WHEN status = 'queued' THEN 1 ELSE 0 END
 		WHERE id = $1 AND agent_id = $2 AND status IN ('queued', 'running')`, runID, agentID, now)
 	return err
 }
@@ -191,6 +193,11 @@ func (s *Store) FinishRun(ctx context.Context, runID, agentID string, o RunOutco
 func (s *Store) RequestCancel(ctx context.Context, runID string) error {
 	_, err := s.pool.Exec(ctx, `UPDATE runs SET cancel_requested = true WHERE id = $1 AND status IN ('queued', 'running')`, runID)
 	return err
+}
+
+// AgentRuns lists the unfinished runs assigned to an agent.
+func (s *Store) AgentRuns(ctx context.Context, agentID string) ([]Run, error) {
+	return collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`WHERE r.agent_id = $1 AND r.status IN ('queued', 'running')`, agentID))
 }
 
 // LapsedRuns lists runs held by an agent whose lease ran out.

@@ -1,0 +1,109 @@
+package runner
+
+import (
+	"context"
+	"errors"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/testautomation/ta/protocol"
+)
+
+// checks selects the actionability checks an action needs, as Playwright's
+// table has them: click and check want visible, stable, enabled and
+// receiving events; hover the same but enabled; fill visible, enabled and
+// editable; select visible and enabled. Attached is always checked.
+type checks struct {
+	Visible  bool `json:"visible"`
+	Enabled  bool `json:"enabled"`
+	Editable bool `json:"editable"`
+	Scroll   bool `json:"scroll"`
+	Stable   bool `json:"stable"`
+	Hit      bool `json:"hit"`
+}
+
+var (
+	clickChecks  = checks{Visible: true, Enabled: true, Scroll: true, Stable: true, Hit: true}
+	hoverChecks  = checks{Visible: true, Scroll: true, Stable: true, Hit: true}
+	fillChecks   = checks{Visible: true, Enabled: true, Editable: true, Scroll: true}
+	selectChecks = checks{Visible: true, Enabled: true, Scroll: true}
+	shotChecks   = checks{Visible: true, Scroll: true, Stable: true}
+)
+
+// point is a position in the main frame's viewport, in CSS pixels.
+type point struct{ X, Y float64 }
+
+// check tests el once; it returns the point to act at, or why el is not
+// actionable yet.
+func (r *run) check(ctx context.Context, el elem, c checks) (point, error) {
+	if el.framed && c.Scroll {
+		// Scroll every enclosing document, not only the element's own.
+		if err := (proto.DOMScrollIntoViewIfNeeded{ObjectID: el.obj}).Call(r.sess(ctx)); err != nil {
+			return point{}, err
+		}
+	}
+	v, err := callValue(ctx, r.tab.sess, el.obj, checkJS, c)
+	if err != nil {
+		return point{}, err
+	}
+	if reason, ok := v.Val().(string); ok {
+		return point{}, errors.New(reason)
+	}
+	xy := v.Arr()
+	if len(xy) != 2 {
+		return point{}, errors.New("unexpected answer from the page while checking the element")
+	}
+	pt := point{xy[0].Num(), xy[1].Num()}
+	if el.framed {
+		return r.center(ctx, el)
+	}
+	return pt, nil
+}
+
+// center returns the centre of el's box in main-frame coordinates; it
+// accounts for the iframes around el.
+func (r *run) center(ctx context.Context, el elem) (point, error) {
+	q, err := proto.DOMGetContentQuads{ObjectID: el.obj}.Call(r.sess(ctx))
+	if err != nil {
+		return point{}, err
+	}
+	if len(q.Quads) == 0 || len(q.Quads[0]) < 8 {
+		return point{}, errors.New("the element is not visible")
+	}
+	var x, y float64
+	for i := 0; i < 8; i += 2 {
+		x += q.Quads[0][i]
+		y += q.Quads[0][i+1]
+	}
+	return point{x / 4, y / 4}, nil
+}
+
+// actionable waits until the target resolves to an element that passes c,
+// and returns it with the point to act at.
+func (s *stepRun) actionable(ctx context.Context, t *protocol.Target, c checks) (elem, point, error) {
+	var el elem
+	var pt point
+	err := s.poll(ctx, "for the element", func(ctx context.Context) error {
+		e, err := s.resolve(ctx, t)
+		if err != nil {
+			return err
+		}
+		p, err := s.r.check(ctx, e, c)
+		if err != nil {
+			return err
+		}
+		el, pt = e, p
+		return nil
+	})
+	return el, pt, err
+}
+
+// attached waits until the target resolves to an element.
+func (s *stepRun) attached(ctx context.Context, t *protocol.Target) (elem, error) {
+	var el elem
+	err := s.poll(ctx, "for the element", func(ctx context.Context) error {
+		e, err := s.resolve(ctx, t)
+		el = e
+		return err
+	})
+	return el, err
+}

@@ -1,0 +1,128 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/go-rod/rod"
+	"github.com/testautomation/ta/protocol"
+)
+
+// The benchmarks run the same 20 steps on the fixture's login page, in a
+// fresh incognito context each time: through Browser.Run (no screenshots),
+// and as plain rod calls on the same Chromium. The hub's goal is a ratio
+// of at most 1.15.
+
+func benchDocument(b *testing.B) protocol.Document { return benchDoc(b) }
+
+func benchDoc(b testing.TB) protocol.Document {
+	return document(b,
+		nav("/login.html"),
+		fillStep(css("#email"), "bench@example.com"),
+		fillStep(css("#password"), "pw"),
+		click(css("#remember")),
+		fillStep(css("#search"), "query"),
+		fillStep(css("#notes"), "some notes"),
+		valueIs(css("#email"), "bench@example.com"),
+		valueIs(css("#notes"), "some notes"),
+		fillStep(css("#qty"), "3"),
+		valueIs(css("#qty"), "3"),
+		click(css("button[type=submit]")),
+		textIs(css("#greeting"), "contains", "Welcome, bench@example.com"),
+		protocol.Step{Type: "assertTitle", Expected: protocol.Ptr("Welcome")},
+		protocol.Step{Type: "assertUrl", Expected: protocol.Ptr("/welcome")},
+		fillStep(css("#search"), "second"),
+		valueIs(css("#search"), "second"),
+		click(css("#search")),
+		typed("assertVisible", css("h1")),
+		fillStep(css("#email"), "again@example.com"),
+		valueIs(css("#email"), "again@example.com"),
+	)
+}
+
+func BenchmarkRun20Steps(b *testing.B) {
+	doc := benchDocument(b)
+	if len(doc.Steps) != 20 {
+		b.Fatalf("%d steps", len(doc.Steps))
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		res := testBrowser.Run(ctx, protocol.Job{Version: 1, Document: doc}, discard{})
+		if res.Status != protocol.RunPassed {
+			b.Fatalf("%s: %s", res.Status, res.Error)
+		}
+	}
+}
+
+func BenchmarkRawRod20Steps(b *testing.B) {
+	browser := rod.New().ControlURL(testBrowser.url).NoDefaultDevice()
+	if err := browser.Connect(); err != nil {
+		b.Fatal(err)
+	}
+	base := site.URL
+	for b.Loop() {
+		if err := rawSteps(browser, base); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// rawSteps is benchDocument written with rod.
+func rawSteps(browser *rod.Browser, base string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = r.(error)
+		}
+	}()
+	inc := browser.MustIncognito()
+	defer inc.MustClose()
+	p := inc.MustPage("")
+	p.MustNavigate(base + "/login.html").MustWaitLoad()
+	fill := func(sel, v string) { p.MustElement(sel).MustSelectAllText().MustInput(v) }
+	value := func(sel, want string) {
+		if got := p.MustElement(sel).MustProperty("value").Str(); got != want {
+			panic(errorf("value of %s is %q", sel, got))
+		}
+	}
+	fill("#email", "bench@example.com")
+	fill("#password", "pw")
+	p.MustElement("#remember").MustClick()
+	fill("#search", "query")
+	fill("#notes", "some notes")
+	value("#email", "bench@example.com")
+	value("#notes", "some notes")
+	fill("#qty", "3")
+	value("#qty", "3")
+	p.MustElement("button[type=submit]").MustClick()
+	if t := p.MustElement("#greeting").MustText(); !strings.Contains(t, "Welcome, bench@example.com") {
+		panic(errorf("greeting %q", t))
+	}
+	if info := p.MustInfo(); !strings.Contains(info.Title, "Welcome") || !strings.Contains(info.URL, "/welcome") {
+		panic(errorf("page %q %q", info.Title, info.URL))
+	}
+	fill("#search", "second")
+	value("#search", "second")
+	p.MustElement("#search").MustClick()
+	if !p.MustElement("h1").MustVisible() {
+		panic(errorf("h1 hidden"))
+	}
+	fill("#email", "again@example.com")
+	value("#email", "again@example.com")
+	return nil
+}
+
+type benchError string
+
+func (e benchError) Error() string { return string(e) }
+
+func errorf(format string, a ...any) error {
+	return benchError(fmt.Sprintf(format, a...))
+}
+
+// discard is an Emitter that drops everything.
+type discard struct{}
+
+func (discard) Event(protocol.Event)                   {}
+func (discard) Artifact(protocol.ArtifactInfo, []byte) {}

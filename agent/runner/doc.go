@@ -1,0 +1,93 @@
+// Package runner runs one test document in Chromium and reports what
+// happens as protocol events. It is the agent's engine: the connection code
+// receives a protocol.Job from the hub, calls Browser.Run with an Emitter
+// that forwards events and artifacts over the WebSocket, and sends the
+// RunResult back. It knows nothing about Fyne or the network.
+//
+// # Browser and runs
+//
+// Launch starts one warm headless Chromium (found by FindBrowser, never
+// downloaded) and keeps a spare incognito browser context with a page ready,
+// so a run starts in milliseconds. Every run gets its own incognito context,
+// so runs never share cookies or storage; Run is safe to call from several
+// goroutines at once (the agent's --parallel). A run whose job asks for a
+// headed browser launches a separate visible Chromium when Options.CanHead
+// says a display exists, and otherwise runs headless with a warning log
+// event.
+//
+// The runner speaks the DevTools protocol through go-rod's cdp client and
+// proto types on its own thin session layer (session.go) rather than
+// rod.Page: rod's Browser.Call keeps the parameters of every call in a map
+// for the life of the browser, which would leak memory per run and keep
+// typed secret values alive after the run.
+//
+// # Steps
+//
+// Every step type of protocol.Registry runs. A target's locators are tried
+// in order on every attempt; one counts only when it matches exactly one
+// element, and a fallback that does so while the first does not heals the
+// step (StepResult.HealedBy, and a warn log naming both). Role locators go
+// through Chromium's accessibility tree (Accessibility.queryAXTree); the
+// others through one page function (locate.go, js.go). target.frame
+// locators are entered in order, outermost first. Before acting, the
+// element must pass Playwright's actionability checks for the action:
+// attached, visible, stable (the same box in two consecutive animation
+// frames), enabled, editable (fill) and receiving the pointer event at its
+// centre (actionability.go). Assertions poll like Playwright's expect.
+// Failures that waiting cannot fix (an invalid regex, a checkbox to fill,
+// an unknown variable) fail the step at once.
+//
+// A step that fails for its own reasons is followed by a probe of the page;
+// a page that no longer answers ends the run as error. So do a crashed
+// renderer, a browser that exits, and a run exceeding its overall bound
+// (Options.MaxRunTime, by default the sum of the step timeouts plus a
+// minute).
+//
+// # Events
+//
+// A run emits, in order:
+//
+//	run.started    Version (job.Version), Total (number of steps)
+//	log            warn: a headed run on an agent without a display
+//	per step, while the run goes on:
+//	  step.started   Index, StepID, StepType
+//	  step.retry     Attempt, Error: a failed attempt, polling goes on
+//	  log            warn: which locator healed the step; info: a dialog dismissed
+//	  artifact       the step's screenshot (after Emitter.Artifact got the bytes)
+//	  step.finished  Status passed or failed, DurationMs, Error, HealedBy, Screenshot
+//	per step after a failure, a cancellation or a browser crash:
+//	  step.finished  Status skipped (no step.started)
+//	run.finished   Status, Passed, Total, DurationMs, Error
+//
+// Index is the step's 0-based position in the document. RunResult.Steps has
+// every step, skipped ones included. The step that was running when the run
+// was cancelled is reported skipped with the error "run cancelled"; when the
+// browser crashed it is failed with the reason, and the run's status is
+// error.
+//
+// Retries: a step polls until it succeeds or its timeout (step.Timeout())
+// passes. The first failed attempt emits step.retry with Attempt 2 at once;
+// after that at most one step.retry per second, each numbering the attempt
+// that starts. StepResult.Attempts is the last attempt's number.
+//
+// # Artifacts
+//
+// With job.Screenshots a viewport PNG follows every passed step, named
+// step-NNN-ID.png where NNN is the 1-based step number (the step's Index
+// plus one) and ID the sanitised step id; a failed step always gets
+// step-NNN-ID-failure.png. A screenshot step's own capture is named after
+// its name parameter or its id (sanitised, ".png" added, "-2", "-3" ... on
+// a clash) and stands in for the after-step screenshot. Artifact names pass
+// protocol.ValidArtifactName.
+//
+// # Variables and secrets
+//
+// ${name} resolves, highest precedence first, to a value set by an earlier
+// setVariable or script assign step, then job.Variables (the environment and
+// data row), then the document's own variables. ${secrets.NAME} resolves
+// to job.Secrets. An unknown reference fails its step at once, naming it.
+// A navigate URL that is not absolute after interpolation is resolved
+// against the baseUrl variable when there is one, and otherwise fails.
+// Every secret value is replaced by *** in every string the runner emits:
+// event fields, errors, log lines, artifact names and the result.
+package runner

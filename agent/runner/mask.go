@@ -1,0 +1,102 @@
+package runner
+
+import (
+	"encoding/json"
+	"html"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/testautomation/ta/protocol"
+)
+
+// Mask replaces secret values.
+const Mask = "***"
+
+// masker replaces every secret value in a string with ***. Besides the raw
+// value it masks the forms a value takes when quoted or escaped (Go and
+// JSON string escapes, URL and HTML escapes), since error messages from
+// the runner and the browser quote what they echo.
+type masker struct {
+	r *strings.Replacer // nil when there is nothing to mask
+}
+
+func newMasker(secrets map[string]string) *masker {
+	seen := map[string]bool{}
+	var forms []string
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			forms = append(forms, s)
+		}
+	}
+	for _, v := range secrets {
+		if v == "" {
+			continue
+		}
+		add(v)
+		q := strconv.Quote(v)
+		add(q[1 : len(q)-1])
+		if j, err := json.Marshal(v); err == nil {
+			add(string(j[1 : len(j)-1]))
+		}
+		add(url.QueryEscape(v))
+		add(url.PathEscape(v))
+		add(html.EscapeString(v))
+	}
+	if len(forms) == 0 {
+		return &masker{}
+	}
+	// Longer forms first, so a secret containing another is masked whole.
+	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	pairs := make([]string, 0, 2*len(forms))
+	for _, f := range forms {
+		pairs = append(pairs, f, Mask)
+	}
+	return &masker{r: strings.NewReplacer(pairs...)}
+}
+
+// String masks s.
+func (m *masker) String(s string) string {
+	if m.r == nil || s == "" {
+		return s
+	}
+	return m.r.Replace(s)
+}
+
+// locator masks a copy of l.
+func (m *masker) locator(l *protocol.Locator) *protocol.Locator {
+	if l == nil {
+		return nil
+	}
+	c := *l
+	c.Value, c.Name = m.String(c.Value), m.String(c.Name)
+	return &c
+}
+
+// event masks every string field of e.
+func (m *masker) event(e protocol.Event) protocol.Event {
+	e.StepID = m.String(e.StepID)
+	e.Error = m.String(e.Error)
+	e.Screenshot = m.String(e.Screenshot)
+	e.Name = m.String(e.Name)
+	e.Message = m.String(e.Message)
+	e.HealedBy = m.locator(e.HealedBy)
+	return e
+}
+
+// result masks every string field of r.
+func (m *masker) result(r protocol.RunResult) protocol.RunResult {
+	r.Error = m.String(r.Error)
+	steps := make([]protocol.StepResult, len(r.Steps))
+	for i, s := range r.Steps {
+		s.ID = m.String(s.ID)
+		s.Error = m.String(s.Error)
+		s.Screenshot = m.String(s.Screenshot)
+		s.HealedBy = m.locator(s.HealedBy)
+		steps[i] = s
+	}
+	r.Steps = steps
+	return r
+}

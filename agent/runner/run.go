@@ -1,0 +1,166 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/testautomation/ta/protocol"
+)
+
+// Run executes job.Document in a fresh incognito browser context (so runs
+// never share cookies or storage) and returns the result; the package
+// comment lists the events it emits. It honours ctx: cancellation stops the
+// run promptly (the step in flight is abandoned), the remaining steps are
+// reported skipped and the status is cancelled. A browser or page crash,
+// or a run exceeding its overall time bound, gives status error. Run is
+// safe to call concurrently on one Browser. A headed run (job.Headed with
+// Options.CanHead) launches a separate visible browser for itself.
+func (b *Browser) Run(ctx context.Context, job protocol.Job, emit Emitter) protocol.RunResult {
+	mask := newMasker(job.Secrets)
+	r := &run{b: b, job: job, mask: mask, vars: map[string]string{}, parent: ctx,
+		out: &output{emit: emit, mask: mask, log: b.log.With("run", job.RunID)}}
+	r.current.Store(-1)
+	return mask.result(r.execute(ctx))
+}
+
+// run is the state of one Run.
+type run struct {
+	b      *Browser // the shared browser
+	job    protocol.Job
+	mask   *masker
+	out    *output
+	parent context.Context // the caller's: its end means cancelled
+
+	browser *Browser // the browser in use: b, or own for a headed run
+	own     *Browser
+	tab     *tab
+	stop    context.CancelCauseFunc // ends the run with a cause (crash, time limit)
+	current atomic.Int64            // the index of the step running, -1 between steps
+
+	vars map[string]string // set by setVariable and script assign; only the run's goroutine uses it
+}
+
+func (r *run) execute(parent context.Context) protocol.RunResult {
+	start := time.Now()
+	steps := r.job.Document.Steps
+	total := len(steps)
+	r.out.event(protocol.Event{Kind: protocol.RunStarted, Version: r.job.Version, Total: &total})
+
+	ctx, stop := context.WithCancelCause(parent)
+	defer stop(nil)
+	bound := r.bound()
+	ctx, cancel := context.WithTimeoutCause(ctx, bound, fmt.Errorf("the run took longer than its limit of %s", bound))
+	defer cancel()
+	r.stop = stop
+
+	res := protocol.RunResult{Status: protocol.RunPassed, Total: total, Steps: make([]protocol.StepResult, 0, total)}
+	if err := r.open(ctx); err != nil {
+		res.Status, res.Error = protocol.RunError, "could not open a browser page: "+err.Error()
+		if parent.Err() != nil {
+			res.Status, res.Error = protocol.RunCancelled, "run cancelled"
+		}
+	} else {
+		defer r.close()
+	}
+	for i, st := range steps {
+		if res.Status != protocol.RunPassed {
+			res.Steps = append(res.Steps, r.skip(i, st))
+			continue
+		}
+		sr := r.step(ctx, i, st)
+		res.Steps = append(res.Steps, sr)
+		if sr.Status == protocol.StepPassed {
+			res.Passed++
+			continue
+		}
+		res.Status, res.Error = r.outcome(ctx, sr)
+	}
+	res.DurationMs = time.Since(start).Milliseconds()
+	r.out.event(protocol.Event{Kind: protocol.RunFinished, Status: res.Status, Passed: &res.Passed,
+		Total: &total, DurationMs: &res.DurationMs, Error: res.Error})
+	return res
+}
+
+// outcome gives the run's status and error after step sr did not pass.
+func (r *run) outcome(ctx context.Context, sr protocol.StepResult) (string, string) {
+	switch {
+	case r.parent.Err() != nil:
+		return protocol.RunCancelled, "run cancelled"
+	case ctx.Err() != nil:
+		return protocol.RunError, context.Cause(ctx).Error()
+	}
+	return protocol.RunFailed, fmt.Sprintf("step %d (%s, %s) failed: %s", sr.Index+1, sr.ID, sr.Type, sr.Error)
+}
+
+// bound is the longest a run may take: Options.MaxRunTime, or the sum of
+// the steps' timeouts (and wait times) plus a minute.
+func (r *run) bound() time.Duration {
+	if r.b.opts.MaxRunTime > 0 {
+		return r.b.opts.MaxRunTime
+	}
+	d := time.Minute
+	for _, st := range r.job.Document.Steps {
+		d += time.Duration(st.Timeout()) * time.Millisecond
+		if st.Type == "wait" && st.Ms != nil {
+			d += time.Duration(*st.Ms) * time.Millisecond
+		}
+	}
+	return d
+}
+
+// open gets the run its page: on the shared browser, or on a visible
+// browser of its own for a headed run on an agent with a display.
+func (r *run) open(ctx context.Context) error {
+	b := r.b
+	if r.job.Headed {
+		if b.opts.CanHead {
+			hb, err := launch(ctx, b.opts, true)
+			if err != nil {
+				return fmt.Errorf("starting a visible browser: %w", err)
+			}
+			r.own, b = hb, hb
+		} else {
+			r.out.logf("warn", nil, "this run asked for a visible browser, but the agent has no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless")
+		}
+	}
+	t, err := b.acquire(ctx)
+	if err != nil {
+		if r.own != nil {
+			_ = r.own.Close()
+		}
+		return err
+	}
+	b.watch(t, r.stop, r.dialog)
+	r.browser, r.tab = b, t
+	return nil
+}
+
+// close disposes of the run's incognito context (and its own browser).
+func (r *run) close() {
+	r.browser.release(r.tab)
+	if r.own != nil {
+		_ = r.own.Close()
+	}
+}
+
+// dialog reports a JavaScript dialog the browser dismissed.
+func (r *run) dialog(typ, msg string) {
+	var step *int
+	if i := int(r.current.Load()); i >= 0 {
+		step = &i
+	}
+	r.out.logf("info", step, "%s dialog dismissed: %s", typ, msg)
+}
+
+// skip reports a step that did not run.
+func (r *run) skip(i int, st protocol.Step) protocol.StepResult {
+	var zero int64
+	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: st.ID, StepType: st.Type,
+		Status: protocol.StepSkipped, DurationMs: &zero})
+	return protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Status: protocol.StepSkipped}
+}
+
+// sess returns the run's page session bound to ctx.
+func (r *run) sess(ctx context.Context) session { return r.tab.sess.with(ctx) }

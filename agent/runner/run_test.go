@@ -1,0 +1,229 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testautomation/ta/protocol"
+)
+
+var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+
+// checkArtifacts verifies that every artifact event names bytes the
+// emitter got first, PNG, with a valid name and the right size.
+func checkArtifacts(t *testing.T, rec *recorder) {
+	t.Helper()
+	for _, e := range rec.ofKind(protocol.ArtifactMade) {
+		data, ok := rec.artifacts[e.Name]
+		switch {
+		case !ok:
+			t.Errorf("artifact event %q without its bytes", e.Name)
+		case !protocol.ValidArtifactName(e.Name):
+			t.Errorf("invalid artifact name %q", e.Name)
+		case !bytes.HasPrefix(data, pngMagic) || e.ContentType != "image/png":
+			t.Errorf("artifact %q is not a PNG (%s)", e.Name, e.ContentType)
+		case e.Size != int64(len(data)) || e.Step == nil:
+			t.Errorf("artifact %q: size %d for %d bytes, step %v", e.Name, e.Size, len(data), e.Step)
+		}
+	}
+}
+
+func TestPassingRunEvents(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	doc := document(t, nav("/login.html"), fillStep(tgt(loc("label", "Email")), "a@b.c"),
+		protocol.Step{Type: "assertTitle", Expected: protocol.Ptr("Login")})
+	res, rec := runJob(t, ctx, protocol.Job{Version: 7, Document: doc, Screenshots: true})
+	mustPass(t, res)
+	want := []string{"run.started",
+		"step.started[0]", "artifact", "step.finished[0]:passed",
+		"step.started[1]", "artifact", "step.finished[1]:passed",
+		"step.started[2]", "artifact", "step.finished[2]:passed",
+		"run.finished:passed"}
+	if got := rec.kinds(); !slices.Equal(got, want) {
+		t.Fatalf("events\n got %v\nwant %v", got, want)
+	}
+	started := rec.ofKind(protocol.RunStarted)[0]
+	if started.Version != 7 || *started.Total != 3 {
+		t.Errorf("run.started: version %d total %d", started.Version, *started.Total)
+	}
+	fin := rec.ofKind(protocol.RunFinished)[0]
+	if *fin.Passed != 3 || *fin.Total != 3 || fin.DurationMs == nil || fin.Error != "" {
+		t.Errorf("run.finished: %+v", fin)
+	}
+	var names []string
+	for i, e := range rec.ofKind(protocol.StepFinished) {
+		names = append(names, e.Screenshot)
+		if e.StepID != doc.Steps[i].ID || e.StepType != doc.Steps[i].Type || e.DurationMs == nil {
+			t.Errorf("step.finished %d: %+v", i, e)
+		}
+		if res.Steps[i].Screenshot != e.Screenshot || res.Steps[i].Status != protocol.StepPassed {
+			t.Errorf("result step %d: %+v", i, res.Steps[i])
+		}
+	}
+	if want := []string{"step-001-s1.png", "step-002-s2.png", "step-003-s3.png"}; !slices.Equal(names, want) {
+		t.Errorf("screenshots %v, want %v", names, want)
+	}
+	checkArtifacts(t, rec)
+	if res.Passed != 3 || res.Total != 3 || len(res.Steps) != 3 {
+		t.Errorf("result %+v", res)
+	}
+}
+
+func TestFailingAssertion(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	doc := document(t, nav("/login.html"), short(textIs(css("h1"), "equals", "Log in"), 1500), fillStep(css("#email"), "x"))
+	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: true})
+	if res.Status != protocol.RunFailed || res.Passed != 1 {
+		t.Fatalf("status %s passed %d, want failed 1", res.Status, res.Passed)
+	}
+	wantErr := `timed out after 1.5s: expected the text to equal "Log in", but it is "Sign in"`
+	if s := res.Steps[1]; s.Status != protocol.StepFailed || s.Error != wantErr || s.Screenshot != "step-002-s2-failure.png" {
+		t.Errorf("failed step: %+v", s)
+	}
+	if res.Error != "step 2 (s2, assertText) failed: "+wantErr {
+		t.Errorf("run error %q", res.Error)
+	}
+	if s := res.Steps[2]; s.Status != protocol.StepSkipped {
+		t.Errorf("step after the failure: %+v", s)
+	}
+	kinds := slices.DeleteFunc(rec.kinds(), func(k string) bool { return k == "step.retry[1]" })
+	want := []string{"run.started", "step.started[0]", "artifact", "step.finished[0]:passed",
+		"step.started[1]", "artifact", "step.finished[1]:failed", "step.finished[2]:skipped", "run.finished:failed"}
+	if !slices.Equal(kinds, want) {
+		t.Errorf("events\n got %v\nwant %v", kinds, want)
+	}
+	if data := rec.artifacts["step-002-s2-failure.png"]; !bytes.HasPrefix(data, pngMagic) {
+		t.Errorf("no failure screenshot")
+	}
+	retries := rec.ofKind(protocol.StepRetry)
+	if len(retries) < 1 || len(retries) > 3 {
+		t.Errorf("%d retries in 1.5 s, want 1 to 3 (one at once, then one a second)", len(retries))
+	}
+	fin := rec.ofKind(protocol.StepFinished)[1]
+	if fin.Error != wantErr || fin.Screenshot != "step-002-s2-failure.png" {
+		t.Errorf("step.finished: %+v", fin)
+	}
+	checkArtifacts(t, rec)
+}
+
+func TestRetriesUntilEnabled(t *testing.T) {
+	t.Parallel()
+	res, rec := runSteps(t, nav("/widgets.html"), click(css("#delayed")), textIs(out, "", "delayed clicked"))
+	mustPass(t, res)
+	retries := rec.ofKind(protocol.StepRetry)
+	if len(retries) == 0 {
+		t.Fatal("no step.retry while the button was disabled")
+	}
+	r := retries[0]
+	if *r.Index != 1 || r.Attempt != 2 || r.StepID != "s2" || r.Error != "the element is not enabled" {
+		t.Errorf("step.retry: %+v", r)
+	}
+	if res.Steps[1].Attempts != 1+len(retries) {
+		t.Errorf("attempts %d with %d retries", res.Steps[1].Attempts, len(retries))
+	}
+}
+
+func TestHealedLocator(t *testing.T) {
+	t.Parallel()
+	broken := loc("css", "#old-submit-button")
+	working := role("button", "Sign in")
+	res, rec := runSteps(t, nav("/login.html"), fillStep(css("#email"), "h@example.com"),
+		click(tgt(broken, working)), textIs(css("#greeting"), "", "Welcome, h@example.com"))
+	mustPass(t, res)
+	if h := res.Steps[2].HealedBy; h == nil || *h != working {
+		t.Fatalf("healedBy %+v, want %+v", h, working)
+	}
+	fin := rec.ofKind(protocol.StepFinished)[2]
+	if fin.HealedBy == nil || *fin.HealedBy != working {
+		t.Errorf("step.finished healedBy %+v", fin.HealedBy)
+	}
+	var warned bool
+	for _, e := range rec.ofKind(protocol.LogLine) {
+		if e.Level == "warn" && *e.Step == 2 && strings.Contains(e.Message, `no element matches css "#old-submit-button"`) &&
+			strings.Contains(e.Message, `healed by the fallback locator role button "Sign in"`) {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Errorf("no warn log naming the healing locator: %+v", rec.ofKind(protocol.LogLine))
+	}
+	for i, s := range res.Steps {
+		if i != 2 && s.HealedBy != nil {
+			t.Errorf("step %d healed: %+v", i, s.HealedBy)
+		}
+	}
+}
+
+func TestIframes(t *testing.T) {
+	t.Parallel()
+	in := func(ls ...protocol.Locator) *protocol.Target {
+		return &protocol.Target{Locators: ls, Frame: []protocol.Locator{loc("css", "#frame")}}
+	}
+	deep := &protocol.Target{Locators: []protocol.Locator{role("button", "Deep button")},
+		Frame: []protocol.Locator{loc("title", "Inner frame"), loc("css", "iframe#deep")}}
+	res, _ := runSteps(t, nav("/frame.html"),
+		click(in(role("button", "Inner button"))), // below the fold: the main page must scroll
+		textIs(in(loc("css", "#inner-out")), "equals", "inner clicked by"),
+		fillStep(in(loc("label", "Inner name")), "Ida"),
+		click(in(role("button", "Inner button"))),
+		textIs(in(loc("css", "#inner-out")), "equals", "inner clicked by Ida"),
+		click(deep),
+		textIs(&protocol.Target{Locators: []protocol.Locator{loc("css", "#deep-btn")}, Frame: deep.Frame}, "equals", "Deep done"),
+		click(css("#outer")),
+		protocol.Step{Type: "screenshot", Target: in(loc("css", "#inner-btn"))})
+	mustPass(t, res)
+}
+
+func TestScreenshotsOff(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	doc := document(t, nav("/login.html"), fillStep(css("#email"), "x"), short(typed("assertVisible", css("#nope")), 1000))
+	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: false})
+	if res.Status != protocol.RunFailed {
+		t.Fatalf("status %s", res.Status)
+	}
+	var names []string
+	for _, info := range rec.infos {
+		names = append(names, info.Name)
+	}
+	if !slices.Equal(names, []string{"step-003-s3-failure.png"}) {
+		t.Errorf("artifacts %v, want only the failure screenshot", names)
+	}
+	if res.Steps[0].Screenshot != "" || res.Steps[2].Screenshot != "step-003-s3-failure.png" {
+		t.Errorf("screenshots in result: %+v", res.Steps)
+	}
+	checkArtifacts(t, rec)
+}
+
+func TestScreenshotStepArtifacts(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	doc := document(t, nav("/login.html"),
+		protocol.Step{Type: "screenshot", Name: "Login page: ünïcode?"},
+		protocol.Step{Type: "screenshot", Name: "Login page: ünïcode?", FullPage: true},
+		protocol.Step{ID: "logo", Type: "screenshot", Target: tgt(loc("alt", "Company logo"))})
+	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: true})
+	mustPass(t, res)
+	var got []string
+	for _, s := range res.Steps {
+		got = append(got, s.Screenshot)
+	}
+	want := []string{"step-001-s1.png", "Login-page-n-code.png", "Login-page-n-code-2.png", "logo.png"}
+	if !slices.Equal(got, want) {
+		t.Errorf("screenshots %v, want %v", got, want)
+	}
+	checkArtifacts(t, rec)
+	if n := len(rec.infos); n != 4 {
+		t.Errorf("%d artifacts, want 4 (a screenshot step is its own after-step screenshot)", n)
+	}
+}

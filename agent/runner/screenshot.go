@@ -1,0 +1,81 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// screenshot captures the viewport after a step and sends it as the step's
+// artifact named base+".png"; it returns the name, "" when it could not.
+func (r *run) screenshot(ctx context.Context, step int, base string) string {
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	data, err := r.capture(sctx, false)
+	if err != nil {
+		if ctx.Err() == nil {
+			r.out.logf("warn", &step, "no screenshot after the step: %v", err)
+		}
+		return ""
+	}
+	return r.out.artifact(step, base, ".png", "image/png", data)
+}
+
+// capture takes a PNG of the viewport, or of the whole page.
+func (r *run) capture(ctx context.Context, fullPage bool) ([]byte, error) {
+	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}
+	if fullPage {
+		m, err := proto.PageGetLayoutMetrics{}.Call(r.sess(ctx))
+		if err != nil {
+			return nil, err
+		}
+		if m.CSSContentSize == nil {
+			return nil, errors.New("the browser did not report the page's size")
+		}
+		req.Clip = &proto.PageViewport{Width: math.Ceil(m.CSSContentSize.Width), Height: math.Ceil(m.CSSContentSize.Height), Scale: 1}
+		req.CaptureBeyondViewport = true
+	}
+	res, err := req.Call(r.sess(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return res.Data, nil
+}
+
+// captureElement takes a PNG of the element's box (scrolled into view).
+func (r *run) captureElement(ctx context.Context, el elem) ([]byte, error) {
+	q, err := proto.DOMGetContentQuads{ObjectID: el.obj}.Call(r.sess(ctx))
+	if err != nil {
+		return nil, err
+	}
+	if len(q.Quads) == 0 {
+		return nil, errors.New("the element has no box")
+	}
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, quad := range q.Quads {
+		for i := 0; i+1 < len(quad); i += 2 {
+			minX, maxX = math.Min(minX, quad[i]), math.Max(maxX, quad[i])
+			minY, maxY = math.Min(minY, quad[i+1]), math.Max(maxY, quad[i+1])
+		}
+	}
+	m, err := proto.PageGetLayoutMetrics{}.Call(r.sess(ctx))
+	if err != nil {
+		return nil, err
+	}
+	var pageX, pageY float64
+	if m.CSSLayoutViewport != nil {
+		pageX, pageY = float64(m.CSSLayoutViewport.PageX), float64(m.CSSLayoutViewport.PageY)
+	}
+	clip := &proto.PageViewport{X: pageX + minX, Y: pageY + minY, Width: maxX - minX, Height: maxY - minY, Scale: 1}
+	if clip.Width < 1 || clip.Height < 1 {
+		return nil, errors.New("the element has an empty box")
+	}
+	res, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, Clip: clip}.Call(r.sess(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return res.Data, nil
+}

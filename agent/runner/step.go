@@ -1,0 +1,186 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/testautomation/ta/protocol"
+)
+
+// stepRun is the state of one step while it runs.
+type stepRun struct {
+	r       *run
+	index   int
+	step    protocol.Step // as written; the step function gets an interpolated copy
+	timeout time.Duration
+
+	attempts  int       // the attempt in progress, from 1
+	lastRetry time.Time // when the last step.retry went out
+	healed    int       // index of the locator that found the element; 0 is the primary
+	healNote  string    // why the primary did not find it
+	shot      string    // an artifact the step made itself (screenshot step)
+}
+
+// stepFunc performs one step type with the interpolated step.
+type stepFunc func(s *stepRun, ctx context.Context, st protocol.Step) error
+
+// step runs step i and reports it: step.started, retries, logs, artifacts,
+// step.finished.
+func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepResult {
+	r.current.Store(int64(i))
+	defer r.current.Store(-1)
+	s := &stepRun{r: r, index: i, step: st, attempts: 1}
+	r.out.event(protocol.Event{Kind: protocol.StepStarted, Index: &i, StepID: st.ID, StepType: st.Type})
+	start := time.Now()
+	err := s.execute(ctx)
+	own := err != nil && ctx.Err() == nil // the step's own failure, not the run's end
+	if own {
+		r.probe(ctx)
+	}
+	res := protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Status: protocol.StepPassed,
+		DurationMs: time.Since(start).Milliseconds(), Attempts: s.attempts}
+	switch {
+	case err == nil:
+	case r.parent.Err() != nil:
+		res.Status, res.Error = protocol.StepSkipped, "run cancelled"
+	case own:
+		res.Status, res.Error = protocol.StepFailed, err.Error()
+	default: // the run was stopped under the step: crash, time limit
+		res.Status, res.Error = protocol.StepFailed, context.Cause(ctx).Error()
+	}
+	if s.healed > 0 && st.Target != nil && s.healed < len(st.Target.Locators) {
+		l := st.Target.Locators[s.healed]
+		res.HealedBy = &l
+		r.out.logf("warn", &i, "step %s: %s; healed by the fallback locator %s: update the test to put it first",
+			st.ID, s.healNote, describe(l))
+	}
+	res.Screenshot = s.shot
+	if ctx.Err() == nil {
+		switch {
+		case res.Status == protocol.StepFailed:
+			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s-failure", i+1, st.ID))
+		case r.job.Screenshots && s.shot == "":
+			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s", i+1, st.ID))
+		}
+	}
+	d := res.DurationMs
+	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: st.ID, StepType: st.Type,
+		Status: res.Status, DurationMs: &d, Error: res.Error, HealedBy: res.HealedBy, Screenshot: res.Screenshot})
+	return res
+}
+
+// execute interpolates the step and runs it within its timeout.
+func (s *stepRun) execute(ctx context.Context) error {
+	st, err := s.r.interpolateStep(s.step)
+	if err != nil {
+		return err
+	}
+	fn := stepFuncs[st.Type]
+	if fn == nil {
+		return fmt.Errorf("unknown step type %q", st.Type)
+	}
+	s.timeout = time.Duration(st.Timeout()) * time.Millisecond
+	if st.Type == "wait" && st.Ms != nil {
+		s.timeout += time.Duration(*st.Ms) * time.Millisecond
+	}
+	sctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	return fn(s, sctx, st)
+}
+
+// probe checks that the page still answers after a step failed, so a
+// renderer that died or hung ends the run as error rather than failed.
+func (r *run) probe(ctx context.Context) {
+	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if _, err := evalValue(pctx, r.tab.sess, "1"); err != nil && ctx.Err() == nil {
+		r.stop(fmt.Errorf("the page stopped responding: %v", err))
+	}
+}
+
+// permanentError is a failure that waiting cannot fix (a malformed regular
+// expression, an element of the wrong kind, an unknown variable): the step
+// fails at once instead of polling until its timeout.
+type permanentError struct{ msg string }
+
+func (e *permanentError) Error() string { return e.msg }
+
+func permanent(format string, a ...any) error { return &permanentError{fmt.Sprintf(format, a...)} }
+
+func isPermanent(err error) bool {
+	var p *permanentError
+	return errors.As(err, &p)
+}
+
+// poll calls try until it succeeds, fails permanently or ctx ends (the
+// step's timeout). waiting says what a timeout was waiting for when no
+// attempt reported a reason ("for the page to load").
+func (s *stepRun) poll(ctx context.Context, waiting string, try func(ctx context.Context) error) error {
+	var last error
+	for i := 0; ; i++ {
+		err := try(ctx)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			if last == nil {
+				return fmt.Errorf("timed out after %s waiting %s", s.timeout, waiting)
+			}
+			return fmt.Errorf("timed out after %s: %w", s.timeout, last)
+		}
+		if isPermanent(err) {
+			return err
+		}
+		last = plainError(err)
+		s.retry(last)
+		if !sleep(ctx, pollDelay(i)) {
+			return fmt.Errorf("timed out after %s: %w", s.timeout, last)
+		}
+	}
+}
+
+// pollDelay paces polling: quick at first (most waits are short), then
+// every 250 ms.
+func pollDelay(i int) time.Duration {
+	delays := []time.Duration{20, 50, 100, 100, 250}
+	if i < len(delays) {
+		return delays[i] * time.Millisecond
+	}
+	return 250 * time.Millisecond
+}
+
+// retry emits step.retry after a failed attempt: at once after the first,
+// then at most once a second.
+func (s *stepRun) retry(err error) {
+	now := time.Now()
+	if s.attempts > 1 && now.Sub(s.lastRetry) < time.Second {
+		return
+	}
+	s.attempts++
+	s.lastRetry = now
+	i := s.index
+	s.r.out.event(protocol.Event{Kind: protocol.StepRetry, Index: &i, StepID: s.step.ID, StepType: s.step.Type,
+		Attempt: s.attempts, Error: err.Error()})
+}
+
+// plainCDP unwraps a DevTools protocol error to its message.
+func plainCDP(err error) error {
+	var ce *cdp.Error
+	if errors.As(err, &ce) {
+		return errors.New(ce.Message)
+	}
+	return err
+}
+
+// plainError words a DevTools protocol error for people: the page usually
+// navigated or re-rendered under the step, which polling recovers from.
+func plainError(err error) error {
+	var ce *cdp.Error
+	if errors.As(err, &ce) {
+		return fmt.Errorf("the page changed while the step ran (%s)", ce.Message)
+	}
+	return err
+}

@@ -1,0 +1,203 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// tab is an incognito browser context with one page attached: what a run
+// drives.
+type tab struct {
+	ctxID  proto.BrowserBrowserContextID
+	target proto.TargetTargetID
+	sess   session
+
+	// Set while a run uses the tab (see watch).
+	stop     func(error)           // cancels the run with a cause
+	onDialog func(typ, msg string) // reports a dismissed dialog
+}
+
+// newTab creates a fresh incognito context and page, ready for input: the
+// page domain is on (dialogs are seen), focus is emulated so typing works
+// in pages that are not the focused window, and the renderer is up.
+func (b *Browser) newTab(ctx context.Context) (t *tab, err error) {
+	root := b.root.with(ctx)
+	bc, err := proto.TargetCreateBrowserContext{DisposeOnDetach: true}.Call(root)
+	if err != nil {
+		return nil, err
+	}
+	t = &tab{ctxID: bc.BrowserContextID}
+	defer func() {
+		if err != nil {
+			b.dispose(t)
+		}
+	}()
+	tg, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: bc.BrowserContextID}.Call(root)
+	if err != nil {
+		return t, err
+	}
+	t.target = tg.TargetID
+	at, err := proto.TargetAttachToTarget{TargetID: tg.TargetID, Flatten: true}.Call(root)
+	if err != nil {
+		return t, err
+	}
+	t.sess = session{c: b.root.c, id: at.SessionID}
+	s := t.sess.with(ctx)
+	for _, req := range []interface {
+		proto.Request
+		Call(proto.Client) error
+	}{proto.PageEnable{}, proto.InspectorEnable{}, proto.EmulationSetFocusEmulationEnabled{Enabled: true}} {
+		if err = req.Call(s); err != nil {
+			return t, fmt.Errorf("%s: %w", req.ProtoReq(), err)
+		}
+	}
+	_, err = proto.RuntimeEvaluate{Expression: "1"}.Call(s)
+	return t, err
+}
+
+// dispose closes the tab's context and with it its page.
+func (b *Browser) dispose(t *tab) {
+	if t == nil || t.ctxID == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := (proto.TargetDisposeBrowserContext{BrowserContextID: t.ctxID}).Call(b.root.with(ctx)); err != nil {
+		b.log.Debug("disposing a browser context", "err", err)
+	}
+}
+
+// keepSpare keeps one prepared tab in b.spare, so a run does not wait for
+// a context and a renderer to start.
+func (b *Browser) keepSpare() {
+	defer b.wg.Done()
+	for b.bg.Err() == nil {
+		ctx, cancel := context.WithTimeout(b.bg, 30*time.Second)
+		t, err := b.newTab(ctx)
+		cancel()
+		if err != nil {
+			if b.bg.Err() == nil {
+				b.log.Warn("preparing a browser context", "err", err)
+				sleep(b.bg, time.Second)
+			}
+			continue
+		}
+		select {
+		case b.spare <- t:
+		case <-b.bg.Done():
+			b.dispose(t)
+		}
+	}
+	select {
+	case t := <-b.spare:
+		b.dispose(t)
+	default:
+	}
+}
+
+// acquire returns a fresh tab: the spare when ready, else a new one.
+func (b *Browser) acquire(ctx context.Context) (*tab, error) {
+	if err := b.alive(); err != nil {
+		return nil, err
+	}
+	if b.spare != nil {
+		select {
+		case t := <-b.spare:
+			return t, nil
+		default:
+		}
+	}
+	return b.newTab(ctx)
+}
+
+// watch routes the tab's crash and dialog events to the run using it.
+func (b *Browser) watch(t *tab, stop func(error), onDialog func(typ, msg string)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t.stop, t.onDialog = stop, onDialog
+	b.watched[string(t.sess.id)] = t
+}
+
+// release stops watching the tab and disposes of it.
+func (b *Browser) release(t *tab) {
+	b.mu.Lock()
+	delete(b.watched, string(t.sess.id))
+	b.mu.Unlock()
+	b.dispose(t)
+}
+
+// events reads the browser's event stream until the connection ends. It
+// must never block on a call to the browser: the client delivers answers
+// and events from the same reader.
+func (b *Browser) events(ch <-chan *cdp.Event) {
+	for e := range ch {
+		switch e.Method {
+		case "Inspector.targetCrashed":
+			if t := b.watchedTab(e.SessionID); t != nil {
+				t.stop(errCrashed)
+			}
+		case "Target.detachedFromTarget":
+			var d proto.TargetDetachedFromTarget
+			if json.Unmarshal(e.Params, &d) == nil {
+				if t := b.watchedTab(string(d.SessionID)); t != nil {
+					t.stop(errPageClosed)
+				}
+			}
+		case "Page.javascriptDialogOpening":
+			var d proto.PageJavascriptDialogOpening
+			if t := b.watchedTab(e.SessionID); t != nil && json.Unmarshal(e.Params, &d) == nil {
+				go b.dismiss(t, d)
+			}
+		}
+	}
+	close(b.gone)
+	b.stopBg()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range b.watched {
+		t.stop(errBrowserGone)
+	}
+}
+
+// dismiss answers a JavaScript dialog as Playwright does by default:
+// dismissed (a confirm returns false), except beforeunload, accepted so
+// navigation goes on.
+func (b *Browser) dismiss(t *tab, d proto.PageJavascriptDialogOpening) {
+	ctx, cancel := context.WithTimeout(b.bg, 5*time.Second)
+	defer cancel()
+	accept := d.Type == proto.PageDialogTypeBeforeunload
+	t.onDialog(string(d.Type), d.Message) // first: the page goes on once the dialog is answered
+	if err := (proto.PageHandleJavaScriptDialog{Accept: accept}).Call(t.sess.with(ctx)); err != nil {
+		b.log.Debug("dismissing a dialog", "err", err)
+	}
+}
+
+func (b *Browser) watchedTab(sessionID string) *tab {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.watched[sessionID]
+}
+
+// sleep waits d or until ctx ends; it reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+var (
+	errCrashed     = errors.New("the page crashed")
+	errPageClosed  = errors.New("the page was closed")
+	errBrowserGone = errors.New("the browser exited or its connection was lost")
+)

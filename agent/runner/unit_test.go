@@ -1,0 +1,110 @@
+package runner
+
+import (
+	"log/slog"
+	"slices"
+	"testing"
+
+	"github.com/testautomation/ta/protocol"
+)
+
+func TestMasker(t *testing.T) {
+	m := newMasker(map[string]string{"A": `p"w<d>&1 2`, "B": "pw", "EMPTY": ""})
+	for in, want := range map[string]string{
+		`typed p"w<d>&1 2 here`:             "typed *** here",
+		`quoted "p\"w<d>&1 2"`:              `quoted "***"`,
+		"url ?x=p%22w%3Cd%3E%261+2":         "url ?x=***",
+		"path /p%22w%3Cd%3E&1%202":          "path /***",
+		"html p&#34;w&lt;d&gt;&amp;1 2":     "html ***",
+		`json "p\"w\u003cd\u003e\u00261 2"`: `json "***"`,
+		"short pw and pwd":                  "short *** and ***d",
+		"nothing":                           "nothing",
+	} {
+		if got := m.String(in); got != want {
+			t.Errorf("mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := newMasker(nil).String("pw"); got != "pw" {
+		t.Errorf("no secrets: %q", got)
+	}
+	e := m.event(protocol.Event{Error: "pw", Message: "pw", Name: "pw", Screenshot: "pw", StepID: "pw",
+		HealedBy: &protocol.Locator{Value: "pw", Name: "pw"}})
+	if e.Error != Mask || e.Message != Mask || e.Name != Mask || e.Screenshot != Mask || e.StepID != Mask ||
+		e.HealedBy.Value != Mask || e.HealedBy.Name != Mask {
+		t.Errorf("event not masked: %+v", e)
+	}
+}
+
+func TestSanitizeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"step-003-s3":      "step-003-s3",
+		"Login page: ü?":   "Login-page",
+		"../../etc/passwd": "etc-passwd",
+		"***":              "",
+		".hidden":          "hidden",
+		"a b\tc\nd":        "a-b-c-d",
+	} {
+		got := sanitizeName(in)
+		if got != want {
+			t.Errorf("sanitizeName(%q) = %q, want %q", in, got, want)
+		}
+		if got != "" && !protocol.ValidArtifactName(got+".png") {
+			t.Errorf("%q is not a valid artifact name", got)
+		}
+	}
+	long := sanitizeName(string(slices.Repeat([]byte("a"), 300)))
+	if len(long) != 100 {
+		t.Errorf("long name: %d bytes", len(long))
+	}
+}
+
+func TestParseKey(t *testing.T) {
+	for combo, want := range map[string]struct {
+		mods []string
+		key  string
+	}{
+		"Enter":           {nil, "Enter"},
+		"a":               {nil, "a"},
+		"+":               {nil, "+"},
+		"Control+A":       {[]string{"Control"}, "A"},
+		"Control++":       {[]string{"Control"}, "+"},
+		"Shift+Alt+Tab":   {[]string{"Shift", "Alt"}, "Tab"},
+		"Space":           {nil, " "},
+		"é":               {nil, "é"},
+		"Control+Shift+1": {[]string{"Control", "Shift"}, "1"},
+	} {
+		mods, def, err := parseKey(combo)
+		if err != nil || !slices.Equal(mods, want.mods) || def.key != want.key {
+			t.Errorf("parseKey(%q) = %v %q %v, want %v %q", combo, mods, def.key, err, want.mods, want.key)
+		}
+	}
+	for _, bad := range []string{"Hyper+a", "Enterr", "Control+Nope"} {
+		if _, _, err := parseKey(bad); err == nil || !isPermanent(err) {
+			t.Errorf("parseKey(%q): %v, want a permanent error", bad, err)
+		}
+	}
+}
+
+func TestArtifactNames(t *testing.T) {
+	rec := &recorder{}
+	o := &output{emit: rec, mask: newMasker(map[string]string{"S": "a-b"}), log: slog.New(slog.DiscardHandler)}
+	png := []byte("\x89PNG")
+	var got []string
+	for _, base := range []string{"a b", "shot", "shot", "x a-b y", "../up"} {
+		got = append(got, o.artifact(3, base, ".png", "image/png", png))
+	}
+	want := []string{"artifact.png", "shot.png", "shot-2.png", "x-y.png", "up.png"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names %v, want %v", got, want)
+	}
+	if big := o.artifact(3, "big", ".png", "image/png", make([]byte, protocol.MaxArtifact+1)); big != "" {
+		t.Errorf("an oversized artifact was sent as %q", big)
+	}
+	if logs := rec.ofKind(protocol.LogLine); len(logs) != 1 || logs[0].Level != "warn" {
+		t.Errorf("logs %+v, want a warning about the oversized artifact", logs)
+	}
+	o.event(protocol.Event{Kind: protocol.RunFinished})
+	if name := o.artifact(3, "late", ".png", "image/png", png); name != "" || len(rec.ofKind(protocol.ArtifactMade)) != 5 {
+		t.Errorf("an artifact went out after run.finished: %q", name)
+	}
+}
