@@ -73,8 +73,10 @@ vet: ## go vet
 	$(GO) vet ./...
 
 .PHONY: bench
-bench: deps ## benchmarks: p95 of the test list with 10,000 tests, against bare SQL in the same run
-	$(GO) test -run '^$$' -bench . -benchtime 300x ./...
+bench: deps ## benchmarks: test list p95 (10,000 tests) vs bare SQL; a 20-step run through hub and agent vs raw rod
+	$(GO) test -run '^$$' -bench TestList -benchtime 300x ./hub/api
+	$(GO) test -run '^$$' -bench RunThroughHub -benchtime 20x ./hub/api
+	$(GO) test -run '^$$' -bench . -benchtime 10x ./agent/runner ./protocol
 
 .PHONY: clean
 clean: ## remove build output (not the data folder)

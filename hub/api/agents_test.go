@@ -27,7 +27,7 @@ type agentProc struct {
 	states []agentclient.State
 }
 
-func (h *harness) startAgent(t *testing.T, dir string, runner agentclient.Runner) *agentProc {
+func (h *harness) startAgent(t testing.TB, dir string, runner agentclient.Runner) *agentProc {
 	t.Helper()
 	a := &agentProc{dir: dir, done: make(chan struct{})}
 	a.cl = agentclient.New(agentclient.Config{HubURL: h.srv.URL, ConfigDir: dir, Hostname: "build-box", OS: "linux", Version: "test",
@@ -46,7 +46,7 @@ func (a *agentProc) stop() {
 }
 
 // waitFor polls the agent's state until cond holds.
-func (a *agentProc) waitFor(t *testing.T, what string, cond func(agentclient.State) bool) agentclient.State {
+func (a *agentProc) waitFor(t testing.TB, what string, cond func(agentclient.State) bool) agentclient.State {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
@@ -60,7 +60,7 @@ func (a *agentProc) waitFor(t *testing.T, what string, cond func(agentclient.Sta
 }
 
 // pairAgent starts an agent and approves it as the client c.
-func (h *harness) pairAgent(t *testing.T, c *client, runner agentclient.Runner) *agentProc {
+func (h *harness) pairAgent(t testing.TB, c *client, runner agentclient.Runner) *agentProc {
 	t.Helper()
 	a := h.startAgent(t, t.TempDir(), runner)
 	st := a.waitFor(t, "a pairing code", func(s agentclient.State) bool { return s.Phase == "pairing" && s.Code != "" })

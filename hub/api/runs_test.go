@@ -25,7 +25,7 @@ var (
 )
 
 // sharedBrowser is one warm Chromium for the package's run tests.
-func sharedBrowser(t *testing.T) *runner.Browser {
+func sharedBrowser(t testing.TB) *runner.Browser {
 	t.Helper()
 	browserOnce.Do(func() {
 		path, err := runner.FindBrowser("")
@@ -48,7 +48,7 @@ func (r browserRunner) Run(ctx context.Context, job protocol.Job, emit agentclie
 }
 
 // site serves testdata/site.
-func site(t *testing.T) string {
+func site(t testing.TB) string {
 	t.Helper()
 	srv := httptest.NewServer(http.FileServer(http.Dir("testdata/site")))
 	t.Cleanup(srv.Close)

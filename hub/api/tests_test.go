@@ -22,7 +22,7 @@ func doc(name string, n int, extra ...string) map[string]any {
 	return d
 }
 
-func (c *client) createTest(t *testing.T, project string, body map[string]any) string {
+func (c *client) createTest(t testing.TB, project string, body map[string]any) string {
 	t.Helper()
 	r := c.do("POST", "/api/tests", body, ProjectHeader, project).want(t, 201)
 	id := r.str("id")

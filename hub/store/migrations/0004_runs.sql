@@ -52,7 +52,7 @@ CREATE TABLE run_events (
     run_id text NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     seq    bigint NOT NULL,
     kind   text NOT NULL,
-    data   jsonb NOT NULL,
+    data   json NOT NULL, -- kept as the agent sent it (compact, in order)
     PRIMARY KEY (run_id, seq)
 );
 
