@@ -118,4 +118,3 @@ func BenchmarkRunThroughHub(b *testing.B) {
 	b.ReportMetric(float64(p50(hub))/float64(p50(direct)), "x-rawrod")
 	b.ReportMetric(float64(p50(started))/float64(time.Millisecond), "to-started-p50-ms")
 }
-
