@@ -83,20 +83,7 @@ func (l *issueList) description(path, v string) {
 }
 
 func (s *Server) listApplications(w http.ResponseWriter, r *http.Request) {
-	sc := headerScope(r)
-	if !allow(w, sc, access.ViewProject) {
-		return
-	}
-	apps, err := s.store.Applications(r.Context(), sc.Project.ID)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	out := make([]applicationJSON, 0, len(apps))
-	for _, a := range apps {
-		out = append(out, toApplicationJSON(a))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"applications": out})
+	listInProject(s, w, r, "applications", s.store.Applications, toApplicationJSON)
 }
 
 // saveApplication creates an application (201), or updates the header

@@ -183,20 +183,7 @@ func toEnvironmentJSON(e store.Environment) environmentJSON {
 }
 
 func (s *Server) listEnvironments(w http.ResponseWriter, r *http.Request) {
-	sc := headerScope(r)
-	if !allow(w, sc, access.ViewProject) {
-		return
-	}
-	envs, err := s.store.Environments(r.Context(), sc.Project.ID)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	out := make([]environmentJSON, 0, len(envs))
-	for _, e := range envs {
-		out = append(out, toEnvironmentJSON(e))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"environments": out})
+	listInProject(s, w, r, "environments", s.store.Environments, toEnvironmentJSON)
 }
 
 // environmentInput is a decoded POST /api/environments body.

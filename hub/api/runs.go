@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -178,24 +177,12 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	query := store.RunQuery{ProjectID: sc.Project.ID, UserID: currentUserID(r), TestID: q.Get("testId"), Status: q.Get("status"), Limit: defaultPage}
+	query := store.RunQuery{ProjectID: sc.Project.ID, UserID: currentUserID(r), TestID: q.Get("testId"), Status: q.Get("status")}
 	var issues issueList
 	if query.Status != "" && !slices.Contains(runStatuses, query.Status) {
 		issues.add("status", "enum", "status must be queued, running, passed, failed, error or cancelled")
 	}
-	if l := q.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > maxPage {
-			issues.add("limit", "range", "limit must be a number from 1 to 500")
-		}
-		query.Limit = n
-	}
-	if c := q.Get("cursor"); c != "" {
-		var ok bool
-		if query.After, ok = decodeCursor(c); !ok {
-			issues.add("cursor", "format", "cursor is not one this list gave out")
-		}
-	}
+	query.Limit, query.After = pageParams(q, &issues)
 	if len(issues) > 0 {
 		writeIssues(w, "the list query is not valid", issues)
 		return

@@ -281,8 +281,17 @@ func TestRunRefusals(t *testing.T) {
 	owner.do("POST", "/api/runs/"+runID+"/cancel", nil).want(t, 409)
 	// Another project's header on a run is refused and audited.
 	other := o.owner.do("POST", "/api/orgs/"+o.id+"/projects", map[string]string{"name": "Other"}).want(t, 201).str("id")
-	owner.do("GET", "/api/runs/"+runID, nil, ProjectHeader, other).want(t, 404)
-	if n := len(readAudit(t, h)); n != 1 {
-		t.Errorf("audit lines %d", n)
+	routes := [][2]string{{"GET", "/api/runs/" + runID}, {"GET", "/api/runs/" + runID + "/events"},
+		{"GET", "/api/runs/" + runID + "/artifacts/step-001-s1.png"}, {"POST", "/api/runs/" + runID + "/cancel"}}
+	for _, rt := range routes {
+		owner.do(rt[0], rt[1], nil, ProjectHeader, other).want(t, 404)
+	}
+	if n := len(readAudit(t, h)); n != len(routes) {
+		t.Errorf("audit lines %d, want %d", n, len(routes))
+	}
+	// Starting a run of this project's test under the other project's header.
+	owner.do("POST", "/api/runs", map[string]any{"testId": private}, ProjectHeader, other).want(t, 404)
+	if n := len(readAudit(t, h)); n != len(routes)+1 {
+		t.Errorf("audit lines %d, want %d", n, len(routes)+1)
 	}
 }

@@ -36,20 +36,7 @@ func toSecretJSON(si store.SecretInfo) secretJSON {
 }
 
 func (s *Server) listSecrets(w http.ResponseWriter, r *http.Request) {
-	sc := headerScope(r)
-	if !allow(w, sc, access.ViewProject) {
-		return
-	}
-	infos, err := s.store.ProjectSecrets(r.Context(), sc.Project.ID)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	out := make([]secretJSON, 0, len(infos))
-	for _, si := range infos {
-		out = append(out, toSecretJSON(si))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"secrets": out})
+	listInProject(s, w, r, "secrets", s.store.ProjectSecrets, toSecretJSON)
 }
 
 // setSecret sets one secret { environmentId, name, value } of an

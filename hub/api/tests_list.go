@@ -1,10 +1,12 @@
 package api
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,6 +40,45 @@ func decodeCursor(s string) (*store.Cursor, bool) {
 	return &store.Cursor{Key: kv[0], ID: kv[1]}, true
 }
 
+// pageParams reads the limit and cursor of a paged list.
+func pageParams(q url.Values, issues *issueList) (limit int, after *store.Cursor) {
+	limit = defaultPage
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > maxPage {
+			issues.add("limit", "range", "limit must be a number from 1 to 500")
+		}
+		limit = n
+	}
+	if c := q.Get("cursor"); c != "" {
+		var ok bool
+		if after, ok = decodeCursor(c); !ok {
+			issues.add("cursor", "format", "cursor is not one this list gave out")
+		}
+	}
+	return limit, after
+}
+
+// listInProject answers { key: [...] }: the header project's records,
+// loaded and shown as the API shows them, for every member.
+func listInProject[R, J any](s *Server, w http.ResponseWriter, r *http.Request, key string,
+	load func(ctx context.Context, projectID string) ([]R, error), show func(R) J) {
+	sc := headerScope(r)
+	if !allow(w, sc, access.ViewProject) {
+		return
+	}
+	rows, err := load(r.Context(), sc.Project.ID)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	out := make([]J, 0, len(rows))
+	for _, row := range rows {
+		out = append(out, show(row))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{key: out})
+}
+
 // listTests answers the project's tests the caller can see, filtered,
 // sorted and paged by cursor.
 func (s *Server) listTests(w http.ResponseWriter, r *http.Request) {
@@ -48,7 +89,7 @@ func (s *Server) listTests(w http.ResponseWriter, r *http.Request) {
 	u, _ := currentUser(r)
 	q := r.URL.Query()
 	query := store.TestQuery{ProjectID: sc.Project.ID, UserID: u.ID, Q: strings.TrimSpace(q.Get("q")),
-		Visibility: q.Get("visibility"), Sort: q.Get("sort"), Limit: defaultPage}
+		Visibility: q.Get("visibility"), Sort: q.Get("sort")}
 	var issues issueList
 	if query.Visibility == "" {
 		query.Visibility = "all"
@@ -68,19 +109,7 @@ func (s *Server) listTests(w http.ResponseWriter, r *http.Request) {
 	} else if suite != "" {
 		query.Suite = &suite
 	}
-	if l := q.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > maxPage {
-			issues.add("limit", "range", "limit must be a number from 1 to 500")
-		}
-		query.Limit = n
-	}
-	if c := q.Get("cursor"); c != "" {
-		var ok bool
-		if query.After, ok = decodeCursor(c); !ok {
-			issues.add("cursor", "format", "cursor is not one this list gave out")
-		}
-	}
+	query.Limit, query.After = pageParams(q, &issues)
 	if len(issues) > 0 {
 		writeIssues(w, "the list query is not valid", issues)
 		return
