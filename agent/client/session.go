@@ -49,6 +49,7 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 		defer close(writerDone)
 		select {
 		case <-welcomed:
+			go c.pinger(sctx, ws, stop)
 			c.writer(sctx, ws)
 		case <-sctx.Done():
 		}
@@ -157,4 +158,28 @@ func (c *Client) sendOne(ctx context.Context, ws *websocket.Conn, m outMsg) erro
 		return ws.Write(wctx, websocket.MessageBinary, m.data)
 	}
 	return nil
+}
+
+// pingEvery is how often the agent checks that the hub still answers; a
+// half-open connection is dropped and redialled instead of waiting forever.
+var pingEvery = 20 * time.Second
+
+func (c *Client) pinger(ctx context.Context, ws *websocket.Conn, drop context.CancelFunc) {
+	t := time.NewTicker(pingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err := ws.Ping(pctx)
+		cancel()
+		if err != nil && ctx.Err() == nil {
+			c.log.Warn("the hub does not answer pings; reconnecting", "err", err)
+			drop()
+			return
+		}
+	}
 }
