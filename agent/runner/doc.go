@@ -33,7 +33,12 @@
 // element must pass Playwright's actionability checks for the action:
 // attached, visible, stable (the same box in two consecutive animation
 // frames), enabled, editable (fill) and receiving the pointer event at its
-// centre (actionability.go). Assertions poll like Playwright's expect.
+// centre (actionability.go). While a click, dblclick, check, uncheck or
+// hover dispatches its mouse events, listeners in the element's window stop
+// any that would reach another element (it moved or was covered after the
+// checks), and the attempt is retried, as Playwright's hit target
+// interception does (intercept.go): a step never passes on a click the
+// element did not get. Assertions poll like Playwright's expect.
 // Failures that waiting cannot fix (an invalid regex, a checkbox to fill,
 // an unknown variable) fail the step at once.
 //

@@ -116,18 +116,22 @@ func TestFailingAssertion(t *testing.T) {
 
 func TestRetriesUntilEnabled(t *testing.T) {
 	t.Parallel()
-	res, rec := runSteps(t, nav("/widgets.html"), click(css("#delayed")), textIs(out, "", "delayed clicked"))
+	// The page enables #delayed 300 ms after it loads, which a loaded
+	// machine may take to navigate: disable it again, right before the click.
+	disable := protocol.Step{Type: "script", Code: "const b = document.getElementById('delayed'); b.disabled = true; " +
+		"setTimeout(() => { b.disabled = false; }, 1000);"}
+	res, rec := runSteps(t, nav("/widgets.html"), disable, click(css("#delayed")), textIs(out, "", "delayed clicked"))
 	mustPass(t, res)
 	retries := rec.ofKind(protocol.StepRetry)
 	if len(retries) == 0 {
 		t.Fatal("no step.retry while the button was disabled")
 	}
 	r := retries[0]
-	if *r.Index != 1 || r.Attempt != 2 || r.StepID != "s2" || r.Error != "the element is not enabled" {
+	if *r.Index != 2 || r.Attempt != 2 || r.StepID != "s3" || r.Error != "the element is not enabled" {
 		t.Errorf("step.retry: %+v", r)
 	}
-	if res.Steps[1].Attempts != 1+len(retries) {
-		t.Errorf("attempts %d with %d retries", res.Steps[1].Attempts, len(retries))
+	if res.Steps[2].Attempts != 1+len(retries) {
+		t.Errorf("attempts %d with %d retries", res.Steps[2].Attempts, len(retries))
 	}
 }
 

@@ -19,20 +19,14 @@ var stepFuncs = map[string]stepFunc{
 
 func clickN(n int) stepFunc {
 	return func(s *stepRun, ctx context.Context, st protocol.Step) error {
-		_, pt, err := s.actionable(ctx, st.Target, clickChecks)
-		if err != nil {
-			return err
-		}
-		return s.r.click(ctx, pt, n)
+		return s.act(ctx, st.Target, clickChecks, clickGesture, func(ctx context.Context, pt point) error {
+			return s.r.click(ctx, pt, n)
+		})
 	}
 }
 
 func hover(s *stepRun, ctx context.Context, st protocol.Step) error {
-	_, pt, err := s.actionable(ctx, st.Target, hoverChecks)
-	if err != nil {
-		return err
-	}
-	return s.r.move(ctx, pt)
+	return s.act(ctx, st.Target, hoverChecks, hoverGesture, s.r.move)
 }
 
 // fill replaces the content of an input, textarea or editable element:
@@ -120,12 +114,12 @@ func selectOption(s *stepRun, ctx context.Context, st protocol.Step) error {
 }
 
 // checkTo makes check and uncheck: nothing to do when the element already
-// is in the state, else a click, after which the state must have changed.
+// is in the state, else a click (guarded as click's is), after which the
+// state must have changed.
 func checkTo(want bool) stepFunc {
 	verb := map[bool]string{true: "check", false: "uncheck"}[want]
 	return func(s *stepRun, ctx context.Context, st protocol.Step) error {
 		var el elem
-		var pt point
 		done := false
 		err := s.poll(ctx, "for the element", func(ctx context.Context) error {
 			e, err := s.resolve(ctx, st.Target)
@@ -142,14 +136,14 @@ func checkTo(want bool) stepFunc {
 					return permanent("cannot uncheck a radio button: check another one of its group")
 				}
 			}
-			p, err := s.r.check(ctx, e, clickChecks)
-			el, pt = e, p
-			return err
+			pt, err := s.r.check(ctx, e, clickChecks)
+			if err != nil {
+				return err
+			}
+			el = e
+			return s.r.guarded(ctx, e, clickGesture, func() error { return s.r.click(ctx, pt, 1) })
 		})
 		if err != nil || done {
-			return err
-		}
-		if err := s.r.click(ctx, pt, 1); err != nil {
 			return err
 		}
 		if state, err := s.r.checked(ctx, el); err != nil {
