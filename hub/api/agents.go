@@ -72,7 +72,9 @@ const (
 	pairWindow = 10 * time.Minute
 )
 
-func (g *pairGuard) blocked(userID string, now time.Time) bool {
+// try counts an attempt as a miss before the code is checked, so parallel
+// guesses cannot slip past the limit; false when the limit is reached.
+func (g *pairGuard) try(userID string, now time.Time) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	kept := g.misses[userID][:0]
@@ -81,14 +83,21 @@ func (g *pairGuard) blocked(userID string, now time.Time) bool {
 			kept = append(kept, t)
 		}
 	}
-	g.misses[userID] = kept
-	return len(kept) >= pairMisses
+	if len(kept) >= pairMisses {
+		g.misses[userID] = kept
+		return false
+	}
+	g.misses[userID] = append(kept, now)
+	return true
 }
 
-func (g *pairGuard) miss(userID string, now time.Time) {
+// hit takes back the attempt of a right code.
+func (g *pairGuard) hit(userID string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.misses[userID] = append(g.misses[userID], now)
+	if n := len(g.misses[userID]); n > 0 {
+		g.misses[userID] = g.misses[userID][:n-1]
+	}
 }
 
 // pairingCode reads {code}, answering 429 after too many wrong codes and
@@ -96,7 +105,7 @@ func (g *pairGuard) miss(userID string, now time.Time) {
 func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request) (string, store.Pairing, bool) {
 	u, _ := currentUser(r)
 	now := s.Now()
-	if s.pairs.blocked(u.ID, now) {
+	if !s.pairs.try(u.ID, now) {
 		w.Header().Set("Retry-After", "600")
 		writeError(w, http.StatusTooManyRequests, codeTooMany, "too many wrong pairing codes; try again in a few minutes")
 		return "", store.Pairing{}, false
@@ -107,7 +116,6 @@ func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request) (string, st
 		p, err = s.Dispatch.Pairing(r.Context(), code)
 	}
 	if errors.Is(err, dispatch.ErrNoPairing) {
-		s.pairs.miss(u.ID, now)
 		writeError(w, http.StatusNotFound, codeNotFound, "no computer is waiting with this code: it may have expired (codes last 10 minutes) or been used")
 		return "", p, false
 	}
@@ -115,6 +123,7 @@ func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request) (string, st
 		s.internal(w, r, err)
 		return "", p, false
 	}
+	s.pairs.hit(u.ID)
 	return code, p, true
 }
 

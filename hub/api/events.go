@@ -43,6 +43,13 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return
 		}
+		if len(events) == 0 {
+			// Resumed past the end (a browser's EventSource reconnects on
+			// its own): a finished run has nothing more to send.
+			if cur, err := s.store.Run(r.Context(), run.ID); err != nil || protocol.Final(cur.Status) {
+				return
+			}
+		}
 		for _, e := range events {
 			fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Kind, e.Data)
 			after = e.Seq

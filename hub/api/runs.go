@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -159,7 +161,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.Dispatch != nil {
-		s.Dispatch.Kick(context.WithoutCancel(r.Context()), run.UserID)
+		go s.Dispatch.Kick(context.WithoutCancel(r.Context()), run.UserID)
 	}
 	writeJSON(w, http.StatusCreated, map[string]string{"runId": run.ID, "status": protocol.RunQueued})
 }
@@ -279,7 +281,24 @@ func (s *Server) runArtifact(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", a.ContentType)
 	w.Header().Set("Cache-Control", "private, max-age=86400")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	// An agent chose these bytes: never let them run as a page of the hub.
+	w.Header().Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'")
+	if !strings.HasPrefix(a.ContentType, "image/") {
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	}
 	http.ServeContent(w, r, name, time.Time{}, f)
+}
+
+var secretRef = regexp.MustCompile(`\$\{secrets\.([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// secretRefs names the secrets a document refers to anywhere.
+func secretRefs(d protocol.Document) map[string]bool {
+	data, _ := json.Marshal(d)
+	out := map[string]bool{}
+	for _, m := range secretRef.FindAllSubmatch(data, -1) {
+		out[string(m[1])] = true
+	}
+	return out
 }
 
 // Job builds what the agent needs for a run: the document of the version it
@@ -315,7 +334,12 @@ func (s *Server) Job(ctx context.Context, run store.Run) (protocol.Job, error) {
 	if err != nil {
 		return job, fmt.Errorf("secrets: %w", err)
 	}
+	// Only the secrets this test refers to travel to the agent.
+	used := secretRefs(doc)
 	for _, row := range rows {
+		if !used[row.Name] {
+			continue
+		}
 		if s.Secrets == nil {
 			return job, errors.New("no secret key is loaded")
 		}

@@ -126,6 +126,18 @@ func startAgentProcess(t *testing.T, hubURL, configDir string) (*exec.Cmd, chan 
 	return cmd, codes
 }
 
+// waitDisconnected waits until the hub has noticed the user's agent is gone.
+func waitDisconnected(t *testing.T, c *client) {
+	t.Helper()
+	for range 300 {
+		if c.do("GET", "/api/agent", nil).json()["needed"] == true {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the hub still sees the killed agent as connected")
+}
+
 func killAgent(cmd *exec.Cmd) {
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = cmd.Wait()
@@ -151,6 +163,7 @@ func TestRunAgentKilled(t *testing.T) {
 	c.waitStatus(t, runID, "running")
 
 	killAgent(cmd)
+	waitDisconnected(t, c)
 	h.advance(4 * time.Second) // past the 3 s lease
 	h.dispatch.Sweep(t.Context())
 	r := c.do("GET", "/api/runs/"+runID, nil).want(t, 202).json()
@@ -161,6 +174,7 @@ func TestRunAgentKilled(t *testing.T) {
 	cmd, _ = startAgentProcess(t, h.srv.URL, dir)
 	c.waitStatus(t, runID, "running")
 	killAgent(cmd)
+	waitDisconnected(t, c)
 	h.advance(4 * time.Second)
 	h.dispatch.Sweep(t.Context())
 	r = c.do("GET", "/api/runs/"+runID, nil).want(t, 200).json()

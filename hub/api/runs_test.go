@@ -295,3 +295,7 @@ func TestRunRefusals(t *testing.T) {
 		t.Errorf("audit lines %d, want %d", n, len(routes)+1)
 	}
 }
+
+func newRequest(h *harness, method, path string) (*http.Request, error) {
+	return http.NewRequest(method, h.srv.URL+path, nil)
+}

@@ -33,6 +33,7 @@ type conn struct {
 	// frames carries what the one reader goroutine reads, in order; it is
 	// closed when the connection ends.
 	frames chan frame
+	addr   string // the client address, while pairing
 }
 
 type frame struct {
@@ -107,6 +108,14 @@ func (c *conn) release(runID string) {
 
 func (c *conn) releaseLocked(runID string) { delete(c.runs, runID) }
 
+// runsLocked is c's runs, or none for a nil conn; h.mu must be held.
+func (c *conn) runsLocked() map[string]*heldRun {
+	if c == nil {
+		return nil
+	}
+	return c.runs
+}
+
 // held returns the run if this agent holds it, learning it from the
 // database after a hub restart.
 func (c *conn) held(ctx context.Context, runID string) (*heldRun, bool) {
@@ -137,7 +146,7 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	ws.SetReadLimit(protocol.MaxArtifact + 1024)
+	ws.SetReadLimit(helloLimit) // raised once the agent is known
 	c := &conn{h: h, ws: ws, runs: map[string]*heldRun{}, parallel: 1}
 	ctx := r.Context()
 	defer ws.CloseNow()
@@ -146,7 +155,7 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		c.close(err.Error())
 		return
 	}
-	c.frames = make(chan frame, 16)
+	c.frames = make(chan frame, 2)
 	go c.reader(ctx)
 	if hello.Parallel > 0 {
 		c.parallel = min(hello.Parallel, 16)
@@ -159,9 +168,10 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 			ws.Close(websocket.StatusPolicyViolation, "unauthorized") //nolint:errcheck
 			return
 		}
-	} else if !c.pair(ctx, hello.Pair) {
+	} else if !c.pair(ctx, hello.Pair, r.RemoteAddr) {
 		return
 	}
+	ws.SetReadLimit(protocol.MaxArtifact + 1024)
 	if err := c.send(ctx, protocol.Message{Type: protocol.MsgWelcome, AgentID: c.agent.ID, Name: c.agent.Name}); err != nil {
 		return
 	}
@@ -215,6 +225,15 @@ func (h *Hub) unregister(c *conn) {
 	}
 }
 
+// helloLimit bounds what an unauthenticated connection may send.
+const helloLimit = 64 << 10
+
+// Waiting pairing connections are capped overall and per address.
+const (
+	maxPairings        = 200
+	maxPairingsPerAddr = 10
+)
+
 // pairing codes: unambiguous letters and digits, shown as XXX-XXX.
 const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
@@ -246,7 +265,33 @@ func NormalizeCode(s string) string {
 }
 
 // pair gives the connection a code and waits for a user to approve it.
-func (c *conn) pair(ctx context.Context, req *protocol.PairRequest) bool {
+func (c *conn) pair(ctx context.Context, req *protocol.PairRequest, remote string) bool {
+	addr, _, _ := strings.Cut(remote, ":")
+	if i := strings.LastIndex(remote, ":"); i > 0 {
+		addr = remote[:i]
+	}
+	c.h.mu.Lock()
+	perAddr := 0
+	for _, w := range c.h.waiting {
+		if w.addr == addr {
+			perAddr++
+		}
+	}
+	full := c.h.pairings >= maxPairings || perAddr >= maxPairingsPerAddr
+	if !full {
+		c.h.pairings++
+		c.addr = addr
+	}
+	c.h.mu.Unlock()
+	if full {
+		c.close("too many computers are waiting to be paired; try again in a few minutes")
+		return false
+	}
+	defer func() {
+		c.h.mu.Lock()
+		c.h.pairings--
+		c.h.mu.Unlock()
+	}()
 	now := c.h.Now()
 	p := store.Pairing{Hostname: truncate(strings.TrimSpace(req.Hostname), 100), OS: truncate(strings.TrimSpace(req.OS), 40),
 		CreatedAt: now, ExpiresAt: now.Add(c.h.PairingTTL)}

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -34,6 +35,8 @@ type Config struct {
 	QueueTimeout time.Duration
 	// PairingTTL is how long a pairing code can be approved.
 	PairingTTL time.Duration
+	// MaxRunTime ends a run still running after this long (a hung agent).
+	MaxRunTime time.Duration
 	// Job builds what the agent needs for a run: document, variables and
 	// secrets. The secrets are masked in everything the agent sends back.
 	Job func(ctx context.Context, r store.Run) (protocol.Job, error)
@@ -48,7 +51,8 @@ type Hub struct {
 	agents   map[string]*conn                      // guarded by mu: connected agents by id
 	waiting  map[string]*conn                      // guarded by mu: pairing code → waiting connection
 	watchers map[string]map[chan struct{}]struct{} // guarded by mu: run id → wake-up channels
-	kicking  sync.Mutex                            // one assignment pass at a time
+	kicking  map[string]*sync.Mutex                // guarded by mu: one assignment pass per user at a time
+	pairings int                                   // guarded by mu: connections waiting on a pairing code
 }
 
 // New returns a dispatcher; call Run to start its housekeeping.
@@ -68,8 +72,11 @@ func New(cfg Config) *Hub {
 	if cfg.PairingTTL == 0 {
 		cfg.PairingTTL = 10 * time.Minute
 	}
+	if cfg.MaxRunTime == 0 {
+		cfg.MaxRunTime = 2 * time.Hour
+	}
 	return &Hub{Config: cfg, log: cfg.Logger, agents: map[string]*conn{}, waiting: map[string]*conn{},
-		watchers: map[string]map[chan struct{}]struct{}{}}
+		watchers: map[string]map[chan struct{}]struct{}{}, kicking: map[string]*sync.Mutex{}}
 }
 
 // Run does the housekeeping until ctx ends: lapsed leases, stale queues,
@@ -160,8 +167,15 @@ func (h *Hub) wake(runID string) {
 // Kick hands the user's queued runs to their connected agents, least busy
 // first, as long as they have room.
 func (h *Hub) Kick(ctx context.Context, userID string) {
-	h.kicking.Lock()
-	defer h.kicking.Unlock()
+	h.mu.Lock()
+	lock := h.kicking[userID]
+	if lock == nil {
+		lock = &sync.Mutex{}
+		h.kicking[userID] = lock
+	}
+	h.mu.Unlock()
+	lock.Lock()
+	defer lock.Unlock()
 	runs, err := h.Store.QueuedRuns(ctx, userID)
 	if err != nil {
 		h.log.Error("queued runs", "user", userID, "err", err)
@@ -233,8 +247,13 @@ func (h *Hub) Cancel(ctx context.Context, r store.Run) error {
 		return err
 	}
 	if r.AgentID == "" {
-		h.finish(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunCancelled, Error: "cancelled before an agent started it"})
-		return nil
+		if h.finish(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunCancelled, Error: "cancelled before an agent started it"}) {
+			return nil
+		}
+		// Assigned meanwhile: tell the agent that has it now.
+		if cur, err := h.Store.Run(ctx, r.ID); err == nil {
+			r = cur
+		}
 	}
 	h.mu.Lock()
 	c := h.agents[r.AgentID]
@@ -247,7 +266,7 @@ func (h *Hub) Cancel(ctx context.Context, r store.Run) error {
 
 // finish records a run's end once, then its run.finished event: the
 // agent's (final) when it sent one, else one the hub makes.
-func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.RunResult, final ...*protocol.Event) {
+func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.RunResult, final ...*protocol.Event) bool {
 	steps := res.Steps
 	if steps == nil {
 		steps = []protocol.StepResult{}
@@ -256,19 +275,22 @@ func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.Ru
 		DurationMs: res.DurationMs, Error: res.Error, Steps: steps}, h.Now())
 	if err != nil {
 		h.log.Error("finish run", "run", runID, "err", err)
-		return
+		return false
 	}
 	if !ok {
-		return
+		return false
 	}
-	d := res.DurationMs
-	e := protocol.Event{Kind: protocol.RunFinished, Status: res.Status, Passed: &res.Passed, Total: &res.Total, DurationMs: &d, Error: res.Error}
+	e := protocol.Event{Kind: protocol.RunFinished}
 	if len(final) > 0 && final[0] != nil {
-		e = *final[0]
+		e = *final[0] // keeps the agent's time
 	}
+	// The event says what was stored, whatever the agent's event said.
+	d := res.DurationMs
+	e.Status, e.Passed, e.Total, e.DurationMs, e.Error = res.Status, &res.Passed, &res.Total, &d, res.Error
 	h.hubEvent(ctx, runID, e)
 	h.log.Info("run finished", "run", runID, "status", res.Status)
 	h.wake(runID)
+	return true
 }
 
 // hubEvent appends an event the hub itself reports (a requeue, a lost
@@ -284,7 +306,11 @@ func (h *Hub) hubEvent(ctx context.Context, runID string, e protocol.Event) {
 			e.Time = h.Now().UTC()
 		}
 		data, _ := json.Marshal(e)
-		if ok, err := h.Store.AddEvent(ctx, runID, e.Seq, string(e.Kind), data); err != nil || ok {
+		ok, err := h.Store.AddEvent(ctx, runID, e.Seq, string(e.Kind), data)
+		if err != nil {
+			h.log.Error("store a hub event", "run", runID, "err", err)
+		}
+		if err != nil || ok {
 			break
 		}
 	}
@@ -302,11 +328,33 @@ func (h *Hub) Sweep(ctx context.Context) {
 	}
 	for _, r := range lapsed {
 		h.mu.Lock()
-		if c := h.agents[r.AgentID]; c != nil {
+		c := h.agents[r.AgentID]
+		_, holding := c.runsLocked()[r.ID]
+		if c != nil && !holding {
 			c.releaseLocked(r.ID)
 		}
 		h.mu.Unlock()
+		if holding {
+			// Still connected and running it: its renewals are late (a slow
+			// uplink), not lost. MaxRunTime bounds a hung agent.
+			_, _ = h.Store.RenewLease(ctx, r.ID, r.AgentID, now.Add(h.Lease))
+			continue
+		}
 		h.lost(ctx, r, "the agent stopped answering")
+	}
+	overdue, err := h.Store.OverdueRuns(ctx, now.Add(-h.MaxRunTime))
+	if err != nil {
+		h.log.Error("overdue runs", "err", err)
+	}
+	for _, r := range overdue {
+		h.mu.Lock()
+		if c := h.agents[r.AgentID]; c != nil {
+			c.releaseLocked(r.ID)
+			go c.send(context.WithoutCancel(ctx), protocol.Message{Type: protocol.MsgCancel, RunID: r.ID}) //nolint:errcheck
+		}
+		h.mu.Unlock()
+		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
+			Error: "the run took longer than " + h.MaxRunTime.String() + " and was stopped"})
 	}
 	if err := h.Store.DeletePairings(ctx, now.Add(-time.Hour)); err != nil {
 		h.log.Warn("delete old pairing codes", "err", err)
@@ -321,6 +369,9 @@ func (h *Hub) Sweep(ctx context.Context) {
 	h.expireQueued(ctx, now)
 }
 
+// maxAssignments bounds hand-overs of a run no agent starts.
+const maxAssignments = 5
+
 // lost takes a run back from an agent that no longer runs it: a run never
 // started goes back to the queue; a started one is queued again once, then
 // ends as error; a cancelled one ends as cancelled.
@@ -328,6 +379,9 @@ func (h *Hub) lost(ctx context.Context, r store.Run, why string) {
 	switch {
 	case r.CancelRequested:
 		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunCancelled, Error: "cancelled"})
+	case r.Status == protocol.RunQueued && r.Assignments >= maxAssignments:
+		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
+			Error: "the agent was given this run " + strconv.Itoa(r.Assignments) + " times and never started it"})
 	case r.Status == protocol.RunQueued:
 		_, _ = h.Store.Requeue(ctx, r.ID, r.AgentID)
 	case r.Attempts < 2:
@@ -350,6 +404,9 @@ func (h *Hub) reconcile(ctx context.Context, c *conn, running []string) {
 	for _, r := range runs {
 		if slices.Contains(running, r.ID) {
 			c.held(ctx, r.ID) // learn it, with its secrets for masking
+			if r.CancelRequested {
+				_ = c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: r.ID})
+			}
 			continue
 		}
 		h.lost(ctx, r, "the agent restarted")
@@ -362,8 +419,11 @@ func (h *Hub) expireQueued(ctx context.Context, now time.Time) {
 		h.log.Error("stale queued runs", "err", err)
 		return
 	}
-	for _, id := range stale {
-		h.finish(ctx, id, "", protocol.RunResult{Status: protocol.RunError,
-			Error: "no agent picked this run up in time: pair a computer and keep its agent running"})
+	for _, r := range stale {
+		if h.UserConnected(r.UserID) && r.AgentID == "" {
+			continue // waiting for a busy agent of the user, not for none
+		}
+		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
+			Error: "no agent started this run in time: pair a computer and keep its agent running"})
 	}
 }

@@ -10,6 +10,22 @@ import (
 	"github.com/testautomation/ta/protocol"
 )
 
+// agentKinds are the event kinds an agent may send; anything else (a
+// newline in a kind would forge SSE frames) is dropped.
+var agentKinds = map[protocol.EventKind]bool{
+	protocol.RunStarted: true, protocol.StepStarted: true, protocol.StepRetry: true, protocol.StepFinished: true,
+	protocol.ArtifactMade: true, protocol.LogLine: true, protocol.RunFinished: true,
+}
+
+// maxSeq bounds event sequence numbers from an agent.
+const maxSeq = 1 << 30
+
+// artifactTypes are the content types an artifact may be served with;
+// others are stored as application/octet-stream.
+var artifactTypes = map[string]bool{
+	"image/png": true, "image/jpeg": true, "image/webp": true, "text/plain": true, "application/json": true, "application/zip": true,
+}
+
 // readLoop handles what a connected agent sends until it goes away.
 func (c *conn) readLoop(ctx context.Context) {
 	for f := range c.frames {
@@ -42,17 +58,28 @@ func (c *conn) handle(ctx context.Context, m protocol.Message) error {
 	}
 	h := c.h
 	switch m.Type {
-	case protocol.MsgAccept:
-		return h.Store.StartRun(ctx, m.RunID, c.agent.ID, h.Now())
-	case protocol.MsgRenew:
-		_, err := h.Store.RenewLease(ctx, m.RunID, c.agent.ID, h.Now().Add(h.Lease))
-		return err
+	case protocol.MsgAccept, protocol.MsgRenew:
+		if m.Type == protocol.MsgAccept {
+			if err := h.Store.StartRun(ctx, m.RunID, c.agent.ID, h.Now()); err != nil {
+				return err
+			}
+		} else if _, err := h.Store.RenewLease(ctx, m.RunID, c.agent.ID, h.Now().Add(h.Lease)); err != nil {
+			return err
+		}
+		// A cancel asked for while the agent was away reaches it now.
+		if r, err := h.Store.Run(ctx, m.RunID); err == nil && r.CancelRequested {
+			return c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: m.RunID})
+		}
+		return nil
 	case protocol.MsgEvent:
-		if m.Event == nil || m.Event.Seq <= 0 {
-			return nil
+		if m.Event == nil || m.Event.Seq <= 0 || m.Event.Seq > maxSeq || !agentKinds[m.Event.Kind] {
+			return nil // not an event this hub stores
 		}
 		e := *m.Event
 		e.RunID = m.RunID
+		if !artifactTypes[e.ContentType] && e.ContentType != "" {
+			e.ContentType = "application/octet-stream"
+		}
 		if e.Time.IsZero() {
 			e.Time = h.Now().UTC()
 		}
@@ -114,7 +141,7 @@ func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun) er
 		return nil
 	}
 	ct := a.ContentType
-	if ct == "" {
+	if !artifactTypes[ct] {
 		ct = "application/octet-stream"
 	}
 	if err := c.h.Artifacts.Put(ctx, m.RunID, name, f.data); err != nil {

@@ -25,6 +25,7 @@ type Run struct {
 	Result          []byte // JSON of the steps, nil until finished
 	AgentID         string
 	Attempts        int
+	Assignments     int
 	CancelRequested bool
 	CreatedAt       time.Time
 	StartedAt       *time.Time
@@ -36,7 +37,7 @@ type Run struct {
 }
 
 const runCols = `r.id, r.project_id, r.test_id, r.version, coalesce(r.environment_id, ''), coalesce(r.user_id, ''), r.status,
-	r.headed, r.screenshots, r.passed, r.total, r.duration_ms, r.error, r.result, coalesce(r.agent_id, ''), r.attempts,
+	r.headed, r.screenshots, r.passed, r.total, r.duration_ms, r.error, r.result, coalesce(r.agent_id, ''), r.attempts, r.assignments,
 	r.cancel_requested, r.created_at, r.started_at, r.finished_at, t.name, t.visibility, coalesce(t.owner_id, '')`
 
 const runFrom = ` FROM runs r JOIN tests t ON t.id = r.test_id `
@@ -44,7 +45,7 @@ const runFrom = ` FROM runs r JOIN tests t ON t.id = r.test_id `
 func scanRun(row pgx.Row) (Run, error) {
 	var r Run
 	err := row.Scan(&r.ID, &r.ProjectID, &r.TestID, &r.Version, &r.EnvironmentID, &r.UserID, &r.Status,
-		&r.Headed, &r.Screenshots, &r.Passed, &r.Total, &r.DurationMs, &r.Error, &r.Result, &r.AgentID, &r.Attempts,
+		&r.Headed, &r.Screenshots, &r.Passed, &r.Total, &r.DurationMs, &r.Error, &r.Result, &r.AgentID, &r.Attempts, &r.Assignments,
 		&r.CancelRequested, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.TestName, &r.TestVisibility, &r.TestOwnerID)
 	if isNoRows(err) {
 		return Run{}, ErrNotFound
@@ -129,7 +130,7 @@ func (s *Store) UsersWithQueuedRuns(ctx context.Context) ([]string, error) {
 // AssignRun hands a queued run to an agent with a lease; false when
 // someone else took it or it was cancelled meanwhile.
 func (s *Store) AssignRun(ctx context.Context, runID, agentID string, leaseUntil time.Time) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `UPDATE runs SET agent_id = $2, lease_until = $3
+	tag, err := s.pool.Exec(ctx, `UPDATE runs SET agent_id = $2, lease_until = $3, assignments = assignments + 1
 		WHERE id = $1 AND status = 'queued' AND agent_id IS NULL AND NOT cancel_requested`, runID, agentID, leaseUntil)
 	return err == nil && tag.RowsAffected() == 1, err
 }
@@ -160,7 +161,8 @@ type RunOutcome struct {
 }
 
 // FinishRun records a run's end, once, and the test's last run. agentID ""
-// finishes it whoever holds it (the hub itself: cancel, lost agent).
+// finishes it only while no agent holds it (the hub itself: a cancel before
+// assignment, an expired queue).
 func (s *Store) FinishRun(ctx context.Context, runID, agentID string, o RunOutcome, now time.Time) (bool, error) {
 	steps, err := json.Marshal(o.Steps)
 	if err != nil {
@@ -174,7 +176,7 @@ func (s *Store) FinishRun(ctx context.Context, runID, agentID string, o RunOutco
 	var testID string
 	err = tx.QueryRow(ctx, `UPDATE runs SET status = $3, passed = $4, total = $5, duration_ms = $6, error = $7, result = $8,
 		finished_at = $9, lease_until = NULL
-		WHERE id = $1 AND ($2 = '' OR agent_id = $2) AND status IN ('queued', 'running') RETURNING test_id`,
+		WHERE id = $1 AND (agent_id = $2 OR $2 = '' AND agent_id IS NULL) AND status IN ('queued', 'running') RETURNING test_id`,
 		runID, agentID, o.Status, o.Passed, o.Total, o.DurationMs, o.Error, steps, now).Scan(&testID)
 	if isNoRows(err) {
 		return false, nil
@@ -273,11 +275,13 @@ func (s *Store) Artifact(ctx context.Context, runID, name string) (ArtifactRow, 
 	return a, err
 }
 
-// StaleQueuedRuns lists runs queued without an agent since before a time.
-func (s *Store) StaleQueuedRuns(ctx context.Context, before time.Time) ([]string, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id FROM runs WHERE status = 'queued' AND agent_id IS NULL AND created_at < $1`, before)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+// StaleQueuedRuns lists runs still queued (assigned or not) that were
+// created before a time.
+func (s *Store) StaleQueuedRuns(ctx context.Context, before time.Time) ([]Run, error) {
+	return collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`WHERE r.status = 'queued' AND r.created_at < $1`, before))
+}
+
+// OverdueRuns lists runs running since before a time.
+func (s *Store) OverdueRuns(ctx context.Context, before time.Time) ([]Run, error) {
+	return collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`WHERE r.status = 'running' AND r.started_at < $1`, before))
 }

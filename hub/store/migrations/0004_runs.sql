@@ -37,7 +37,8 @@ CREATE TABLE runs (
     error          text NOT NULL DEFAULT '',
     result         jsonb,
     agent_id       text,
-    attempts       int NOT NULL DEFAULT 0,
+    attempts       int NOT NULL DEFAULT 0, -- starts by an agent
+    assignments    int NOT NULL DEFAULT 0, -- hand-overs to an agent, started or not
     lease_until    timestamptz,
     cancel_requested boolean NOT NULL DEFAULT false,
     created_at     timestamptz NOT NULL,
