@@ -4,6 +4,11 @@
 //
 //	go run ./agent --hub http://127.0.0.1:8080 --headless
 //
+// Without --headless it shows a system tray icon (agent/tray, Fyne, cgo)
+// with the connection status, the pairing code, the runs in progress, "Open
+// web app" and Quit. Built with -tags headless (CGO_ENABLED=0 works, for
+// servers and cross-builds) it has no tray and always runs headless.
+//
 // The first start prints a pairing code and the page where a signed-in user
 // approves it; the agent then keeps its token in --config and connects with
 // it from then on. Browser and hub code live in agent/runner and
@@ -86,24 +91,37 @@ func run(ctx context.Context, o options, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if !o.headless && !trayAvailable {
-		logger.Info("this build has no tray icon; running headless")
-	}
-	b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, Logger: logger,
-		CanHead: os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""})
+	b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, Logger: logger, CanHead: hasDisplay()})
 	if err != nil {
 		return err
 	}
 	defer b.Close()
 	host, _ := os.Hostname()
-	cl := client.New(client.Config{HubURL: o.hub, ConfigDir: o.config, Hostname: host, OS: runtime.GOOS,
-		Version: version, Parallel: o.parallel, Runner: browserRunner{b}, Logger: logger, Out: os.Stdout})
+	cfg := client.Config{HubURL: o.hub, ConfigDir: o.config, Hostname: host, OS: runtime.GOOS,
+		Version: version, Parallel: o.parallel, Runner: browserRunner{b}, Logger: logger, Out: os.Stdout}
 	logger.Info("agent starting", "hub", o.hub, "browser", path, "protocol", protocol.Version, "parallel", o.parallel)
-	return cl.Run(ctx)
+	if o.headless {
+		return runHeadless(ctx, cfg)
+	}
+	// The tray (tray_on.go) needs the main goroutine: run is called on it.
+	return runTray(ctx, cfg)
 }
 
-// trayAvailable is true in builds that include the tray UI.
-var trayAvailable = false
+// runHeadless runs the agent without a UI: the pairing code and the
+// connection's ups and downs go to the terminal and the log.
+func runHeadless(ctx context.Context, cfg client.Config) error {
+	return client.New(cfg).Run(ctx)
+}
+
+// hasDisplay reports whether windows can be shown: always on macOS and
+// Windows, elsewhere when an X11 or Wayland display is set.
+func hasDisplay() bool {
+	switch runtime.GOOS {
+	case "darwin", "windows":
+		return true
+	}
+	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+}
 
 // browserRunner adapts runner.Browser to client.Runner.
 type browserRunner struct{ b *runner.Browser }
