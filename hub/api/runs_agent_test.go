@@ -14,6 +14,7 @@ import (
 
 	agentclient "github.com/testautomation/ta/agent/client"
 	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/protocol"
 )
 
 // waitDoc opens the fixture site, then waits long enough to be interrupted.
@@ -212,4 +213,42 @@ func TestRunSurvivesHubRestart(t *testing.T) {
 			t.Fatalf("event %d has seq %d: events lost or repeated across the restart (%s)", i, e.Seq, kinds(events))
 		}
 	}
+}
+
+// Through hub and agent: a step waits for a button that is enabled late
+// (step.retry events), and steps act inside an iframe.
+func TestRunRetriesAndFrames(t *testing.T) {
+	f := newRunFixture(t)
+	frame := []map[string]any{loc("css", "#login")}
+	d := map[string]any{"dsl": 2, "name": "Frames", "steps": []map[string]any{
+		{"id": "open", "type": "navigate", "url": "${baseUrl}/frame.html"},
+		{"id": "later", "type": "click", "target": target(loc("css", "#later"))},
+		{"id": "out", "type": "assertText", "expected": "later clicked", "target": target(loc("css", "#out"))},
+		{"id": "email", "type": "fill", "value": "fay@example.com", "target": map[string]any{"locators": []any{loc("label", "Email")}, "frame": frame}},
+		{"id": "submit", "type": "click", "target": map[string]any{"locators": []any{loc("role", "button", "Sign in")}, "frame": frame}},
+		{"id": "greet", "type": "assertText", "expected": "Welcome, fay@example.com", "target": map[string]any{"locators": []any{loc("testId", "greeting")}, "frame": frame}},
+	}}
+	runID := f.start(t, d, map[string]any{"screenshots": false})
+	events := f.user.sse(t, runID)
+	retries := 0
+	for _, e := range events {
+		if e.Kind == protocol.StepRetry && e.StepID == "later" {
+			retries++
+		}
+	}
+	if retries == 0 {
+		t.Errorf("no step.retry while the button was disabled: %s", kinds(events))
+	}
+	r := f.user.do("GET", "/api/runs/"+runID, nil).want(t, 200).json()
+	if r["status"] != "passed" || num(r["passed"]) != 6 {
+		t.Fatalf("run: %v", r)
+	}
+	// The run list filters by test and status.
+	testID := r["testId"].(string)
+	for q, want := range map[string]int{"?status=passed": 1, "?status=failed": 0, "?testId=" + testID: 1, "?testId=tc_aaaaaaaaaaaaaaaa": 0} {
+		if got := len(f.user.do("GET", "/api/runs"+q, nil, ProjectHeader, f.o.project).want(t, 200).json()["runs"].([]any)); got != want {
+			t.Errorf("runs%s: %d, want %d", q, got, want)
+		}
+	}
+	f.user.do("GET", "/api/runs?status=done", nil, ProjectHeader, f.o.project).want(t, 422)
 }
