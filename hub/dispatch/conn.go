@@ -172,12 +172,12 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(protocol.MaxArtifact + 1024)
-	if err := c.send(ctx, protocol.Message{Type: protocol.MsgWelcome, AgentID: c.agent.ID, Name: c.agent.Name}); err != nil {
-		return
-	}
 	// Before the connection can be given new runs: take back the ones the
 	// agent no longer has.
 	h.reconcile(ctx, c, hello.Runs)
+	if err := c.send(ctx, protocol.Message{Type: protocol.MsgWelcome, AgentID: c.agent.ID, Name: c.agent.Name}); err != nil {
+		return
+	}
 	h.register(c)
 	defer h.unregister(c)
 	h.log.Info("agent connected", "agent", c.agent.ID, "user", c.agent.UserID, "parallel", c.parallel)
