@@ -67,9 +67,10 @@ type Config struct {
 
 // Client is one agent's link to the hub.
 type Client struct {
-	cfg Config
-	log *slog.Logger
-	out chan outMsg // outbox: every message a run sends
+	cfg  Config
+	log  *slog.Logger
+	out  chan outMsg // outbox: every message a run sends
+	prio chan outMsg // lease renewals: they overtake queued screenshots
 
 	mu      sync.Mutex
 	running map[string]context.CancelCauseFunc // guarded by mu: run id → cancel
@@ -97,7 +98,7 @@ func New(cfg Config) *Client {
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 30 * time.Second
 	}
-	return &Client{cfg: cfg, log: cfg.Logger, out: make(chan outMsg, 4096), running: map[string]context.CancelCauseFunc{}}
+	return &Client{cfg: cfg, log: cfg.Logger, out: make(chan outMsg, 4096), prio: make(chan outMsg, 64), running: map[string]context.CancelCauseFunc{}}
 }
 
 // tokenFile holds the agent's credentials.

@@ -62,7 +62,10 @@ func (c *Client) runJob(ctx context.Context, job protocol.Job) {
 			case <-renewCtx.Done():
 				return
 			case <-t.C:
-				c.send(protocol.Message{Type: protocol.MsgRenew, RunID: job.RunID}, nil)
+				select {
+				case c.prio <- outMsg{msg: protocol.Message{Type: protocol.MsgRenew, RunID: job.RunID}}:
+				default: // renewals already waiting say the same
+				}
 			}
 		}
 	}()

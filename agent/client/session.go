@@ -134,6 +134,13 @@ func (c *Client) nextOut(ctx context.Context) (outMsg, bool) {
 	}
 	c.mu.Unlock()
 	select {
+	case m := <-c.prio:
+		return m, true
+	default:
+	}
+	select {
+	case m := <-c.prio:
+		return m, true
 	case m := <-c.out:
 		return m, true
 	case <-ctx.Done():

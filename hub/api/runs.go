@@ -225,6 +225,9 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		for _, e := range events {
+			if e.Kind == string(protocol.RunStarted) {
+				out.Result.Steps = out.Result.Steps[:0] // a new attempt starts over
+			}
 			var ev protocol.Event
 			if e.Kind == string(protocol.StepFinished) && json.Unmarshal(e.Data, &ev) == nil && ev.Index != nil {
 				sr := protocol.StepResult{Index: *ev.Index, ID: ev.StepID, Type: ev.StepType, Status: ev.Status, Error: ev.Error,
