@@ -38,16 +38,21 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	flusher.Flush()
 	keep := time.NewTicker(sseKeepAlive)
 	defer keep.Stop()
+	finalSeen := false
 	for {
 		events, err := s.store.Events(r.Context(), run.ID, after)
 		if err != nil {
 			return
 		}
 		if len(events) == 0 {
-			// Resumed past the end (a browser's EventSource reconnects on
-			// its own): a finished run has nothing more to send.
+			if finalSeen {
+				return // resumed past the end: nothing more will come
+			}
+			// A final run has its run.finished stored with the status, so
+			// one more read finds it if this one came just before.
 			if cur, err := s.store.Run(r.Context(), run.ID); err != nil || protocol.Final(cur.Status) {
-				return
+				finalSeen = true
+				continue
 			}
 		}
 		for _, e := range events {

@@ -271,8 +271,22 @@ func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.Ru
 	if steps == nil {
 		steps = []protocol.StepResult{}
 	}
+	e := protocol.Event{Kind: protocol.RunFinished}
+	if len(final) > 0 && final[0] != nil {
+		e = *final[0] // keeps the agent's time
+	}
+	// The event says what is stored, whatever the agent's event said.
+	d := res.DurationMs
+	e.RunID, e.Status, e.Passed, e.Total, e.DurationMs, e.Error = runID, res.Status, &res.Passed, &res.Total, &d, res.Error
+	if e.Time.IsZero() {
+		e.Time = h.Now().UTC()
+	}
 	ok, err := h.Store.FinishRun(ctx, runID, agentID, store.RunOutcome{Status: res.Status, Passed: res.Passed, Total: res.Total,
-		DurationMs: res.DurationMs, Error: res.Error, Steps: steps}, h.Now())
+		DurationMs: res.DurationMs, Error: res.Error, Steps: steps}, h.Now(), func(seq int64) []byte {
+		e.Seq = seq
+		data, _ := json.Marshal(e)
+		return data
+	})
 	if err != nil {
 		h.log.Error("finish run", "run", runID, "err", err)
 		return false
@@ -280,14 +294,6 @@ func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.Ru
 	if !ok {
 		return false
 	}
-	e := protocol.Event{Kind: protocol.RunFinished}
-	if len(final) > 0 && final[0] != nil {
-		e = *final[0] // keeps the agent's time
-	}
-	// The event says what was stored, whatever the agent's event said.
-	d := res.DurationMs
-	e.Status, e.Passed, e.Total, e.DurationMs, e.Error = res.Status, &res.Passed, &res.Total, &d, res.Error
-	h.hubEvent(ctx, runID, e)
 	h.log.Info("run finished", "run", runID, "status", res.Status)
 	h.wake(runID)
 	return true

@@ -163,7 +163,10 @@ type RunOutcome struct {
 // FinishRun records a run's end, once, and the test's last run. agentID ""
 // finishes it only while no agent holds it (the hub itself: a cancel before
 // assignment, an expired queue).
-func (s *Store) FinishRun(ctx context.Context, runID, agentID string, o RunOutcome, now time.Time) (bool, error) {
+//
+// In the same transaction it appends the run's last event, made by final
+// from its seq, so whoever sees the run final finds its run.finished too.
+func (s *Store) FinishRun(ctx context.Context, runID, agentID string, o RunOutcome, now time.Time, final func(seq int64) []byte) (bool, error) {
 	steps, err := json.Marshal(o.Steps)
 	if err != nil {
 		return false, err
@@ -187,6 +190,22 @@ func (s *Store) FinishRun(ctx context.Context, runID, agentID string, o RunOutco
 	if _, err := tx.Exec(ctx, `UPDATE tests SET last_run_id = $2, last_run_status = $3, last_run_passed = $4, last_run_total = $5, last_run_at = $6
 		WHERE id = $1`, testID, runID, o.Status, o.Passed, o.Total, now); err != nil {
 		return false, err
+	}
+	if final != nil {
+		var seq int64
+		if err := tx.QueryRow(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM run_events WHERE run_id = $1`, runID).Scan(&seq); err != nil {
+			return false, err
+		}
+		for ; ; seq++ { // an agent's event may take a seq meanwhile
+			tag, err := tx.Exec(ctx, `INSERT INTO run_events (run_id, seq, kind, data) VALUES ($1, $2, 'run.finished', $3) ON CONFLICT DO NOTHING`,
+				runID, seq, final(seq))
+			if err != nil {
+				return false, err
+			}
+			if tag.RowsAffected() == 1 {
+				break
+			}
+		}
 	}
 	return true, tx.Commit(ctx)
 }
