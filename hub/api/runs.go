@@ -71,32 +71,12 @@ func toRunJSON(r store.Run) runJSON {
 	return out
 }
 
-// loadRun resolves /runs/{id}: the run's project through the shared
-// scoping; runs of someone else's private test do not exist for the caller.
+// loadRun resolves /runs/{id} for the caller (see loadVisible): runs of
+// someone else's private test do not exist for them.
 func (s *Server) loadRun(w http.ResponseWriter, r *http.Request) (store.Run, scope, bool) {
-	id := chi.URLParam(r, "id")
-	run, err := store.Run{}, store.ErrNotFound
-	if ids.Valid("run", id) {
-		run, err = s.store.Run(r.Context(), id)
-	}
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.internal(w, r, err)
-		return run, scope{}, false
-	}
-	if err != nil {
-		writeError(w, http.StatusNotFound, codeNotFound, runNotFound)
-		return run, scope{}, false
-	}
-	sc, ok := s.recordScope(w, r, run.ProjectID, runNotFound)
-	if !ok {
-		return run, sc, false
-	}
-	u, _ := currentUser(r)
-	if run.TestVisibility == store.Private && run.TestOwnerID != u.ID || !sc.can(access.ViewProject) {
-		writeError(w, http.StatusNotFound, codeNotFound, runNotFound)
-		return run, sc, false
-	}
-	return run, sc, true
+	return loadVisible(s, w, r, "run", chi.URLParam(r, "id"), runNotFound, s.store.Run,
+		func(run store.Run) string { return run.ProjectID },
+		func(run store.Run) (bool, string) { return run.TestVisibility == store.Private, run.TestOwnerID })
 }
 
 func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
@@ -117,27 +97,17 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the run is not valid", issueList{{Path: "testId", Code: "required", Message: "testId is required"}})
 		return
 	}
-	rctx := chi.RouteContext(r.Context())
-	rctx.URLParams.Add("id", in.TestID)
-	t, tsc, ok := s.loadTest(w, r)
+	// The x-project-id header is set here, so a test of another project is
+	// refused (and audited) by the shared record scoping.
+	t, _, ok := s.loadTestID(w, r, in.TestID)
 	if !ok {
-		return
-	}
-	if tsc.Project.ID != sc.Project.ID {
-		s.auditRefusal(r, currentUserID(r), tsc.Project.ID, sc.Project.ID)
-		writeError(w, http.StatusNotFound, codeNotFound, testNotFound)
 		return
 	}
 	if t.Status == store.Deprecated {
 		writeError(w, http.StatusConflict, "deprecated", "this test is Deprecated and cannot be run; duplicate it to work from a copy")
 		return
 	}
-	v, err := s.store.TestVersion(r.Context(), t.ID, t.Version)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	doc, err := parseStored(v.Document)
+	doc, err := s.versionDocument(r.Context(), t.ID, t.Version)
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -308,11 +278,7 @@ func secretRefs(d protocol.Document) map[string]bool {
 // runs, the environment's variables (with its application's base URL as
 // baseUrl unless the environment sets one) and its decrypted secrets.
 func (s *Server) Job(ctx context.Context, run store.Run) (protocol.Job, error) {
-	v, err := s.store.TestVersion(ctx, run.TestID, run.Version)
-	if err != nil {
-		return protocol.Job{}, fmt.Errorf("test version: %w", err)
-	}
-	doc, err := parseStored(v.Document)
+	doc, err := s.versionDocument(ctx, run.TestID, run.Version)
 	if err != nil {
 		return protocol.Job{}, err
 	}

@@ -114,3 +114,34 @@ func allow(w http.ResponseWriter, sc scope, p access.Permission) bool {
 		"your role in this project ("+string(sc.Role)+") does not allow this: "+desc)
 	return false
 }
+
+// loadVisible resolves a record addressed by id for the caller: an id of the
+// wrong shape or an unknown record answers 404; the record's project goes
+// through recordScope (404 and audited for another project); a record of
+// someone else's private test answers the same 404 as a missing one.
+func loadVisible[R any](s *Server, w http.ResponseWriter, r *http.Request, kind, id, notFound string,
+	get func(context.Context, string) (R, error), project func(R) string, privateOf func(R) (private bool, owner string)) (R, scope, bool) {
+	var rec R
+	err := store.ErrNotFound
+	if ids.Valid(kind, id) {
+		rec, err = get(r.Context(), id)
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.internal(w, r, err)
+		return rec, scope{}, false
+	}
+	if err != nil {
+		writeError(w, http.StatusNotFound, codeNotFound, notFound)
+		return rec, scope{}, false
+	}
+	sc, ok := s.recordScope(w, r, project(rec), notFound)
+	if !ok {
+		return rec, sc, false
+	}
+	private, owner := privateOf(rec)
+	if private && owner != currentUserID(r) || !sc.can(access.ViewProject) {
+		writeError(w, http.StatusNotFound, codeNotFound, notFound)
+		return rec, sc, false
+	}
+	return rec, sc, true
+}

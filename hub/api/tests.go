@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,33 +83,25 @@ func toTestJSON(t store.Test, can testCan) testJSON {
 
 func etag(t store.Test) string { return fmt.Sprintf(`"v%d-r%d"`, t.Version, t.Revision) }
 
-// loadTest resolves /tests/{id}: the record's project through the shared
-// scoping, then private-test invisibility: a private test of someone else
-// answers exactly like a missing one.
+// loadTest resolves /tests/{id} for the caller (see loadVisible).
 func (s *Server) loadTest(w http.ResponseWriter, r *http.Request) (store.Test, scope, bool) {
-	id := chi.URLParam(r, "id")
-	u, _ := currentUser(r)
-	t, err := store.Test{}, store.ErrNotFound
-	if ids.Valid(ids.Test, id) {
-		t, err = s.store.Test(r.Context(), id)
-	}
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.internal(w, r, err)
-		return t, scope{}, false
-	}
+	return s.loadTestID(w, r, chi.URLParam(r, "id"))
+}
+
+// loadTestID resolves a test named in a body (a run, a script).
+func (s *Server) loadTestID(w http.ResponseWriter, r *http.Request, id string) (store.Test, scope, bool) {
+	return loadVisible(s, w, r, ids.Test, id, testNotFound, s.store.Test,
+		func(t store.Test) string { return t.ProjectID },
+		func(t store.Test) (bool, string) { return t.Visibility == store.Private, t.OwnerID })
+}
+
+// versionDocument reads the document of one stored version of a test.
+func (s *Server) versionDocument(ctx context.Context, testID string, version int) (protocol.Document, error) {
+	v, err := s.store.TestVersion(ctx, testID, version)
 	if err != nil {
-		writeError(w, http.StatusNotFound, codeNotFound, testNotFound)
-		return t, scope{}, false
+		return protocol.Document{}, fmt.Errorf("test version: %w", err)
 	}
-	sc, ok := s.recordScope(w, r, t.ProjectID, testNotFound)
-	if !ok {
-		return t, sc, false
-	}
-	if t.Visibility == store.Private && t.OwnerID != u.ID || !sc.can(access.ViewProject) {
-		writeError(w, http.StatusNotFound, codeNotFound, testNotFound)
-		return t, sc, false
-	}
-	return t, sc, true
+	return parseStored(v.Document)
 }
 
 // readObject decodes a body that must be a JSON object into its fields.
@@ -180,12 +173,7 @@ func (s *Server) getTest(w http.ResponseWriter, r *http.Request) {
 
 // answerTest writes the test with its current document, can and ETag.
 func (s *Server) answerTest(w http.ResponseWriter, r *http.Request, t store.Test, sc scope, status int) {
-	v, err := s.store.TestVersion(r.Context(), t.ID, t.Version)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	doc, err := parseStored(v.Document)
+	doc, err := s.versionDocument(r.Context(), t.ID, t.Version)
 	if err != nil {
 		s.internal(w, r, err)
 		return

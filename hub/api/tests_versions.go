@@ -51,12 +51,7 @@ func (s *Server) duplicate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, codeForbidden, "your role may not create tests")
 		return
 	}
-	v, err := s.store.TestVersion(r.Context(), t.ID, t.Version)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	d, err := parseStored(v.Document)
+	d, err := s.versionDocument(r.Context(), t.ID, t.Version)
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -235,17 +230,12 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request) {
 	if raw, has := fields["testId"]; has {
 		var id string
 		_ = json.Unmarshal(raw, &id)
-		rctx := chi.RouteContext(r.Context())
-		rctx.URLParams.Add("id", id)
-		t, _, ok := s.loadTest(w, r)
+		t, _, ok := s.loadTestID(w, r, id)
 		if !ok {
 			return
 		}
-		v, err := s.store.TestVersion(r.Context(), t.ID, t.Version)
-		if err == nil {
-			doc, err = parseStored(v.Document)
-		}
-		if err != nil {
+		var err error
+		if doc, err = s.versionDocument(r.Context(), t.ID, t.Version); err != nil {
 			s.internal(w, r, err)
 			return
 		}
