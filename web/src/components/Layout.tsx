@@ -1,0 +1,226 @@
+// The signed-in frame: navigation, the organization and project switcher,
+// the "agent needed" banner and the user menu around every page.
+import { useState, type FormEvent } from "react";
+import { NavLink, Navigate, Outlet, useLocation, useNavigate } from "react-router";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { post, type Organization, type Project } from "../api";
+import { useContextQuery, useSession, useSessionExpiry, useWorkspace, WorkspaceProvider } from "../session";
+import { AgentBanner } from "../pages/agents/AgentBanner";
+import { ErrorBox, Loading, Modal } from "./ui";
+
+/** RequireAuth sends a visitor without a session to sign-in, then back here. */
+export function RequireAuth() {
+  useSessionExpiry();
+  const session = useSession();
+  const location = useLocation();
+  const ctx = useContextQuery(!!session.data);
+  if (session.isPending) return <Loading label="Checking your session" />;
+  if (session.isError) return <ErrorBox error={session.error} />;
+  if (!session.data) {
+    const next = location.pathname + location.search;
+    return <Navigate to={`/login?next=${encodeURIComponent(next)}`} replace />;
+  }
+  if (ctx.isPending) return <Loading label="Loading your projects" />;
+  if (ctx.isError) return <ErrorBox error={ctx.error} />;
+  return (
+    <WorkspaceProvider context={ctx.data}>
+      <Outlet />
+    </WorkspaceProvider>
+  );
+}
+
+/** RequireProject shows how to get a project when the caller has none. */
+export function RequireProject() {
+  const ws = useWorkspace();
+  if (ws.project) return <Outlet />;
+  return <NoProject />;
+}
+
+function NoProject() {
+  const ws = useWorkspace();
+  const [creating, setCreating] = useState<"org" | "project" | null>(null);
+  const adminOrg = ws.organizations.find((o) => o.role === "Admin");
+  return (
+    <section className="onboarding">
+      <h1>Welcome, {ws.user.name}</h1>
+      {ws.organizations.length === 0 ? (
+        <p>
+          Tests, runs and environments live in a project, and projects belong to an organization. Create your organization to begin, or ask
+          an Admin of an existing one to invite you with the email <strong>{ws.user.email}</strong>.
+        </p>
+      ) : (
+        <p>You belong to {ws.organizations.map((o) => o.name).join(", ")}, but to no project yet.</p>
+      )}
+      <div className="row">
+        {ws.organizations.length === 0 && (
+          <button className="primary" onClick={() => setCreating("org")}>
+            Create an organization
+          </button>
+        )}
+        {adminOrg && (
+          <button className="primary" onClick={() => setCreating("project")}>
+            Create a project in {adminOrg.name}
+          </button>
+        )}
+      </div>
+      {creating && <CreateDialog kind={creating} org={adminOrg ?? null} onClose={() => setCreating(null)} />}
+    </section>
+  );
+}
+
+/** CreateDialog creates an organization (and then its first project) or a project. */
+export function CreateDialog({ kind, org, onClose }: { kind: "org" | "project"; org: Organization | null; onClose: () => void }) {
+  const ws = useWorkspace();
+  const qc = useQueryClient();
+  const [orgName, setOrgName] = useState("");
+  const [projectName, setProjectName] = useState("");
+  const create = useMutation({
+    mutationFn: async () => {
+      let orgId = org?.id ?? "";
+      if (kind === "org") {
+        const o = await post<Organization>("/api/orgs", { name: orgName.trim() }, { noProject: true });
+        orgId = o.id;
+      }
+      return post<Project>(`/api/orgs/${orgId}/projects`, { name: projectName.trim() }, { noProject: true });
+    },
+    onSuccess: async (p) => {
+      await qc.invalidateQueries({ queryKey: ["context"] });
+      ws.chooseProject(p.id);
+      onClose();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <Modal title={kind === "org" ? "Create an organization" : `New project in ${org?.name ?? ""}`} onClose={onClose}>
+      <form onSubmit={submit} className="form">
+        {kind === "org" && (
+          <label>
+            Organization name
+            <input required autoFocus value={orgName} onChange={(e) => setOrgName(e.target.value)} maxLength={200} />
+          </label>
+        )}
+        <label>
+          {kind === "org" ? "First project's name" : "Project name"}
+          <input
+            required
+            autoFocus={kind === "project"}
+            value={projectName}
+            onChange={(e) => setProjectName(e.target.value)}
+            maxLength={200}
+          />
+        </label>
+        <ErrorBox error={create.error} />
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function ProjectSwitcher() {
+  const ws = useWorkspace();
+  const navigate = useNavigate();
+  const [creating, setCreating] = useState<{ kind: "org" | "project"; org: Organization | null } | null>(null);
+  const onChange = (value: string) => {
+    if (value === "__new_org") setCreating({ kind: "org", org: null });
+    else if (value.startsWith("__new_project:")) {
+      const org = ws.organizations.find((o) => o.id === value.slice("__new_project:".length)) ?? null;
+      setCreating({ kind: "project", org });
+    } else if (value) {
+      ws.chooseProject(value);
+      navigate("/");
+    }
+  };
+  return (
+    <div className="switcher">
+      <label htmlFor="project-switcher" className="sr-only">
+        Project
+      </label>
+      <select id="project-switcher" value={ws.project?.id ?? ""} onChange={(e) => onChange(e.target.value)}>
+        {!ws.project && <option value="">Choose a project</option>}
+        {ws.organizations.map((o) => (
+          <optgroup key={o.id} label={o.name}>
+            {(o.projects ?? []).map((p) => (
+              <option key={p.id} value={p.id}>
+                {o.name} / {p.name}
+              </option>
+            ))}
+            {o.role === "Admin" && <option value={`__new_project:${o.id}`}>+ New project in {o.name}…</option>}
+          </optgroup>
+        ))}
+        <option value="__new_org">+ New organization…</option>
+      </select>
+      {ws.role && (
+        <span className="role-chip" title="Your role in this project">
+          {ws.role}
+        </span>
+      )}
+      {creating && <CreateDialog kind={creating.kind} org={creating.org} onClose={() => setCreating(null)} />}
+    </div>
+  );
+}
+
+function UserMenu() {
+  const ws = useWorkspace();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const logout = useMutation({
+    mutationFn: () => post<null>("/api/auth/logout"),
+    onSettled: () => {
+      qc.clear();
+      qc.setQueryData(["session"], null);
+      navigate("/login");
+    },
+  });
+  return (
+    <div className="user-menu">
+      <NavLink to="/profile" title={ws.user.email}>
+        {ws.user.name}
+      </NavLink>
+      <button type="button" className="link-button" onClick={() => logout.mutate()} disabled={logout.isPending}>
+        Sign out
+      </button>
+    </div>
+  );
+}
+
+export function Layout() {
+  const ws = useWorkspace();
+  const isOrgAdmin = ws.organizations.some((o) => o.role === "Admin");
+  return (
+    <div className="app">
+      <header className="topbar">
+        <NavLink to="/" className="brand">
+          Test Hub
+        </NavLink>
+        <ProjectSwitcher />
+        <nav aria-label="Main">
+          <NavLink to="/" end>
+            Dashboard
+          </NavLink>
+          <NavLink to="/tests">Tests</NavLink>
+          <NavLink to="/runs">Runs</NavLink>
+          <NavLink to="/environments">Environments</NavLink>
+          <NavLink to="/applications">Applications</NavLink>
+          <NavLink to="/suites">Suites</NavLink>
+          <NavLink to="/agents">Agents</NavLink>
+          {(isOrgAdmin || ws.user.platformAdmin) && <NavLink to="/admin">Admin</NavLink>}
+        </nav>
+        <UserMenu />
+      </header>
+      <AgentBanner />
+      <main className="content">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

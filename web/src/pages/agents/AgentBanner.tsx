@@ -1,0 +1,3 @@
+export function AgentBanner() {
+  return null;
+}

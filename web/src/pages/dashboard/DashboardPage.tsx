@@ -1,0 +1,5 @@
+import { PageHeader } from "../../components/ui";
+
+export function DashboardPage() {
+  return <PageHeader title="Dashboard" />;
+}

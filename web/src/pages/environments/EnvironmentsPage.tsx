@@ -1,0 +1,5 @@
+import { PageHeader } from "../../components/ui";
+
+export function EnvironmentsPage() {
+  return <PageHeader title="Environments" />;
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from "../../components/ui";
+
+export function VersionsPage() {
+  return <PageHeader title="Version history" />;
+}
