@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/testautomation/ta/web"
 	"log/slog"
 	"net"
 	"net/http"
@@ -69,13 +70,20 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	app, err := web.NewHandler(web.Dist())
+	if err != nil {
+		return fmt.Errorf("web application: %w", err)
+	}
+	if !app.Built() {
+		logger.Warn("this hub was built before the web application: / explains how to build it (make run does)")
+	}
 	go hub.Run(ctx)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	httpSrv := &http.Server{
-		Handler:           srv.Handler(http.HandlerFunc(placeholderPage)),
+		Handler:           srv.Handler(app),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -225,17 +233,4 @@ func sweepSessions(ctx context.Context, st *store.Store, srv *api.Server, logger
 		case <-t.C:
 		}
 	}
-}
-
-// placeholderPage answers everything outside /api until the web
-// application is built into the hub.
-func placeholderPage(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/" {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	fmt.Fprint(w, `<!doctype html><html><head><meta charset="utf-8"><title>Test automation hub</title></head>
-<body><h1>Test automation hub</h1><p>The hub is running. The JSON API is under <code>/api</code>;
-see README.md for a walk-through with curl.</p></body></html>`)
 }
