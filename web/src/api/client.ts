@@ -105,7 +105,7 @@ export async function request<T>(method: string, path: string, body?: unknown, o
     const issues = isRecord(data) ? toIssues(data.issues) : [];
     const ra = res.headers.get("Retry-After");
     const err = new ApiError(res.status, msg, code, issues, ra ? Number(ra) : null);
-    if (res.status === 401) unauthorizedListeners.forEach((fn) => fn(err));
+    if (res.status === 401 && code !== "invalid_credentials") unauthorizedListeners.forEach((fn) => fn(err));
     throw err;
   }
   return { status: res.status, data: data as T, headers: res.headers };
@@ -145,7 +145,8 @@ export function describeError(err: unknown, role?: string | null): string {
       case 0:
         return err.message;
       case 401:
-        return "Your session has ended. Sign in again.";
+        // A wrong password is a 401 too, with its own code and words.
+        return err.code === "invalid_credentials" ? err.message : "Your session has ended. Sign in again.";
       case 403:
         return `Not allowed: ${err.message}${role && !err.message.includes(role) ? ` (your role here is ${role})` : ""}`;
       case 404:
