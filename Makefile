@@ -37,6 +37,9 @@ deps: ## install what a fresh Debian 12 machine lacks (as root), or say what to 
 	  echo "creating the postgres system account (PostgreSQL refuses to run as root)"; \
 	  useradd --system --home-dir /var/lib/postgresql --shell /usr/sbin/nologin postgres; \
 	fi; \
+	if ! command -v node >/dev/null || ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'; then \
+	  echo "Node.js 20.19 or newer with npm is needed to build the web application (Debian 12's nodejs package is too old): https://nodejs.org/en/download"; exit 1; \
+	fi; \
 	if ! command -v $(GO) >/dev/null; then \
 	  echo "Go 1.26 or newer is needed: https://go.dev/doc/install (Debian 12's golang package is too old)"; exit 1; \
 	fi
@@ -45,14 +48,27 @@ deps: ## install what a fresh Debian 12 machine lacks (as root), or say what to 
 # to reach $(DATA); a checkout under /root is not, so fall back to /var/lib/tahub.
 RUN_DATA = $(shell if [ "$$(id -u)" = 0 ] && ! runuser -u postgres -- test -x "$(dir $(DATA))" 2>/dev/null; then echo /var/lib/tahub; else echo "$(DATA)"; fi)
 
+# npm ci runs again only when package-lock.json changed.
+web/node_modules/.installed: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig.json -type f 2>/dev/null)
+
+web/dist/index.html: web/node_modules/.installed $(WEB_SOURCES)
+	cd web && npm run build --silent
+
+.PHONY: web
+web: deps web/dist/index.html ## build the web application into web/dist (embedded by the hub)
+
 .PHONY: run
-run: deps ## start the hub on 127.0.0.1:8080 (ADDR=...) with its own PostgreSQL in ./data (DATA=...)
+run: deps web ## start the hub on 127.0.0.1:8080 (ADDR=...) with its own PostgreSQL in ./data (DATA=...)
 	@if [ "$(RUN_DATA)" != "$(DATA)" ]; then echo "note: the postgres account cannot reach $(DATA); using $(RUN_DATA) instead"; fi
 	$(GO) build -o bin/hub ./hub
 	exec bin/hub --addr $(ADDR) --data $(RUN_DATA)
 
 .PHONY: build
-build: ## build the hub and the agent into bin/
+build: web ## build the web application, the hub and the agent into bin/
 	$(GO) build -o bin/hub ./hub
 	$(GO) build -o bin/agent ./agent
 
@@ -62,12 +78,18 @@ agent: deps ## run a headless agent against the hub of `make run` (HUB=...)
 	exec bin/agent --hub $(or $(HUB),http://$(ADDR)) --headless
 
 .PHONY: test
-test: deps fmt-check vet ## gofmt check, go vet, all tests with the race detector, a short fuzz run
+test: deps fmt-check vet web-test ## gofmt check, go vet, all Go tests with the race detector, short fuzz runs, web unit and end-to-end tests
 	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -fuzz FuzzAuthBodies -fuzztime 5s ./hub/api
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 5s ./protocol
 	$(GO) test -run '^$$' -fuzz FuzzImportSide -fuzztime 5s ./protocol
 	$(GO) test -run '^$$' -fuzz FuzzRenderPlaywright -fuzztime 5s ./protocol
+
+.PHONY: web-test
+web-test: web ## web application: type check, unit tests (Vitest), end-to-end tests in Chromium against a real hub and agent
+	cd web && npx tsc -b && npx prettier --check src e2e --log-level warn
+	cd web && npx vitest run
+	cd web && npx playwright test
 
 .PHONY: fmt-check
 fmt-check: ## fail when a Go file is not gofmt-formatted
@@ -86,4 +108,5 @@ bench: deps ## benchmarks: test list p95 (10,000 tests) vs bare SQL; a 20-step r
 
 .PHONY: clean
 clean: ## remove build output (not the data folder)
-	rm -rf bin
+	rm -rf bin web/e2e-results
+	find web/dist -mindepth 1 ! -name .keep -delete 2>/dev/null || true

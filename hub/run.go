@@ -204,11 +204,11 @@ func bootstrapAdmin(ctx context.Context, st *store.Store, cfg config, logger *sl
 
 // announce tells the person who started the hub where it is and how to sign in.
 func announce(ctx context.Context, st *store.Store, cfg config, logger *slog.Logger) {
-	how := "register at " + cfg.BaseURL + " (POST /api/auth/register): the first account becomes platform administrator"
+	how := "open it in a browser and create an account: the first one becomes platform administrator"
 	if cfg.AdminEmail != "" {
-		how = "sign in as " + cfg.AdminEmail + " with HUB_ADMIN_PASSWORD"
+		how = "open it in a browser and sign in as " + cfg.AdminEmail + " with HUB_ADMIN_PASSWORD, or create an account"
 	} else if users, err := st.ListUsers(ctx); err == nil && len(users) > 0 {
-		how = "sign in with your account"
+		how = "open it in a browser and sign in, or create an account"
 	}
 	logger.Info("hub ready", "url", cfg.BaseURL, "listen", cfg.Addr, "sign-in", how)
 	fmt.Fprintf(os.Stderr, "\n  Hub running at %s\n  %s\n\n", cfg.BaseURL, how)

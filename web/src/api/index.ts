@@ -1,3 +1,6 @@
 export * from "./client";
 export * from "./types";
 export * from "./tests";
+export * from "./testsApi";
+export * from "./runs";
+export * from "./admin";

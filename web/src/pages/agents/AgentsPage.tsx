@@ -1,5 +1,169 @@
-import { PageHeader } from "../../components/ui";
+// Agents: the caller's paired computers, which execute the runs they start,
+// and how to pair another. The list refreshes every few seconds so a
+// computer approved in another tab, or one that just connected, shows up.
+import { useState, type FormEvent } from "react";
+import { useNavigate } from "react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { disconnectAgent, keys, listAgents, normalizeCode, type Agent } from "../../api/admin";
+import { Confirm, Empty, ErrorBox, Loading, PageHeader, When } from "../../components/ui";
+import "./agents.css";
+
+export const AGENTS_POLL_MS = 5_000;
 
 export function AgentsPage() {
-  return <PageHeader title="Agents" />;
+  const agents = useQuery({ queryKey: keys.agents, queryFn: listAgents, refetchInterval: AGENTS_POLL_MS });
+  const [disconnecting, setDisconnecting] = useState<Agent | null>(null);
+
+  return (
+    <section className="agents">
+      <PageHeader
+        title="Agents"
+        subtitle="Your paired computers. A run you start goes to one of your connected agents, which drives a local browser and streams the results back."
+      />
+      {agents.isPending ? (
+        <Loading label="Loading your computers" />
+      ) : agents.isError ? (
+        <ErrorBox error={agents.error} title="Your computers could not be loaded" />
+      ) : (
+        <>
+          {agents.data.needed && (
+            <p className="notice" role="status">
+              {agents.data.agents.length === 0
+                ? "You have no paired computer yet: your runs wait as queued until one connects."
+                : "None of your computers is connected: your runs wait as queued until one is. Start the agent on one of them."}
+            </p>
+          )}
+          {agents.data.agents.length === 0 ? (
+            <Empty>No computers paired yet. Follow the steps below to pair one.</Empty>
+          ) : (
+            <AgentTable agents={agents.data.agents} onDisconnect={setDisconnecting} />
+          )}
+        </>
+      )}
+      <PairHelp />
+      {disconnecting && <DisconnectAgent agent={disconnecting} onClose={() => setDisconnecting(null)} />}
+    </section>
+  );
+}
+
+function AgentTable({ agents, onDisconnect }: { agents: Agent[]; onDisconnect: (a: Agent) => void }) {
+  return (
+    <table className="table">
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>Operating system</th>
+          <th>Status</th>
+          <th>Last seen</th>
+          <th>Activity</th>
+          <th>Paired</th>
+          <th>
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {agents.map((a) => (
+          <tr key={a.id}>
+            <td>
+              <strong>{a.name}</strong>
+            </td>
+            <td>{a.os || <span className="muted">—</span>}</td>
+            <td>
+              <span className={a.connected ? "badge badge-connected" : "badge badge-offline"}>{a.connected ? "Connected" : "Offline"}</span>
+            </td>
+            <td>{a.connected ? "now" : <When at={a.lastSeen} />}</td>
+            <td>
+              {a.busy > 0 ? (
+                <span className="badge badge-running">
+                  Running {a.busy} run{a.busy === 1 ? "" : "s"}
+                </span>
+              ) : a.connected ? (
+                "Idle"
+              ) : (
+                <span className="muted">—</span>
+              )}
+            </td>
+            <td>
+              <When at={a.createdAt} />
+            </td>
+            <td className="agent-actions">
+              <button type="button" className="small" aria-label={`Disconnect ${a.name}`} onClick={() => onDisconnect(a)}>
+                Disconnect
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function DisconnectAgent({ agent, onClose }: { agent: Agent; onClose: () => void }) {
+  const qc = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => disconnectAgent(agent.id),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: ["agent"] });
+      onClose();
+    },
+  });
+  return (
+    <Confirm
+      title={`Disconnect ${agent.name}?`}
+      confirmLabel="Disconnect"
+      danger
+      busy={remove.isPending}
+      error={remove.error}
+      onConfirm={() => remove.mutate()}
+      onCancel={onClose}
+    >
+      <p>
+        <strong>{agent.name}</strong> loses its access to the hub and closes its connection
+        {agent.busy > 0 ? "; the run it is executing goes back to the queue once for another of your agents, then ends as an error" : ""}.
+        To use it again, start its agent and pair it anew.
+      </p>
+    </Confirm>
+  );
+}
+
+/** PairHelp tells how to start the agent and open the code it prints. */
+function PairHelp() {
+  const navigate = useNavigate();
+  const origin = window.location.origin;
+  const [code, setCode] = useState("");
+  const open = (e: FormEvent) => {
+    e.preventDefault();
+    const c = normalizeCode(code);
+    if (c) navigate(`/pair/${encodeURIComponent(c)}`);
+  };
+  return (
+    <section className="panel pair-help" aria-labelledby="pair-help-title">
+      <h2 id="pair-help-title">How to pair a computer</h2>
+      <ol>
+        <li>
+          On the computer that should run your tests, start the desktop agent and point it at this hub. From a checkout of the repository:
+          <pre>go run ./agent --hub {origin}</pre>
+          or with the built binary (<code>make build</code> puts it in <code>bin/</code>):
+          <pre>bin/agent --hub {origin}</pre>
+          On the hub's own machine, <code>make agent</code> builds and starts a headless agent against the hub of <code>make run</code>.
+        </li>
+        <li>
+          The agent shows a pairing code in its tray and prints it, with a link:
+          <pre>{`pairing code: K7Q-4MP\nopen ${origin}/pair/K7Q-4MP`}</pre>
+        </li>
+        <li>Open that link while signed in here and approve the computer. It appears in the list above within a few seconds.</li>
+      </ol>
+      <form className="pair-code" onSubmit={open}>
+        <label>
+          Pairing code
+          <input value={code} onChange={(e) => setCode(e.target.value)} placeholder="K7Q-4MP" autoComplete="off" spellCheck={false} />
+        </label>
+        <button type="submit" className="primary" disabled={!code.trim()}>
+          Open
+        </button>
+      </form>
+      <p className="hint">Codes last 10 minutes; a stopped agent asks for a new one when it starts again.</p>
+    </section>
+  );
 }

@@ -1,5 +1,202 @@
-import { PageHeader } from "../../components/ui";
+// Applications: the systems under test of a project, each a name, a base
+// URL and a description. An environment may name one; its runs then get the
+// base URL as ${baseUrl}. Test Managers and Admins manage them.
+import { useMemo, useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { deleteApplication, keys, listApplications, listEnvironments, may, saveApplication, type Application } from "../../api/admin";
+import { ApiError } from "../../api";
+import { useWorkspace } from "../../session";
+import { Confirm, Empty, ErrorBox, IssueList, Loading, Modal, PageHeader } from "../../components/ui";
+import "./applications.css";
 
 export function ApplicationsPage() {
-  return <PageHeader title="Applications" />;
+  const ws = useWorkspace();
+  const canManage = may.manageEnvironments(ws.role);
+  const apps = useQuery({ queryKey: keys.applications, queryFn: listApplications });
+  const envs = useQuery({ queryKey: keys.environments, queryFn: listEnvironments });
+  const [editing, setEditing] = useState<Application | "new" | null>(null);
+  const [deleting, setDeleting] = useState<Application | null>(null);
+
+  /** Names of the environments that use each application. */
+  const usedBy = useMemo(() => {
+    const m = new Map<string, string[]>();
+    for (const e of envs.data ?? []) {
+      if (e.applicationId) m.set(e.applicationId, [...(m.get(e.applicationId) ?? []), e.name]);
+    }
+    return m;
+  }, [envs.data]);
+
+  return (
+    <section className="applications">
+      <PageHeader
+        title="Applications"
+        subtitle="The systems under test. An environment that names one gives its runs the base URL as ${baseUrl}."
+      >
+        {canManage && (
+          <button type="button" className="primary" onClick={() => setEditing("new")}>
+            New application
+          </button>
+        )}
+      </PageHeader>
+      {!canManage && (
+        <p className="notice">Test Managers and Admins manage applications; your role in this project is {ws.role ?? "none"}.</p>
+      )}
+      {apps.isPending ? (
+        <Loading label="Loading applications" />
+      ) : apps.isError ? (
+        <ErrorBox error={apps.error} title="Applications could not be loaded" />
+      ) : apps.data.length === 0 ? (
+        <Empty>No applications yet.{canManage ? " Add the site you test, with its base URL." : ""}</Empty>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Base URL</th>
+              <th>Description</th>
+              <th>Environments</th>
+              {canManage && (
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {apps.data.map((a) => {
+              const used = usedBy.get(a.id) ?? [];
+              return (
+                <tr key={a.id}>
+                  <td>
+                    <strong>{a.name}</strong>
+                  </td>
+                  <td className="mono app-url">{a.baseUrl}</td>
+                  <td className="app-description">{a.description || <span className="muted">—</span>}</td>
+                  <td>{used.length ? <Link to="/environments">{used.join(", ")}</Link> : <span className="muted">none</span>}</td>
+                  {canManage && (
+                    <td className="app-actions">
+                      <button type="button" className="small" aria-label={`Edit ${a.name}`} onClick={() => setEditing(a)}>
+                        Edit
+                      </button>
+                      <button type="button" className="small" aria-label={`Delete ${a.name}`} onClick={() => setDeleting(a)}>
+                        Delete
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {editing && <ApplicationForm app={editing === "new" ? null : editing} onClose={() => setEditing(null)} />}
+      {deleting && <DeleteApplication app={deleting} usedBy={usedBy.get(deleting.id) ?? []} onClose={() => setDeleting(null)} />}
+    </section>
+  );
+}
+
+function issueFor(err: unknown, path: string): string | undefined {
+  return err instanceof ApiError ? err.issues.find((i) => i.path === path)?.message : undefined;
+}
+
+function ApplicationForm({ app, onClose }: { app: Application | null; onClose: () => void }) {
+  const qc = useQueryClient();
+  const [name, setName] = useState(app?.name ?? "");
+  const [baseUrl, setBaseUrl] = useState(app?.baseUrl ?? "");
+  const [description, setDescription] = useState(app?.description ?? "");
+  const save = useMutation({
+    mutationFn: () => saveApplication({ ...(app ? { id: app.id } : {}), name: name.trim(), baseUrl: baseUrl.trim(), description }),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: ["applications"] });
+      onClose();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  const nameIssue = issueFor(save.error, "name");
+  const urlIssue = issueFor(save.error, "baseUrl");
+  const descIssue = issueFor(save.error, "description");
+  const shown = [nameIssue, urlIssue, descIssue].some(Boolean);
+  return (
+    <Modal title={app ? `Edit application ${app.name}` : "New application"} onClose={onClose}>
+      <form className="form" onSubmit={submit}>
+        <div className="field">
+          <label>
+            Name
+            <input required autoFocus maxLength={100} value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!nameIssue} />
+          </label>
+          {nameIssue && <span className="field-error">{nameIssue}</span>}
+        </div>
+        <div className="field">
+          <label>
+            Base URL
+            <input
+              required
+              type="url"
+              placeholder="https://shop.example.com"
+              maxLength={2048}
+              value={baseUrl}
+              onChange={(e) => setBaseUrl(e.target.value)}
+              aria-invalid={!!urlIssue}
+              aria-describedby="app-url-hint"
+            />
+          </label>
+          <span className="hint" id="app-url-hint">
+            Steps write <code>{"${baseUrl}/login"}</code>; a trailing slash is dropped. Keep credentials out of it: use secrets.
+          </span>
+          {urlIssue && <span className="field-error">{urlIssue}</span>}
+        </div>
+        <div className="field">
+          <label>
+            Description
+            <textarea maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} aria-invalid={!!descIssue} />
+          </label>
+          {descIssue && <span className="field-error">{descIssue}</span>}
+        </div>
+        {!shown && <ErrorBox error={save.error} />}
+        {!shown && <IssueList error={save.error} />}
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? "Saving…" : app ? "Save" : "Create application"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function DeleteApplication({ app, usedBy, onClose }: { app: Application; usedBy: string[]; onClose: () => void }) {
+  const qc = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => deleteApplication(app.id),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: ["applications"] });
+      await qc.invalidateQueries({ queryKey: ["environments"] });
+      onClose();
+    },
+  });
+  return (
+    <Confirm
+      title={`Delete application ${app.name}?`}
+      confirmLabel="Delete application"
+      danger
+      busy={remove.isPending}
+      error={remove.error}
+      onConfirm={() => remove.mutate()}
+      onCancel={onClose}
+    >
+      <p>
+        Application <strong>{app.name}</strong> ({app.baseUrl}) is deleted.{" "}
+        {usedBy.length > 0
+          ? `The environments that use it (${usedBy.join(", ")}) stay, without an application: their runs no longer get its base URL.`
+          : "No environment uses it."}
+      </p>
+    </Confirm>
+  );
 }

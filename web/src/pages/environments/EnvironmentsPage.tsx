@@ -1,5 +1,211 @@
-import { PageHeader } from "../../components/ui";
+// Environments: the project's named sets of variables and write-only
+// secrets a run executes against, optionally tied to an application.
+// Everyone sees names and variables; Test Managers and Admins edit.
+import { useMemo, useState } from "react";
+import { Link } from "react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { deleteEnvironment, listApplications, listEnvironments, keys, may, type Environment } from "../../api/admin";
+import { useWorkspace } from "../../session";
+import { Confirm, Empty, ErrorBox, Loading, PageHeader } from "../../components/ui";
+import { EnvironmentForm } from "./EnvironmentForm";
+import "./environments.css";
+
+/** knownSecrets lists every secret name used by any environment of the project, sorted. */
+export function knownSecrets(envs: Environment[]): string[] {
+  return [...new Set(envs.flatMap((e) => e.secrets))].sort();
+}
 
 export function EnvironmentsPage() {
-  return <PageHeader title="Environments" />;
+  const ws = useWorkspace();
+  const canManage = may.manageEnvironments(ws.role);
+  const envs = useQuery({ queryKey: keys.environments, queryFn: listEnvironments });
+  const apps = useQuery({ queryKey: keys.applications, queryFn: listApplications });
+  const [editing, setEditing] = useState<Environment | "new" | null>(null);
+  const [deleting, setDeleting] = useState<Environment | null>(null);
+
+  const appNames = useMemo(() => new Map((apps.data ?? []).map((a) => [a.id, a.name])), [apps.data]);
+  const known = useMemo(() => knownSecrets(envs.data ?? []), [envs.data]);
+
+  return (
+    <section className="environments">
+      <PageHeader
+        title="Environments"
+        subtitle="The variables and secrets a run uses: ${name} for a variable, ${secrets.NAME} for a secret."
+      >
+        {canManage && (
+          <button type="button" className="primary" onClick={() => setEditing("new")}>
+            New environment
+          </button>
+        )}
+      </PageHeader>
+      {!canManage && (
+        <p className="notice">
+          Test Managers and Admins create and change environments and their secrets; your role in this project is {ws.role ?? "none"}, so
+          you see names and variables only.
+        </p>
+      )}
+      {envs.isPending ? (
+        <Loading label="Loading environments" />
+      ) : envs.isError ? (
+        <ErrorBox error={envs.error} title="Environments could not be loaded" />
+      ) : envs.data.length === 0 ? (
+        <Empty>
+          No environments yet.{" "}
+          {canManage ? "Create one to give runs a base URL, variables and secrets." : "A Test Manager or Admin can create one."}
+        </Empty>
+      ) : (
+        <EnvironmentTable
+          envs={envs.data}
+          appNames={appNames}
+          known={known}
+          canManage={canManage}
+          onEdit={setEditing}
+          onDelete={setDeleting}
+        />
+      )}
+      {editing && (
+        <EnvironmentForm
+          env={editing === "new" ? null : editing}
+          applications={apps.data ?? []}
+          known={known}
+          names={(envs.data ?? []).map((e) => e.name)}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      {deleting && <DeleteEnvironment env={deleting} onClose={() => setDeleting(null)} />}
+    </section>
+  );
+}
+
+function EnvironmentTable({
+  envs,
+  appNames,
+  known,
+  canManage,
+  onEdit,
+  onDelete,
+}: {
+  envs: Environment[];
+  appNames: Map<string, string>;
+  known: string[];
+  canManage: boolean;
+  onEdit: (e: Environment) => void;
+  onDelete: (e: Environment) => void;
+}) {
+  return (
+    <table className="table">
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>Application</th>
+          <th>Variables</th>
+          <th>Secrets</th>
+          {canManage && (
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        {envs.map((e) => (
+          <tr key={e.id}>
+            <td>
+              <strong>{e.name}</strong>
+            </td>
+            <td>
+              {e.applicationId ? (
+                <Link to="/applications">{appNames.get(e.applicationId) ?? "an application"}</Link>
+              ) : (
+                <span className="muted">—</span>
+              )}
+            </td>
+            <td>
+              <Variables vars={e.variables} />
+            </td>
+            <td>
+              <SecretStates env={e} known={known} />
+            </td>
+            {canManage && (
+              <td className="row-actions">
+                <button type="button" className="small" onClick={() => onEdit(e)} aria-label={`Edit ${e.name}`}>
+                  Edit
+                </button>
+                <button type="button" className="small" onClick={() => onDelete(e)} aria-label={`Delete ${e.name}`}>
+                  Delete
+                </button>
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Variables({ vars }: { vars: Record<string, string> }) {
+  const names = Object.keys(vars).sort();
+  if (names.length === 0) return <span className="muted">none</span>;
+  return (
+    <details className="env-vars">
+      <summary>
+        {names.length} variable{names.length === 1 ? "" : "s"}
+      </summary>
+      <dl>
+        {names.map((k) => (
+          <div key={k}>
+            <dt className="mono">{k}</dt>
+            <dd className="mono">{vars[k] === "" ? <span className="muted">(empty)</span> : vars[k]}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  );
+}
+
+/** Each secret name known in the project, and whether this environment sets it: never a value. */
+function SecretStates({ env, known }: { env: Environment; known: string[] }) {
+  if (known.length === 0) return <span className="muted">none</span>;
+  return (
+    <ul className="secret-states">
+      {known.map((name) => {
+        const set = env.secrets.includes(name);
+        return (
+          <li key={name}>
+            <span className="mono">{name}</span>{" "}
+            <span className={set ? "badge badge-set" : "badge badge-not-set"}>{set ? "set" : "not set"}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function DeleteEnvironment({ env, onClose }: { env: Environment; onClose: () => void }) {
+  const qc = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => deleteEnvironment(env.id),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: ["environments"] });
+      await qc.invalidateQueries({ queryKey: ["secrets"] });
+      onClose();
+    },
+  });
+  const n = Object.keys(env.variables).length;
+  return (
+    <Confirm
+      title={`Delete environment ${env.name}?`}
+      confirmLabel="Delete environment"
+      danger
+      busy={remove.isPending}
+      error={remove.error}
+      onConfirm={() => remove.mutate()}
+      onCancel={onClose}
+    >
+      <p>
+        Environment <strong>{env.name}</strong> is deleted with its {n} variable{n === 1 ? "" : "s"} and {env.secrets.length} secret
+        {env.secrets.length === 1 ? "" : "s"}. Runs already made against it keep their results. This cannot be undone.
+      </p>
+    </Confirm>
+  );
 }

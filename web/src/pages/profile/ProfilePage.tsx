@@ -1,5 +1,186 @@
-import { PageHeader } from "../../components/ui";
+// The signed-in user's profile (/profile): who they are, the runs they
+// started last (in any project), and changing the password, which signs
+// out their other sessions (POST /api/auth/password).
+import { useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { ApiError, describeError } from "../../api";
+import { changePassword, fetchProfile } from "../../api/runs";
+import { ErrorBox, Empty, Loading, PageHeader, formatDate } from "../../components/ui";
+import { RunTable } from "../runs/runBits";
+import "./profile.css";
+
+const MIN_PASSWORD = 10;
 
 export function ProfilePage() {
-  return <PageHeader title="Profile" />;
+  const profile = useQuery({ queryKey: ["profile"], queryFn: fetchProfile });
+  if (profile.isPending) return <Loading label="Loading your profile" />;
+  if (profile.isError) {
+    return (
+      <>
+        <PageHeader title="Profile" />
+        <ErrorBox error={profile.error} />
+      </>
+    );
+  }
+  const { user, recentRuns } = profile.data;
+  return (
+    <div className="profile">
+      <PageHeader title="Profile" subtitle={user.name} />
+      <div className="profile-grid">
+        <section className="panel" aria-labelledby="profile-account-heading">
+          <h2 id="profile-account-heading">Account</h2>
+          <dl className="profile-facts">
+            <dt>Name</dt>
+            <dd>{user.name}</dd>
+            <dt>Email</dt>
+            <dd>{user.email}</dd>
+            <dt>Member since</dt>
+            <dd>
+              <time dateTime={user.createdAt}>{formatDate(user.createdAt)}</time>
+            </dd>
+            {user.platformAdmin && (
+              <>
+                <dt>Platform</dt>
+                <dd>Administrator of this hub (sign-in accounts)</dd>
+              </>
+            )}
+          </dl>
+        </section>
+        <PasswordForm />
+      </div>
+      <section aria-labelledby="profile-runs-heading">
+        <h2 id="profile-runs-heading">Your recent runs</h2>
+        {recentRuns.length === 0 ? (
+          <Empty>
+            You have not started a run yet. Open a test in <Link to="/tests">Tests</Link> and press Run.
+          </Empty>
+        ) : (
+          <RunTable runs={recentRuns} caption="Your recent runs" columns={{ test: true }} />
+        )}
+      </section>
+    </div>
+  );
+}
+
+function issueFor(err: unknown, field: string): string | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  return err.issues.find((i) => i.path === field)?.message;
+}
+
+function PasswordForm() {
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [mismatch, setMismatch] = useState(false);
+  const change = useMutation({
+    mutationFn: () => changePassword(current, next),
+    onSuccess: () => {
+      setCurrent("");
+      setNext("");
+      setRepeat("");
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (next !== repeat) {
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    change.mutate();
+  };
+  const currentIssue = issueFor(change.error, "currentPassword");
+  const newIssue = issueFor(change.error, "newPassword");
+  // Issues beside their fields; anything else (403, 429, a network failure) in the box.
+  const fieldless = change.error instanceof ApiError && change.error.status === 422 && (currentIssue || newIssue) ? null : change.error;
+
+  return (
+    <section className="panel" aria-labelledby="profile-password-heading">
+      <h2 id="profile-password-heading">Change password</h2>
+      <p className="hint">Changing it signs out your other sessions (other browsers and computers); this one stays signed in.</p>
+      <form className="form" onSubmit={submit} noValidate>
+        <div className={currentIssue ? "field has-error" : "field"}>
+          <label>
+            Current password
+            <input
+              type="password"
+              autoComplete="current-password"
+              required
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              aria-invalid={currentIssue ? true : undefined}
+              aria-describedby={currentIssue ? "current-password-error" : undefined}
+            />
+          </label>
+          {currentIssue && (
+            <span className="field-error" id="current-password-error">
+              {currentIssue}
+            </span>
+          )}
+        </div>
+        <div className={newIssue ? "field has-error" : "field"}>
+          <label>
+            New password
+            <input
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={MIN_PASSWORD}
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+              aria-invalid={newIssue ? true : undefined}
+              aria-describedby={newIssue ? "new-password-hint new-password-error" : "new-password-hint"}
+            />
+          </label>
+          <span className="hint" id="new-password-hint">
+            At least {MIN_PASSWORD} characters.
+          </span>
+          {newIssue && (
+            <span className="field-error" id="new-password-error">
+              {newIssue}
+            </span>
+          )}
+        </div>
+        <div className={mismatch ? "field has-error" : "field"}>
+          <label>
+            Repeat the new password
+            <input
+              type="password"
+              autoComplete="new-password"
+              required
+              value={repeat}
+              onChange={(e) => {
+                setRepeat(e.target.value);
+                if (mismatch && e.target.value === next) setMismatch(false);
+              }}
+              aria-invalid={mismatch ? true : undefined}
+              aria-describedby={mismatch ? "repeat-password-error" : undefined}
+            />
+          </label>
+          {mismatch && (
+            <span className="field-error" id="repeat-password-error" role="alert">
+              The two new passwords differ: type the same one twice.
+            </span>
+          )}
+        </div>
+        {fieldless && (
+          <div className="error-box" role="alert">
+            <strong>The password was not changed: </strong>
+            {describeError(fieldless)}
+          </div>
+        )}
+        {change.isSuccess && (
+          <p className="ok-box" role="status">
+            Your password was changed. Your other sessions were signed out.
+          </p>
+        )}
+        <div className="row">
+          <button type="submit" className="primary" disabled={change.isPending}>
+            {change.isPending ? "Changing…" : "Change password"}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
 }

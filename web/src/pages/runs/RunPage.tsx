@@ -1,5 +1,418 @@
-import { PageHeader } from "../../components/ui";
+// One run (/runs/:id): its header, live progress from the event stream
+// while it runs, and the stored result once it has finished. The page state
+// is runViewReducer over the events (runState.ts); the stored record
+// (GET /api/runs/:id) fills in what the events have not told (yet).
+import { useEffect, useReducer, useState } from "react";
+import { Link, useParams } from "react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ErrorBox, Loading, Modal, PageHeader, StatusBadge, When, formatDate, formatDuration } from "../../components/ui";
+import type { Step } from "../../api";
+import {
+  artifactUrl,
+  cancelRun,
+  fetchAgentNeeded,
+  fetchRun,
+  fetchRunDocument,
+  isFinalStatus,
+  type Run,
+  type RunEvent,
+  type RunStatus,
+} from "../../api/runs";
+import {
+  describeLocator,
+  initialRunView,
+  mergeSteps,
+  runStatusOf,
+  runViewReducer,
+  type LogEntry,
+  type RunFinish,
+  type RunView,
+  type StepView,
+} from "./runState";
+import { useWorkspace } from "../../session";
+import { useRunStream, type StreamState } from "./useRunStream";
+import { envName, useEnvironmentNames, useMemberNames, useStarterName } from "./runBits";
+import "./runs.css";
 
 export function RunPage() {
-  return <PageHeader title="Run" />;
+  const { id = "" } = useParams();
+  // A new run starts from an empty state.
+  return <RunDetail key={id} id={id} />;
+}
+
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [active]);
+  return now;
+}
+
+function RunDetail({ id }: { id: string }) {
+  const qc = useQueryClient();
+  const runQ = useQuery({
+    queryKey: ["run", id],
+    queryFn: ({ signal }) => fetchRun(id, signal),
+    // The events say most of what changes; polling catches the rest (assigned, re-queued).
+    refetchInterval: (q) => (q.state.data && !q.state.data.final ? 10_000 : false),
+  });
+  const [view, dispatch] = useReducer(runViewReducer, initialRunView);
+  const stream = useRunStream(
+    id,
+    runQ.data !== undefined,
+    (e: RunEvent) => {
+      dispatch(e);
+      if (e.kind === "run.started" || e.kind === "run.finished") void qc.invalidateQueries({ queryKey: ["run", id] });
+    },
+    async () => {
+      const r = await fetchRun(id);
+      qc.setQueryData(["run", id], r);
+      return r.final;
+    },
+  );
+
+  if (runQ.isPending) return <Loading label="Loading the run" />;
+  if (runQ.isError) {
+    return (
+      <>
+        <PageHeader title="Run" />
+        <ErrorBox error={runQ.error} />
+      </>
+    );
+  }
+  return <RunBody run={runQ.data.run} view={view} stream={stream} />;
+}
+
+function finishOf(run: Run, viewFinish: RunFinish | null): RunFinish | null {
+  if (viewFinish) return viewFinish;
+  if (!isFinalStatus(run.status)) return null;
+  return { status: run.status, passed: run.passed, total: run.total, durationMs: run.durationMs, error: run.error ?? "" };
+}
+
+function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: StreamState }) {
+  const qc = useQueryClient();
+  const status = runStatusOf(view, run.status);
+  const finish = finishOf(run, view.finished);
+  const active = status === "queued" || status === "running";
+  const now = useNow(status === "running");
+  const starter = useStarterName();
+
+  const docQ = useQuery({
+    queryKey: ["run-document", run.testId, run.version],
+    queryFn: () => fetchRunDocument(run.testId, run.version),
+    staleTime: Infinity,
+    retry: false,
+  });
+  const envQ = useEnvironmentNames(run.projectId, !!run.environmentId);
+  const membersQ = useMemberNames(run.projectId);
+  const cancel = useMutation({
+    mutationFn: () => cancelRun(run.runId),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["run", run.runId] }),
+  });
+  const [shot, setShot] = useState<{ name: string; step: number; text: string } | null>(null);
+
+  const docSteps: Step[] = docQ.data?.document?.steps ?? [];
+  const steps = mergeSteps(view, run.result.steps);
+  const total = finish?.total ?? view.total ?? (docSteps.length || run.total);
+  const passed = finish ? finish.passed : steps.filter((s) => s.status === "passed").length;
+  const startedAt = run.startedAt ? new Date(run.startedAt).getTime() : null;
+  const duration = finish ? finish.durationMs : status === "running" && startedAt !== null ? Math.max(0, now - startedAt) : null;
+  const otherArtifacts = view.artifacts.filter((a) => a.step === null || !a.contentType.startsWith("image/"));
+
+  return (
+    <div className="run-page">
+      <PageHeader
+        title={
+          <>
+            Run of <Link to={`/tests/${run.testId}`}>{run.testName}</Link>
+          </>
+        }
+        subtitle={<span className="mono">{run.runId}</span>}
+      >
+        {active && (
+          <button type="button" className="danger" onClick={() => cancel.mutate()} disabled={cancel.isPending || cancel.isSuccess}>
+            {cancel.isPending || cancel.isSuccess ? "Cancelling…" : "Cancel run"}
+          </button>
+        )}
+        <Link className="button" to={`/runs?testId=${encodeURIComponent(run.testId)}`}>
+          Runs of this test
+        </Link>
+      </PageHeader>
+      <ErrorBox error={cancel.error} title="The run could not be cancelled" />
+
+      <dl className="run-facts panel">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={status} /> {active && <LiveState state={stream} />}
+          </dd>
+        </div>
+        <div>
+          <dt>Version</dt>
+          <dd>v{run.version}</dd>
+        </div>
+        <div>
+          <dt>Environment</dt>
+          <dd>{run.environmentId ? envName(run.environmentId, envQ.data ?? (envQ.isError ? {} : undefined)) : "No environment"}</dd>
+        </div>
+        <div>
+          <dt>Started by</dt>
+          <dd>{starter(run.startedBy, membersQ.data ?? (membersQ.isError ? {} : undefined))}</dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>
+            {run.startedAt ? <When at={run.startedAt} /> : <span className="muted">not yet (queued {formatDate(run.createdAt)})</span>}
+          </dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd>{duration === null ? "—" : formatDuration(duration)}</dd>
+        </div>
+        <div>
+          <dt>Steps passed</dt>
+          <dd data-testid="run-passed">
+            {passed}/{total}
+          </dd>
+        </div>
+        <div>
+          <dt>Options</dt>
+          <dd>
+            {run.options.headed ? "Headed" : "Headless"}; screenshots of {run.options.screenshots ? "every step" : "failures only"}
+          </dd>
+        </div>
+      </dl>
+
+      {status === "queued" && <QueuedNotice run={run} />}
+      {active && stream === "reconnecting" && (
+        <p className="notice" role="status">
+          The connection to the hub was lost; reconnecting. Progress made meanwhile will show when it is back.
+        </p>
+      )}
+      {finish && <ResultBox finish={finish} />}
+
+      <section aria-labelledby="run-steps-heading">
+        <h2 id="run-steps-heading">Steps</h2>
+        {steps.length === 0 ? (
+          <p className="muted">{active ? "No step has started yet." : "No step ran."}</p>
+        ) : (
+          <ol className="run-steps">
+            {steps.map((s) => (
+              <StepRow
+                key={s.index}
+                runId={run.runId}
+                step={s}
+                doc={docSteps[s.index]}
+                onOpen={(name, text) => setShot({ name, step: s.index + 1, text })}
+              />
+            ))}
+          </ol>
+        )}
+        {active && total > steps.length && (
+          <p className="muted">
+            {total - steps.length} more step{total - steps.length === 1 ? "" : "s"} to go.
+          </p>
+        )}
+      </section>
+
+      {otherArtifacts.length > 0 && (
+        <section aria-labelledby="run-artifacts-heading">
+          <h2 id="run-artifacts-heading">Artifacts</h2>
+          <ul>
+            {otherArtifacts.map((a) => (
+              <li key={a.name}>
+                <a href={artifactUrl(run.runId, a.name)} target="_blank" rel="noreferrer">
+                  {a.name}
+                </a>{" "}
+                <span className="muted">
+                  {a.contentType}
+                  {a.step !== null && `, step ${a.step + 1}`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <LogSection logs={view.logs} />
+
+      {shot && (
+        <Modal title={`Screenshot of step ${shot.step}`} wide onClose={() => setShot(null)}>
+          <div className="modal-body run-shot">
+            <img src={artifactUrl(run.runId, shot.name)} alt={`Screenshot of step ${shot.step}${shot.text ? `: ${shot.text}` : ""}`} />
+            <p>
+              <a href={artifactUrl(run.runId, shot.name)} target="_blank" rel="noreferrer">
+                Open the image in a new tab
+              </a>{" "}
+              <span className="muted mono">{shot.name}</span>
+            </p>
+          </div>
+        </Modal>
+      )}
+    </div>
+  );
+}
+
+function LiveState({ state }: { state: StreamState }) {
+  const text = state === "live" ? "live" : state === "reconnecting" ? "reconnecting…" : state === "connecting" ? "connecting…" : "";
+  if (!text) return null;
+  return (
+    <span className={`run-live run-live-${state}`} aria-live="polite">
+      {text}
+    </span>
+  );
+}
+
+function QueuedNotice({ run }: { run: Run }) {
+  const ws = useWorkspace();
+  const starter = useStarterName();
+  const membersQ = useMemberNames(run.projectId);
+  const mine = run.startedBy === ws.user.id;
+  const agentQ = useQuery({ queryKey: ["agent-needed"], queryFn: fetchAgentNeeded, refetchInterval: 10_000, enabled: mine });
+  return (
+    <div className="notice run-waiting" role="status">
+      <strong>Waiting for an agent.</strong>{" "}
+      {mine ? (
+        <>
+          The run starts when one of your agents picks it up.{" "}
+          {agentQ.data === true && (
+            <>
+              None of your agents is connected: <Link to="/agents">pair a computer or start its agent</Link>.
+            </>
+          )}
+        </>
+      ) : (
+        <>It starts when an agent of {starter(run.startedBy, membersQ.data ?? {})}, who started it, picks it up.</>
+      )}
+    </div>
+  );
+}
+
+const resultWords: Record<RunStatus, string> = {
+  passed: "Passed",
+  failed: "Failed: a step found a problem",
+  error: "Error: the run could not complete (agent or browser trouble, not the test)",
+  cancelled: "Cancelled",
+  queued: "Queued",
+  running: "Running",
+};
+
+function ResultBox({ finish }: { finish: RunFinish }) {
+  return (
+    <section className={`run-result run-result-${finish.status}`} aria-labelledby="run-result-heading">
+      <h2 id="run-result-heading">Result</h2>
+      <p>
+        <strong>{resultWords[finish.status]}.</strong> {finish.passed} of {finish.total} step{finish.total === 1 ? "" : "s"} passed in{" "}
+        {formatDuration(finish.durationMs)}.
+      </p>
+      {finish.error && <p className="run-error">{finish.error}</p>}
+    </section>
+  );
+}
+
+/** What a step does, in words: its description, or its type's main parameters. */
+export function stepText(step: Step | undefined): string {
+  if (!step) return "";
+  if (step.description) return step.description;
+  const parts: string[] = [];
+  if (step.url) parts.push(step.url);
+  const loc = step.target?.locators?.[0];
+  if (loc) parts.push(describeLocator(loc));
+  if (step.value) parts.push(`value "${step.value}"`);
+  if (step.key) parts.push(`key ${step.key}`);
+  if (step.expected) parts.push(`${step.match ?? "equals"} "${step.expected}"`);
+  if (typeof step.ms === "number") parts.push(`${step.ms} ms`);
+  if (step.name) parts.push(step.name);
+  if (step.component) parts.push(`component ${step.component}`);
+  return parts.join(" · ");
+}
+
+function StepRow({
+  runId,
+  step,
+  doc,
+  onOpen,
+}: {
+  runId: string;
+  step: StepView;
+  doc: Step | undefined;
+  onOpen: (name: string, text: string) => void;
+}) {
+  const n = step.index + 1;
+  const text = stepText(doc);
+  return (
+    <li className={`run-step run-step-${step.status}`} data-testid={`step-${n}`}>
+      <span className="run-step-num">
+        <span className="sr-only">Step </span>
+        {n}
+      </span>
+      <div className="run-step-main">
+        <div className="run-step-head">
+          <code className="run-step-type">{step.type || doc?.type}</code>
+          {text && <span className="run-step-text">{text}</span>}
+        </div>
+        {step.retries > 0 && (
+          <p className="run-step-retries">
+            retried {step.retries}×
+            {step.status === "running" && step.retryError && <span className="muted"> (last attempt: {step.retryError})</span>}
+          </p>
+        )}
+        {step.healedBy && (
+          <p className="run-step-healed">
+            Healed: found by the fallback locator <code>{describeLocator(step.healedBy)}</code>; put it first in the test.
+          </p>
+        )}
+        {step.error && <p className="run-error">{step.error}</p>}
+        {step.screenshots.length > 0 && (
+          <div className="run-thumbs">
+            {step.screenshots.map((name, k) => (
+              <button
+                key={name}
+                type="button"
+                className="run-thumb"
+                aria-label={k === 0 ? `Open screenshot of step ${n}` : `Open screenshot ${k + 1} of step ${n}`}
+                onClick={() => onOpen(name, text)}
+              >
+                <img src={artifactUrl(runId, name)} alt="" loading="lazy" />
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      <div className="run-step-side">
+        <StatusBadge status={step.status} />
+        <span className="run-step-duration">
+          {step.durationMs === null || (step.status === "skipped" && !step.durationMs) ? "" : formatDuration(step.durationMs)}
+        </span>
+      </div>
+    </li>
+  );
+}
+
+function timeOfDay(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString();
+}
+
+function LogSection({ logs }: { logs: LogEntry[] }) {
+  if (logs.length === 0) return null;
+  const warnings = logs.filter((l) => l.level === "warn" || l.level === "error").length;
+  return (
+    <details className="run-log">
+      <summary>
+        Log ({logs.length} line{logs.length === 1 ? "" : "s"}
+        {warnings > 0 && `, ${warnings} warning${warnings === 1 ? "" : "s"} or error${warnings === 1 ? "" : "s"}`})
+      </summary>
+      <ol>
+        {logs.map((l) => (
+          <li key={l.seq} className={`run-log-${l.level}`}>
+            <time dateTime={l.time}>{timeOfDay(l.time)}</time> <span className="run-log-level">{l.level}</span>
+            {l.step !== null && <span className="muted"> step {l.step + 1}</span>} <span className="run-log-message">{l.message}</span>
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
 }

@@ -1,5 +1,119 @@
+// The "Run" button of a test: a dialog to choose the environment, a headed
+// browser and how many screenshots, then POST /api/runs and on to the live
+// run page.
+import { useState, type FormEvent } from "react";
+import { useNavigate } from "react-router";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { ErrorBox, IssueList, Modal } from "../../components/ui";
 import type { Test } from "../../api";
+import { listEnvironmentChoices, startRun } from "../../api/runs";
+import "./runs.css";
 
-export function StartRunButton({ test }: { test: Test }) {
-  return <button disabled={!test.can.run}>Run</button>;
+const LAST_ENV = "ta.lastEnvironment.";
+
+function rememberedEnvironment(projectId: string): string {
+  try {
+    return localStorage.getItem(LAST_ENV + projectId) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function rememberEnvironment(projectId: string, id: string): void {
+  try {
+    localStorage.setItem(LAST_ENV + projectId, id);
+  } catch {
+    /* private mode: remembering is a convenience */
+  }
+}
+
+export function StartRunButton({ test, className = "primary" }: { test: Test; className?: string }) {
+  const [open, setOpen] = useState(false);
+  if (!test.can.run) return null;
+  return (
+    <>
+      <button type="button" className={className} onClick={() => setOpen(true)}>
+        Run
+      </button>
+      {open && <StartRunDialog test={test} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) {
+  const navigate = useNavigate();
+  const envs = useQuery({
+    queryKey: ["run-environments", test.projectId],
+    queryFn: () => listEnvironmentChoices(test.projectId),
+    staleTime: 60_000,
+  });
+  const [environmentId, setEnvironmentId] = useState(() => rememberedEnvironment(test.projectId));
+  const [headed, setHeaded] = useState(false);
+  const [screenshots, setScreenshots] = useState(true);
+  // A remembered environment that was deleted since counts as none.
+  const envId = envs.data && !envs.data.some((e) => e.id === environmentId) ? "" : environmentId;
+
+  const start = useMutation({
+    mutationFn: () => startRun({ testId: test.id, ...(envId ? { environmentId: envId } : {}), headed, screenshots }, test.projectId),
+    onSuccess: (res) => {
+      rememberEnvironment(test.projectId, envId);
+      navigate(`/runs/${res.runId}`);
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    start.mutate();
+  };
+
+  return (
+    <Modal title={`Run ${test.name}`} onClose={onClose}>
+      <form className="form start-run" onSubmit={submit}>
+        <div className="field">
+          <label>
+            Environment
+            <select value={envId} onChange={(e) => setEnvironmentId(e.target.value)} disabled={envs.isPending}>
+              <option value="">No environment</option>
+              {(envs.data ?? []).map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className="hint">
+            {envs.isPending
+              ? "Loading the environments…"
+              : "Its variables (baseUrl and others) and secrets fill the test's ${…} references."}
+          </span>
+        </div>
+        {envs.isError && <ErrorBox error={envs.error} title="The environments could not be loaded" />}
+        <label className="inline">
+          <input type="checkbox" checked={headed} onChange={(e) => setHeaded(e.target.checked)} />
+          Headed (show the browser window)
+        </label>
+        <fieldset>
+          <legend>Screenshots</legend>
+          <label className="inline">
+            <input type="radio" name="screenshots" checked={screenshots} onChange={() => setScreenshots(true)} />
+            Every step
+          </label>
+          <label className="inline">
+            <input type="radio" name="screenshots" checked={!screenshots} onChange={() => setScreenshots(false)} />
+            Failures only
+          </label>
+        </fieldset>
+        <p className="hint">Version {test.version} runs on one of your connected agents; without one, it waits in the queue.</p>
+        <ErrorBox error={start.error} title="The run was not started" />
+        <IssueList error={start.error} />
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={start.isPending}>
+            {start.isPending ? "Starting…" : "Start run"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
 }

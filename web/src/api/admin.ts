@@ -1,0 +1,215 @@
+// Environments, secrets, applications, suites, agents and pairing, and
+// administration (organizations, projects, members, sign-in accounts).
+// Each type mirrors a response struct in hub/api (named in the comment).
+import { del, get, post, put } from "./client";
+import type { Ref, Role, RolesMatrix, User } from "./types";
+import { ROLES } from "./types";
+import type { Suite } from "./testsApi";
+
+/**
+ * Query keys of these areas. Each starts with the area's name, so
+ * invalidating ["suites"] also refreshes another screen's suite list.
+ */
+export const keys = {
+  environments: ["environments", "list"] as const,
+  secrets: ["secrets", "list"] as const,
+  applications: ["applications", "list"] as const,
+  suites: ["suites", "list"] as const,
+  agents: ["agent", "list"] as const,
+  pairing: (code: string) => ["agent", "pairing", code] as const,
+  roles: ["roles"] as const,
+  orgMembers: (orgId: string) => ["orgMembers", orgId] as const,
+  projectMembers: (projectId: string) => ["projectMembers", projectId] as const,
+  accounts: ["accounts"] as const,
+};
+
+// ---- roles ---------------------------------------------------------------
+
+/** atLeast reports whether role is min or higher (Tester < Test Developer < Test Manager < Admin). */
+export function atLeast(role: Role | null | undefined, min: Role): boolean {
+  if (!role) return false;
+  const r = ROLES.indexOf(role);
+  return r >= 0 && r >= ROLES.indexOf(min);
+}
+
+/** What a project role may do here, as hub/access.Matrix says. */
+export const may = {
+  /** access.ManageEnvironments: environments, secrets, applications. */
+  manageEnvironments: (role: Role | null | undefined) => atLeast(role, "Test Manager"),
+  /** access.EditSharedTests: suites, components, test data. */
+  manageSuites: (role: Role | null | undefined) => atLeast(role, "Test Developer"),
+  /** access.AdministerProject: members, settings, rename or delete the project. */
+  administerProject: (role: Role | null | undefined) => atLeast(role, "Admin"),
+};
+
+export const getRoles = () => get<RolesMatrix>("/api/roles", { noProject: true });
+
+// ---- environments and secrets -------------------------------------------
+
+/** hub/api/environments.go environmentJSON; secrets holds names only. */
+export interface Environment {
+  id: string;
+  projectId: string;
+  name: string;
+  variables: Record<string, string>;
+  secrets: string[];
+  applicationId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * POST /api/environments body. variables replaces the whole set; in secrets
+ * a string sets that secret, null deletes it, and secrets not named stay as
+ * they are. applicationId "" removes the application.
+ */
+export interface EnvironmentSave {
+  id?: string;
+  name: string;
+  variables: Record<string, string>;
+  secrets?: Record<string, string | null>;
+  applicationId?: string;
+}
+
+/** hub/api/secrets.go secretJSON: the inventory, never a value. */
+export interface SecretInfo {
+  environmentId: string;
+  environmentName: string;
+  name: string;
+  updatedAt: string;
+  updatedBy: Ref | null;
+}
+
+export const listEnvironments = async () => (await get<{ environments: Environment[] }>("/api/environments")).environments;
+export const saveEnvironment = (body: EnvironmentSave) => post<Environment>("/api/environments", body);
+export const deleteEnvironment = (id: string) => del(`/api/environments/${encodeURIComponent(id)}`);
+export const listSecrets = async () => (await get<{ secrets: SecretInfo[] }>("/api/secrets")).secrets;
+export const setSecret = (environmentId: string, name: string, value: string) =>
+  post<SecretInfo>("/api/secrets", { environmentId, name, value });
+
+/** A variable or secret name: what ${name} and ${secrets.NAME} can refer to. */
+export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+// ---- applications --------------------------------------------------------
+
+/** hub/api/applications.go applicationJSON */
+export interface Application {
+  id: string;
+  projectId: string;
+  name: string;
+  baseUrl: string;
+  description: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ApplicationSave {
+  id?: string;
+  name: string;
+  baseUrl: string;
+  description: string;
+}
+
+export const listApplications = async () => (await get<{ applications: Application[] }>("/api/applications")).applications;
+export const saveApplication = (body: ApplicationSave) => post<Application>("/api/applications", body);
+export const deleteApplication = (id: string) => del(`/api/applications/${encodeURIComponent(id)}`);
+
+// ---- suites --------------------------------------------------------------
+
+// Suite and listSuites live in testsApi.ts (tests counts the tests the caller can see).
+
+const suitePath = (name: string) => `/api/suites/${encodeURIComponent(name)}`;
+export const addSuite = (name: string) => post<Suite>("/api/suites", { name });
+/** Renames a suite; moved counts its tests, each of which got a new version noting the rename. */
+export const renameSuite = (from: string, to: string) => put<{ name: string; moved: number }>(suitePath(from), { name: to });
+export const deleteSuite = (name: string) => del(suitePath(name));
+
+// ---- agents and pairing ---------------------------------------------------
+
+/** hub/api/agents.go agentJSON; busy counts the runs it is executing. */
+export interface Agent {
+  id: string;
+  name: string;
+  os: string;
+  connected: boolean;
+  busy: number;
+  lastSeen: string;
+  createdAt: string;
+}
+
+/** GET /api/agent: needed is true while the caller has no connected agent. */
+export interface AgentList {
+  agents: Agent[];
+  needed: boolean;
+}
+
+/** hub/api/agents.go pairingJSON: the computer waiting on a code. */
+export interface Pairing {
+  code: string;
+  hostname: string;
+  os: string;
+  requestedAt: string;
+  expiresAt: string;
+}
+
+export const listAgents = () => get<AgentList>("/api/agent", { noProject: true });
+export const disconnectAgent = (id: string) => del(`/api/agent/${encodeURIComponent(id)}`, { noProject: true });
+const pairPath = (code: string) => `/api/agent/pair/${encodeURIComponent(code)}`;
+export const getPairing = (code: string) => get<Pairing>(pairPath(code), { noProject: true });
+export const approvePairing = (code: string) => post<Agent>(pairPath(code), {}, { noProject: true });
+
+/** normalizeCode writes a pairing code as the agent prints it: "k7q4mp" → "K7Q-4MP". */
+export function normalizeCode(s: string): string {
+  const bare = s.trim().toUpperCase().replace(/[\s-]/g, "");
+  return bare.length === 6 ? `${bare.slice(0, 3)}-${bare.slice(3)}` : bare;
+}
+
+// ---- organizations, projects, members, accounts ---------------------------
+
+/** hub/api/orgs.go memberJSON */
+export interface OrgMember {
+  userId: string;
+  name: string;
+  email: string;
+  role: Role;
+}
+
+/** hub/api/projects.go projectMemberJSON: projectRole null means the organization role applies. */
+export interface ProjectMember extends OrgMember {
+  orgRole: Role;
+  projectRole: Role | null;
+}
+
+const np = { noProject: true };
+const orgPath = (id: string) => `/api/orgs/${encodeURIComponent(id)}`;
+const projectPath = (id: string) => `/api/projects/${encodeURIComponent(id)}`;
+
+export const renameOrg = (id: string, name: string) => put<{ id: string; name: string; role: Role }>(orgPath(id), { name }, np);
+export const listOrgMembers = async (orgId: string) => (await get<{ members: OrgMember[] }>(`${orgPath(orgId)}/members`, np)).members;
+/** Invites an existing account; an email without an account is refused with 422 (the person registers first). */
+export const inviteOrgMember = (orgId: string, email: string, role: Role) =>
+  post<OrgMember>(`${orgPath(orgId)}/members`, { email, role }, np);
+export const setOrgMemberRole = (orgId: string, userId: string, role: Role) =>
+  put<OrgMember>(`${orgPath(orgId)}/members/${encodeURIComponent(userId)}`, { role }, np);
+export const removeOrgMember = (orgId: string, userId: string) => del(`${orgPath(orgId)}/members/${encodeURIComponent(userId)}`, np);
+
+export const renameProject = (id: string, name: string) => put<{ id: string; name: string }>(projectPath(id), { name }, np);
+export const deleteProject = (id: string) => del(projectPath(id), np);
+export const listProjectMembers = async (projectId: string) =>
+  (await get<{ members: ProjectMember[] }>(`${projectPath(projectId)}/members`, np)).members;
+export const setProjectRole = (projectId: string, userId: string, role: Role) =>
+  put<ProjectMember>(`${projectPath(projectId)}/members/${encodeURIComponent(userId)}`, { role }, np);
+/** Removes the project role: the member's organization role applies again. */
+export const removeProjectRole = (projectId: string, userId: string) =>
+  del(`${projectPath(projectId)}/members/${encodeURIComponent(userId)}`, np);
+
+/** Sign-in accounts (platform administrators only). */
+export interface NewAccount {
+  name: string;
+  email: string;
+  password: string;
+  platformAdmin: boolean;
+}
+export const listAccounts = async () => (await get<{ members: User[] }>("/api/members", np)).members;
+export const createAccount = (body: NewAccount) => post<User>("/api/members", body, np);
+export const deleteAccount = (id: string) => del(`/api/members/${encodeURIComponent(id)}`, np);

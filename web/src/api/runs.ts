@@ -1,0 +1,238 @@
+// Runs and what surrounds them: starting a run (POST /api/runs), a run's
+// record (hub/api/runs.go runJSON), its live events (protocol/events.go,
+// streamed by hub/api/events.go), the run history, the dashboard figures
+// (hub/api/dashboard.go), the profile (hub/api/context.go) and the few
+// lists the run screens borrow: environments to run against, whether an
+// agent is needed, and the project's member names.
+import { get, post, request, query, type RequestOptions } from "./client";
+import type { Locator, TestDocument } from "./tests";
+import type { User } from "./types";
+
+export type RunStatus = "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+export const RUN_STATUSES: RunStatus[] = ["queued", "running", "passed", "failed", "error", "cancelled"];
+
+export type StepStatus = "passed" | "failed" | "skipped";
+
+/** A run status that will not change any more (protocol.Final). */
+export function isFinalStatus(status: string | null | undefined): boolean {
+  return status === "passed" || status === "failed" || status === "error" || status === "cancelled";
+}
+
+/** protocol.StepResult: one step's outcome in a run's result. */
+export interface StepResult {
+  index: number;
+  id: string;
+  type: string;
+  status: StepStatus;
+  durationMs: number;
+  error?: string;
+  healedBy?: Locator;
+  screenshot?: string;
+  attempts?: number;
+}
+
+/** hub/api/runs.go runJSON */
+export interface Run {
+  runId: string;
+  testId: string;
+  testName: string;
+  projectId: string;
+  environmentId: string | null;
+  status: RunStatus;
+  passed: number;
+  total: number;
+  durationMs: number;
+  version: number;
+  error?: string;
+  options: { headed: boolean; screenshots: boolean };
+  result: { steps: StepResult[] };
+  attempts: number;
+  /** The id of the user who started it. */
+  startedBy: string;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** GET /api/runs */
+export interface RunList {
+  runs: Run[];
+  nextCursor: string | null;
+}
+
+export type RunEventKind = "run.started" | "step.started" | "step.retry" | "step.finished" | "artifact" | "log" | "run.finished";
+export const RUN_EVENT_KINDS: RunEventKind[] = [
+  "run.started",
+  "step.started",
+  "step.retry",
+  "step.finished",
+  "artifact",
+  "log",
+  "run.finished",
+];
+
+/** protocol.Event: one thing that happened in a run; the fields beyond the first four belong to some kinds only. */
+export interface RunEvent {
+  runId: string;
+  seq: number;
+  time: string;
+  kind: RunEventKind;
+  /** step.*: the step's 0-based position in the document. */
+  index?: number;
+  /** step.*: the step's id in the document. */
+  id?: string;
+  /** step.*: the step type. */
+  type?: string;
+  status?: string;
+  durationMs?: number;
+  error?: string;
+  /** step.retry: the number of the attempt that starts (2 for the first retry). */
+  attempt?: number;
+  /** step.finished: the fallback locator that found the element when the first did not. */
+  healedBy?: Locator;
+  screenshot?: string;
+  /** artifact */
+  name?: string;
+  contentType?: string;
+  /** artifact and log: the step index, if any. */
+  step?: number;
+  size?: number;
+  /** log */
+  level?: string;
+  message?: string;
+  /** run.started */
+  version?: number;
+  passed?: number;
+  total?: number;
+}
+
+/** POST /api/runs */
+export interface StartRunInput {
+  testId: string;
+  environmentId?: string;
+  headed: boolean;
+  /** true: a screenshot after every step; false: only of failures. */
+  screenshots: boolean;
+}
+
+/** Project-scoped calls made for a record of a given project (it may not be the one chosen in the switcher). */
+function inProject(projectId: string | undefined): RequestOptions {
+  return projectId ? { noProject: true, headers: { "x-project-id": projectId } } : {};
+}
+
+export function startRun(input: StartRunInput, projectId?: string): Promise<{ runId: string; status: RunStatus }> {
+  return post("/api/runs", input, inProject(projectId));
+}
+
+/** GET /api/runs/:id: 202 while queued or running, 200 once finished. */
+export async function fetchRun(id: string, signal?: AbortSignal): Promise<{ run: Run; final: boolean }> {
+  const res = await request<Run>("GET", `/api/runs/${encodeURIComponent(id)}`, undefined, { signal });
+  return { run: res.data, final: res.status === 200 };
+}
+
+export interface RunFilters {
+  testId?: string;
+  status?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export function listRuns(f: RunFilters): Promise<RunList> {
+  return get(`/api/runs${query({ testId: f.testId, status: f.status, cursor: f.cursor, limit: f.limit })}`);
+}
+
+export function cancelRun(id: string): Promise<{ runId: string; status: string }> {
+  return post(`/api/runs/${encodeURIComponent(id)}/cancel`);
+}
+
+export function runEventsUrl(id: string): string {
+  return `/api/runs/${encodeURIComponent(id)}/events`;
+}
+
+export function artifactUrl(runId: string, name: string): string {
+  return `/api/runs/${encodeURIComponent(runId)}/artifacts/${encodeURIComponent(name)}`;
+}
+
+/** The document of the test version a run executed (for step descriptions). */
+export function fetchRunDocument(testId: string, version: number): Promise<{ version: number; document?: TestDocument }> {
+  return get(`/api/tests/${encodeURIComponent(testId)}/versions/${version}`);
+}
+
+/** hub/api/environments.go environmentJSON, the part the start dialog shows. */
+export interface EnvironmentChoice {
+  id: string;
+  projectId: string;
+  name: string;
+}
+
+export async function listEnvironmentChoices(projectId?: string): Promise<EnvironmentChoice[]> {
+  const res = await get<{ environments: EnvironmentChoice[] }>("/api/environments", inProject(projectId));
+  return res.environments;
+}
+
+/** GET /api/agent: needed is true while the caller has no connected agent. */
+export async function fetchAgentNeeded(): Promise<boolean> {
+  const res = await get<{ needed: boolean }>("/api/agent");
+  return res.needed;
+}
+
+/** The names of a project's members by user id (runs name who started them by id). */
+export async function fetchMemberNames(projectId: string): Promise<Record<string, string>> {
+  const res = await get<{ members: { userId: string; name: string }[] }>(`/api/projects/${encodeURIComponent(projectId)}/members`);
+  const out: Record<string, string> = {};
+  for (const m of res.members) out[m.userId] = m.name;
+  return out;
+}
+
+/** hub/api/dashboard.go countsJSON */
+export interface RunCounts {
+  total: number;
+  passed: number;
+  failed: number;
+  /** passed / total, 0 with no runs */
+  passRate: number;
+}
+
+/** One day (UTC, YYYY-MM-DD) of finished runs. */
+export interface DayCounts extends RunCounts {
+  day: string;
+}
+
+/** hub/api/dashboard.go figureJSON */
+export interface TestFigure {
+  testId: string;
+  name: string;
+  runs: number;
+  failures: number;
+  avgDurationMs: number;
+}
+
+/** GET /api/dashboard: runs finished in the last 30 days the caller can see. */
+export interface Dashboard {
+  testsByStatus: Record<string, number>;
+  last7Days: RunCounts;
+  last30Days: RunCounts;
+  /** Only days with runs, oldest first. */
+  runsPerDay: DayCounts[];
+  slowest: TestFigure[];
+  mostFailing: TestFigure[];
+}
+
+export function fetchDashboard(): Promise<Dashboard> {
+  return get("/api/dashboard");
+}
+
+/** GET /api/profile */
+export interface Profile {
+  user: User;
+  recentRuns: Run[];
+}
+
+export function fetchProfile(): Promise<Profile> {
+  return get("/api/profile", { noProject: true });
+}
+
+/** POST /api/auth/password: 204; the hub signs the user's other sessions out. */
+export function changePassword(currentPassword: string, newPassword: string): Promise<null> {
+  return post("/api/auth/password", { currentPassword, newPassword }, { noProject: true });
+}

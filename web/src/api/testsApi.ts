@@ -1,0 +1,132 @@
+// Calls for the test list, creating and importing tests, and version
+// history (hub/api/tests.go, tests_list.go, tests_import.go,
+// tests_versions.go, suites.go). Plain functions, usable by any screen as
+// queryFn or mutationFn.
+import { get, post, query, request } from "./client";
+import type { Test, TestList, TestVersion, Visibility } from "./tests";
+
+/** The visibility filter of GET /api/tests (hub/api/tests_list.go visibilityFilters). */
+export type VisibilityFilter = "all" | "shared" | "private" | "mine";
+export const VISIBILITY_FILTERS: { value: VisibilityFilter; label: string }[] = [
+  { value: "all", label: "All I can see" },
+  { value: "shared", label: "Shared with the project" },
+  { value: "private", label: "My private tests" },
+  { value: "mine", label: "Owned by me" },
+];
+
+/** The sort orders of GET /api/tests (hub/store/testlist.go TestSorts). */
+export type TestSort = "name" | "-name" | "savedAt" | "-savedAt";
+export const TEST_SORTS: { value: TestSort; label: string }[] = [
+  { value: "name", label: "Name A–Z" },
+  { value: "-name", label: "Name Z–A" },
+  { value: "-savedAt", label: "Last saved, newest first" },
+  { value: "savedAt", label: "Last saved, oldest first" },
+];
+
+export interface TestFilters {
+  /** Matches name, suite or a tag. */
+  q?: string;
+  /** Only tests of this suite. */
+  suite?: string;
+  /** Only tests without a suite (cannot be combined with suite). */
+  unsorted?: boolean;
+  visibility?: VisibilityFilter;
+  sort?: TestSort;
+  limit?: number;
+  /** nextCursor of the previous page. */
+  cursor?: string | null;
+}
+
+/** The query string of GET /api/tests for these filters; defaults are left out. */
+export function testListQuery(f: TestFilters): string {
+  return query({
+    q: f.q?.trim(),
+    suite: f.unsorted ? undefined : f.suite,
+    unsorted: f.unsorted ? 1 : undefined,
+    visibility: f.visibility && f.visibility !== "all" ? f.visibility : undefined,
+    sort: f.sort && f.sort !== "name" ? f.sort : undefined,
+    limit: f.limit,
+    cursor: f.cursor,
+  });
+}
+
+/** GET /api/tests: one page of the tests the caller can see in the current project. */
+export function listTests(f: TestFilters = {}, signal?: AbortSignal): Promise<TestList> {
+  return get<TestList>(`/api/tests${testListQuery(f)}`, { signal });
+}
+
+/** hub/api/suites.go suiteJSON */
+export interface Suite {
+  name: string;
+  tests: number;
+}
+
+/** GET /api/suites: the current project's suites. */
+export async function listSuites(signal?: AbortSignal): Promise<Suite[]> {
+  return (await get<{ suites: Suite[] }>("/api/suites", { signal })).suites;
+}
+
+export interface NewTestInput {
+  name: string;
+  /** Empty for none. */
+  suite?: string;
+  visibility: Visibility;
+}
+
+/** POST /api/tests: a new Draft test at version 1 with no steps, owned by the caller. */
+export function createTest(input: NewTestInput): Promise<Test> {
+  const suite = input.suite?.trim();
+  return post<Test>("/api/tests", {
+    dsl: 2,
+    name: input.name.trim(),
+    ...(suite ? { suite } : {}),
+    steps: [],
+    visibility: input.visibility,
+  });
+}
+
+/** One test created by an import. */
+export interface ImportedTest {
+  test: Test;
+  version: number;
+}
+
+/** POST /api/tests/import answer (hub/api/tests_import.go). */
+export interface ImportResult {
+  test: Test;
+  version: number;
+  /** The DSL version the document was migrated from, "side" for a Selenium IDE project, null when already current. */
+  migratedFrom: number | "side" | null;
+  tests: ImportedTest[];
+}
+
+/** POST /api/tests/import with a file's text as the body: a DSL 1 or 2 document, or a Selenium IDE .side project. */
+export async function importTests(text: string): Promise<ImportResult> {
+  const res = await request<ImportResult>("POST", "/api/tests/import", undefined, { rawBody: text });
+  const data = res.data;
+  return { ...data, tests: data.tests ?? [{ test: data.test, version: data.version }] };
+}
+
+function testPath(id: string): string {
+  return `/api/tests/${encodeURIComponent(id)}`;
+}
+
+/** GET /api/tests/:id: the current version with its document and can. */
+export function getTest(id: string, signal?: AbortSignal): Promise<Test> {
+  return get<Test>(testPath(id), { signal });
+}
+
+/** GET /api/tests/:id/versions: every version, as the hub orders them. */
+export async function listVersions(id: string, signal?: AbortSignal): Promise<TestVersion[]> {
+  return (await get<{ versions: TestVersion[] }>(`${testPath(id)}/versions`, { signal })).versions;
+}
+
+/** GET /api/tests/:id/versions/:version: one version with its document. */
+export function getVersion(id: string, version: number, signal?: AbortSignal): Promise<TestVersion> {
+  return get<TestVersion>(`${testPath(id)}/versions/${version}`, { signal });
+}
+
+/** POST /api/tests/:id/versions/:version/restore: adds a new Draft version with that version's content; answers the test. */
+export function restoreVersion(id: string, version: number): Promise<Test> {
+  return post<Test>(`${testPath(id)}/versions/${version}/restore`);
+}

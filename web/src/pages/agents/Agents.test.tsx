@@ -1,0 +1,140 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch, renderPage } from "../../test/render";
+import { AgentBanner } from "./AgentBanner";
+import { AgentsPage } from "./AgentsPage";
+import { EXPIRED_MESSAGE, PairPage } from "./PairPage";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+const laptop = {
+  id: "agt_laptop000000000000",
+  name: "mia-laptop",
+  os: "linux",
+  connected: true,
+  busy: 1,
+  lastSeen: "2026-11-02T10:00:00Z",
+  createdAt: "2026-11-01T10:00:00Z",
+};
+
+describe("AgentBanner", () => {
+  it("shows when an agent is needed, with a link to pairing", async () => {
+    fakeFetch({ "GET /api/agent": { body: { agents: [], needed: true } } });
+    renderPage(<AgentBanner />, { route: "/tests", path: "/tests" });
+    const banner = await screen.findByRole("status");
+    expect(banner).toHaveClass("banner");
+    expect(banner).toHaveTextContent("Runs need a paired agent: a computer running the desktop agent executes them.");
+    expect(within(banner).getByRole("link", { name: "Pair a computer" })).toHaveAttribute("href", "/agents");
+  });
+
+  it("stays hidden when an agent is connected", async () => {
+    const { fn } = fakeFetch({ "GET /api/agent": { body: { agents: [laptop], needed: false } } });
+    const { container } = renderPage(<AgentBanner />, { route: "/", path: "/" });
+    await waitFor(() => expect(fn).toHaveBeenCalled());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it("stays hidden on the agents and pairing pages", async () => {
+    const { fn } = fakeFetch({ "GET /api/agent": { body: { agents: [], needed: true } } });
+    const a = renderPage(<AgentBanner />, { route: "/agents", path: "/agents" });
+    expect(a.container).toBeEmptyDOMElement();
+    a.unmount();
+    const b = renderPage(<AgentBanner />, { route: "/pair/K7Q-4MP", path: "/pair/:code" });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(b.container).toBeEmptyDOMElement();
+    expect(fn).not.toHaveBeenCalled();
+  });
+
+  it("says nothing when the poll fails", async () => {
+    const { fn } = fakeFetch({ "GET /api/agent": { status: 500, body: { error: "boom", code: "internal" } } });
+    const { container } = renderPage(<AgentBanner />, { route: "/", path: "/" });
+    await waitFor(() => expect(fn).toHaveBeenCalled());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(container).toBeEmptyDOMElement();
+  });
+});
+
+describe("AgentsPage", () => {
+  it("lists paired computers and disconnects one after confirming", async () => {
+    const { calls } = fakeFetch({
+      "GET /api/agent": {
+        body: { agents: [laptop, { ...laptop, id: "agt_desk00000000000000", name: "desk", connected: false, busy: 0 }], needed: false },
+      },
+      "DELETE /api/agent/agt_laptop000000000000": { status: 204 },
+    });
+    const user = userEvent.setup();
+    renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
+    const row = (await screen.findByText("mia-laptop")).closest("tr")!;
+    expect(within(row).getByText("Connected")).toBeInTheDocument();
+    expect(within(row).getByText("Running 1 run")).toBeInTheDocument();
+    expect(within(screen.getByText("desk").closest("tr")!).getByText("Offline")).toBeInTheDocument();
+    await user.click(within(row).getByRole("button", { name: "Disconnect mia-laptop" }));
+    await user.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Disconnect" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "DELETE")).toBe(true));
+  });
+
+  it("explains how to pair and opens a typed code", async () => {
+    fakeFetch({ "GET /api/agent": { body: { agents: [], needed: true } } });
+    const user = userEvent.setup();
+    renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
+    expect(screen.getByRole("heading", { name: "How to pair a computer" })).toBeInTheDocument();
+    expect(screen.getByText(`go run ./agent --hub ${window.location.origin}`)).toBeInTheDocument();
+    await user.type(screen.getByLabelText("Pairing code"), "k7q4mp");
+    await user.click(screen.getByRole("button", { name: "Open" }));
+    expect(await screen.findByTestId("elsewhere")).toBeInTheDocument();
+  });
+});
+
+describe("PairPage", () => {
+  const pairing = {
+    code: "K7Q-4MP",
+    hostname: "mia-laptop",
+    os: "linux",
+    requestedAt: "2026-11-02T10:00:00Z",
+    expiresAt: "2099-01-01T00:00:00Z",
+  };
+
+  it("shows the computer and approves it", async () => {
+    const { calls } = fakeFetch({
+      "GET /api/agent/pair/K7Q-4MP": { body: pairing },
+      "POST /api/agent/pair/K7Q-4MP": { status: 201, body: laptop },
+      "GET /api/agent": { body: { agents: [laptop], needed: false } },
+    });
+    const user = userEvent.setup();
+    renderPage(<PairPage />, { route: "/pair/K7Q-4MP", path: "/pair/:code" });
+    expect(await screen.findByRole("heading", { name: "Approve this computer?" })).toBeInTheDocument();
+    expect(screen.getByText("mia-laptop")).toBeInTheDocument();
+    expect(screen.getByText("linux")).toBeInTheDocument();
+    expect(screen.getByText("K7Q-4MP")).toBeInTheDocument();
+    expect(
+      screen.getByText(/It will run the tests you start, with your permissions, and receive the secrets of those runs/),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    expect(await screen.findByRole("status")).toHaveTextContent("Paired: mia-laptop is now connected");
+    expect(screen.getByRole("link", { name: "See your computers" })).toHaveAttribute("href", "/agents");
+    expect(calls.find((c) => c.method === "POST")?.path).toBe("/api/agent/pair/K7Q-4MP");
+  });
+
+  it("explains an unknown or expired code", async () => {
+    fakeFetch({
+      "GET /api/agent/pair/ZZZ-999": { status: 404, body: { error: "no computer is waiting with this code", code: "not_found" } },
+    });
+    renderPage(<PairPage />, { route: "/pair/ZZZ-999", path: "/pair/:code" });
+    expect(await screen.findByRole("alert")).toHaveTextContent(EXPIRED_MESSAGE);
+    expect(screen.queryByRole("button", { name: "Approve" })).not.toBeInTheDocument();
+  });
+
+  it("says a code this browser approved was approved, when the hub no longer knows it", async () => {
+    sessionStorage.setItem("ta.pairedCodes", JSON.stringify({ "K7Q-4MP": "mia-laptop" }));
+    fakeFetch({ "GET /api/agent/pair/K7Q-4MP": { status: 404, body: { error: "gone", code: "not_found" } } });
+    renderPage(<PairPage />, { route: "/pair/k7q-4mp", path: "/pair/:code" });
+    expect(await screen.findByText(/You already approved code/)).toHaveTextContent(
+      "You already approved code K7Q-4MP: mia-laptop is paired.",
+    );
+  });
+});

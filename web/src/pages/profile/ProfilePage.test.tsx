@@ -1,0 +1,99 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch, renderPage } from "../../test/render";
+import type { Profile } from "../../api/runs";
+import { ProfilePage } from "./ProfilePage";
+
+const profile: Profile = {
+  user: { id: "usr_me", name: "Mia Tester", email: "mia@example.com", platformAdmin: false, createdAt: "2026-01-15T10:00:00Z" },
+  recentRuns: [
+    {
+      runId: "run_9",
+      testId: "tc_1",
+      testName: "Sign in",
+      projectId: "prj_1",
+      environmentId: null,
+      status: "failed",
+      passed: 2,
+      total: 3,
+      durationMs: 4100,
+      version: 1,
+      options: { headed: false, screenshots: true },
+      result: { steps: [] },
+      attempts: 1,
+      startedBy: "usr_me",
+      createdAt: "2026-11-02T10:00:00Z",
+      startedAt: "2026-11-02T10:00:01Z",
+      finishedAt: "2026-11-02T10:00:05Z",
+    },
+  ],
+};
+
+async function fill(current: string, next: string, repeat: string) {
+  await userEvent.type(await screen.findByLabelText("Current password"), current);
+  await userEvent.type(screen.getByLabelText("New password"), next);
+  await userEvent.type(screen.getByLabelText("Repeat the new password"), repeat);
+  await userEvent.click(screen.getByRole("button", { name: "Change password" }));
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("ProfilePage", () => {
+  it("shows the account and the recent runs", async () => {
+    fakeFetch({ "GET /api/profile": { body: profile } });
+    renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
+    expect(await screen.findByText("mia@example.com")).toBeInTheDocument();
+    expect(screen.getByText("Member since")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "run_9" })).toHaveAttribute("href", "/runs/run_9");
+    expect(screen.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/tests/tc_1");
+    expect(screen.getByText("2/3")).toBeInTheDocument();
+  });
+
+  it("refuses two different new passwords without asking the hub", async () => {
+    const { calls } = fakeFetch({ "GET /api/profile": { body: profile } });
+    renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
+    await fill("old-password-1", "new-password-1", "new-password-2");
+    expect(await screen.findByText(/The two new passwords differ/)).toBeInTheDocument();
+    expect(screen.getByLabelText("Repeat the new password")).toHaveAttribute("aria-invalid", "true");
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+  });
+
+  it("changes the password and says the other sessions were signed out", async () => {
+    const { calls } = fakeFetch({ "GET /api/profile": { body: profile }, "POST /api/auth/password": { status: 204 } });
+    renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
+    await fill("old-password-1", "new-password-1", "new-password-1");
+    expect(await screen.findByRole("status")).toHaveTextContent("Your other sessions were signed out.");
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({ currentPassword: "old-password-1", newPassword: "new-password-1" });
+    expect(screen.getByLabelText("Current password")).toHaveValue("");
+  });
+
+  it("shows the hub's issues beside their fields", async () => {
+    fakeFetch({
+      "GET /api/profile": { body: profile },
+      "POST /api/auth/password": {
+        status: 422,
+        body: {
+          error: "the current password is not correct",
+          code: "invalid",
+          issues: [{ path: "currentPassword", message: "this is not your current password", code: "incorrect" }],
+        },
+      },
+    });
+    renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
+    await fill("wrong-password", "new-password-1", "new-password-1");
+    expect(await screen.findByText("this is not your current password")).toBeInTheDocument();
+    expect(screen.getByLabelText("Current password")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.queryByRole("status")).not.toBeInTheDocument();
+  });
+
+  it("explains a refusal that names no field", async () => {
+    fakeFetch({
+      "GET /api/profile": { body: profile },
+      "POST /api/auth/password": { status: 403, body: { error: "this account may not change its password", code: "forbidden" } },
+    });
+    renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
+    await fill("old-password-1", "new-password-1", "new-password-1");
+    await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("this account may not change its password"));
+  });
+});

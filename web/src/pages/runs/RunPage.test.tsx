@@ -1,0 +1,225 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch, renderPage } from "../../test/render";
+import type { Run, RunEvent } from "../../api/runs";
+import { RunPage } from "./RunPage";
+
+type Listener = (e: MessageEvent) => void;
+
+/** FakeEventSource stands in for the browser's EventSource; tests push events through emit. */
+class FakeEventSource {
+  static instances: FakeEventSource[] = [];
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  readonly url: string;
+  readyState = 0;
+  onopen: ((e: Event) => void) | null = null;
+  onerror: ((e: Event) => void) | null = null;
+  private listeners = new Map<string, Set<Listener>>();
+
+  constructor(url: string) {
+    this.url = url;
+    FakeEventSource.instances.push(this);
+  }
+  addEventListener(kind: string, fn: Listener) {
+    if (!this.listeners.has(kind)) this.listeners.set(kind, new Set());
+    this.listeners.get(kind)?.add(fn);
+  }
+  removeEventListener(kind: string, fn: Listener) {
+    this.listeners.get(kind)?.delete(fn);
+  }
+  close() {
+    this.readyState = 2;
+  }
+  open() {
+    act(() => {
+      this.readyState = 1;
+      this.onopen?.(new Event("open"));
+    });
+  }
+  emit(e: RunEvent) {
+    act(() => {
+      if (this.readyState === 2) return;
+      for (const fn of this.listeners.get(e.kind) ?? [])
+        fn(new MessageEvent(e.kind, { data: JSON.stringify(e), lastEventId: String(e.seq) }));
+    });
+  }
+}
+
+function latest(): FakeEventSource {
+  const es = FakeEventSource.instances.at(-1);
+  if (!es) throw new Error("no EventSource was opened");
+  return es;
+}
+
+function makeRun(over: Partial<Run> = {}): Run {
+  return {
+    runId: "run_1",
+    testId: "tc_1",
+    testName: "Sign in",
+    projectId: "prj_1",
+    environmentId: "env_1",
+    status: "running",
+    passed: 0,
+    total: 0,
+    durationMs: 0,
+    version: 3,
+    options: { headed: false, screenshots: true },
+    result: { steps: [] },
+    attempts: 1,
+    startedBy: "usr_me",
+    createdAt: "2026-11-02T10:00:00Z",
+    startedAt: "2026-11-02T10:00:01Z",
+    finishedAt: null,
+    ...over,
+  };
+}
+
+const common = {
+  "GET /api/tests/tc_1/versions/3": {
+    body: {
+      version: 3,
+      document: {
+        dsl: 2,
+        name: "Sign in",
+        steps: [
+          { id: "s1", type: "navigate", url: "${baseUrl}/login", description: "Open the sign-in page" },
+          { id: "s2", type: "click", target: { locators: [{ kind: "role", value: "button", name: "Sign in" }] } },
+        ],
+      },
+    },
+  },
+  "GET /api/environments": { body: { environments: [{ id: "env_1", projectId: "prj_1", name: "Staging" }] } },
+  "GET /api/projects/prj_1/members": { body: { members: [{ userId: "usr_me", name: "Mia Tester", email: "", role: "Admin" }] } },
+  "GET /api/agent": { body: { agents: [], needed: true } },
+};
+
+let n = 0;
+function ev(kind: RunEvent["kind"], fields: Partial<RunEvent> = {}): RunEvent {
+  n += 1;
+  return { runId: "run_1", seq: n, time: "2026-11-02T10:00:02Z", kind, ...fields };
+}
+
+beforeEach(() => {
+  n = 0;
+  FakeEventSource.instances = [];
+  vi.stubGlobal("EventSource", FakeEventSource);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe("RunPage", () => {
+  it("shows each step as it starts and turns passed, then the final result, and stops listening", async () => {
+    fakeFetch({ ...common, "GET /api/runs/run_1": { status: 202, body: makeRun() } });
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    expect(await screen.findByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/tests/tc_1");
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = latest();
+    expect(es.url).toBe("/api/runs/run_1/events");
+    es.open();
+    expect(await screen.findByText("Staging")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Cancel run" })).toBeInTheDocument();
+
+    es.emit(ev("run.started", { version: 3, total: 2 }));
+    es.emit(ev("step.started", { index: 0, id: "s1", type: "navigate" }));
+    const step1 = await screen.findByTestId("step-1");
+    expect(within(step1).getByText("running")).toBeInTheDocument();
+    expect(within(step1).getByText("navigate")).toBeInTheDocument();
+    expect(await within(step1).findByText("Open the sign-in page")).toBeInTheDocument();
+
+    es.emit(ev("artifact", { name: "step-001-s1.png", contentType: "image/png", step: 0, size: 100 }));
+    es.emit(
+      ev("step.finished", { index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 420, screenshot: "step-001-s1.png" }),
+    );
+    await waitFor(() => expect(within(screen.getByTestId("step-1")).getByText("passed")).toBeInTheDocument());
+    expect(within(screen.getByTestId("step-1")).getByText("420 ms")).toBeInTheDocument();
+
+    es.emit(ev("step.started", { index: 1, id: "s2", type: "click" }));
+    es.emit(ev("step.retry", { index: 1, id: "s2", type: "click", attempt: 2, error: "not visible yet" }));
+    es.emit(ev("log", { level: "warn", message: "step s2: healed by the fallback locator", step: 1 }));
+    es.emit(
+      ev("step.finished", {
+        index: 1,
+        id: "s2",
+        type: "click",
+        status: "passed",
+        durationMs: 1500,
+        healedBy: { kind: "css", value: "#sign-in" },
+      }),
+    );
+    const step2 = screen.getByTestId("step-2");
+    expect(within(step2).getByText("retried 1×")).toBeInTheDocument();
+    expect(within(step2).getByText(/Healed: found by the fallback locator/)).toHaveTextContent('css "#sign-in"');
+    expect(within(step2).getByText('role "button" "Sign in"')).toBeInTheDocument();
+    expect(screen.getByText(/Log \(1 line/)).toBeInTheDocument();
+
+    es.emit(ev("run.finished", { status: "passed", passed: 2, total: 2, durationMs: 2100 }));
+    const result = await screen.findByRole("region", { name: "Result" });
+    expect(result).toHaveTextContent("Passed.");
+    expect(result).toHaveTextContent("2 of 2 steps passed in 2.1 s");
+    expect(screen.getByTestId("run-passed")).toHaveTextContent("2/2");
+    expect(screen.queryByRole("button", { name: "Cancel run" })).not.toBeInTheDocument();
+    expect(es.readyState).toBe(2);
+
+    await userEvent.click(screen.getByRole("button", { name: "Open screenshot of step 1" }));
+    const dialog = await screen.findByRole("dialog", { name: "Screenshot of step 1" });
+    expect(within(dialog).getByRole("img")).toHaveAttribute("src", "/api/runs/run_1/artifacts/step-001-s1.png");
+  });
+
+  it("renders a finished run from its stored result and closes the stream on unmount", async () => {
+    fakeFetch({
+      ...common,
+      "GET /api/runs/run_1": {
+        status: 200,
+        body: makeRun({
+          status: "failed",
+          passed: 1,
+          total: 2,
+          durationMs: 5300,
+          error: "step 2 (click): no element matches",
+          finishedAt: "2026-11-02T10:00:07Z",
+          result: {
+            steps: [
+              { index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 300, screenshot: "step-001-s1.png" },
+              { index: 1, id: "s2", type: "click", status: "failed", durationMs: 5000, error: "no element matches", attempts: 4 },
+            ],
+          },
+        }),
+      },
+    });
+    const { unmount } = renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    const result = await screen.findByRole("region", { name: "Result" });
+    expect(result).toHaveTextContent("Failed");
+    expect(result).toHaveTextContent("step 2 (click): no element matches");
+    expect(within(screen.getByTestId("step-2")).getByText("failed")).toBeInTheDocument();
+    expect(within(screen.getByTestId("step-2")).getByText("retried 3×")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Open screenshot of step 1" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Cancel run" })).not.toBeInTheDocument();
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = latest();
+    unmount();
+    expect(es.readyState).toBe(2);
+  });
+
+  it("explains a queued run waits for an agent and cancels it", async () => {
+    const { calls } = fakeFetch({
+      ...common,
+      "GET /api/runs/run_1": { status: 202, body: makeRun({ status: "queued", startedAt: null }) },
+      "POST /api/runs/run_1/cancel": { status: 202, body: { runId: "run_1", status: "cancelling" } },
+    });
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    expect(await screen.findByText("Waiting for an agent.")).toBeInTheDocument();
+    expect(await screen.findByRole("link", { name: "pair a computer or start its agent" })).toHaveAttribute("href", "/agents");
+    await userEvent.click(screen.getByRole("button", { name: "Cancel run" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST" && c.path === "/api/runs/run_1/cancel")).toBe(true));
+    expect(await screen.findByRole("button", { name: "Cancelling…" })).toBeDisabled();
+  });
+
+  it("says so when the run does not exist for the caller", async () => {
+    fakeFetch({ ...common, "GET /api/runs/run_1": { status: 404, body: { error: "no such run", code: "not_found" } } });
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    expect(await screen.findByRole("alert")).toHaveTextContent("Not found");
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+});

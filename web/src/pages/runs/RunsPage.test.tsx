@@ -1,0 +1,105 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch, renderPage } from "../../test/render";
+import type { Run } from "../../api/runs";
+import { RunsPage } from "./RunsPage";
+
+function makeRun(id: string, over: Partial<Run> = {}): Run {
+  return {
+    runId: id,
+    testId: "tc_1",
+    testName: "Sign in",
+    projectId: "prj_1",
+    environmentId: "env_1",
+    status: "passed",
+    passed: 4,
+    total: 4,
+    durationMs: 3200,
+    version: 2,
+    options: { headed: false, screenshots: true },
+    result: { steps: [] },
+    attempts: 1,
+    startedBy: "usr_2",
+    createdAt: "2026-11-02T10:00:00Z",
+    startedAt: "2026-11-02T10:00:01Z",
+    finishedAt: "2026-11-02T10:00:05Z",
+    ...over,
+  };
+}
+
+const common = {
+  "GET /api/environments": { body: { environments: [{ id: "env_1", projectId: "prj_1", name: "Staging" }] } },
+  "GET /api/projects/prj_1/members": { body: { members: [{ userId: "usr_2", name: "Bo Builder", email: "", role: "Tester" }] } },
+  "GET /api/tests": {
+    body: {
+      tests: [
+        { id: "tc_1", name: "Sign in" },
+        { id: "tc_2", name: "Checkout" },
+      ],
+      total: 2,
+      nextCursor: null,
+    },
+  },
+  "GET /api/tests/tc_2": { body: { id: "tc_2", name: "Checkout" } },
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("RunsPage", () => {
+  it("lists runs with their figures and loads more with the cursor", async () => {
+    const { calls } = fakeFetch({
+      ...common,
+      "GET /api/runs": (c) =>
+        c.path.includes("cursor=c2")
+          ? { body: { runs: [makeRun("run_3", { testName: "Old one", testId: "tc_9" })], nextCursor: null } }
+          : {
+              body: {
+                runs: [
+                  makeRun("run_1"),
+                  makeRun("run_2", { status: "failed", passed: 1, total: 4, environmentId: null, startedBy: "usr_me" }),
+                ],
+                nextCursor: "c2",
+              },
+            },
+    });
+    renderPage(<RunsPage />, { route: "/runs", path: "/runs" });
+    const row = (await screen.findByRole("link", { name: "run_1" })).closest("tr");
+    if (!row) throw new Error("no row");
+    expect(within(row).getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/tests/tc_1");
+    expect(within(row).getByText("4/4")).toBeInTheDocument();
+    expect(within(row).getByText("3.2 s")).toBeInTheDocument();
+    expect(await within(row).findByText("Staging")).toBeInTheDocument();
+    expect(await within(row).findByText("Bo Builder")).toBeInTheDocument();
+    const row2 = screen.getByRole("link", { name: "run_2" }).closest("tr");
+    if (!row2) throw new Error("no row");
+    expect(within(row2).getByText("Mia Tester (you)")).toBeInTheDocument();
+    expect(within(row2).getByText("1/4")).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole("button", { name: "Load more" }));
+    expect(await screen.findByRole("link", { name: "run_3" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "run_1" })).toBeInTheDocument();
+    expect(calls.some((c) => c.path.startsWith("/api/runs?") && c.path.includes("cursor=c2"))).toBe(true);
+    expect(screen.queryByRole("button", { name: "Load more" })).not.toBeInTheDocument();
+  });
+
+  it("is one test's history with ?testId= and passes the filters to the hub", async () => {
+    const { calls } = fakeFetch({
+      ...common,
+      "GET /api/runs": { body: { runs: [makeRun("run_7", { testId: "tc_2", testName: "Checkout" })], nextCursor: null } },
+    });
+    renderPage(<RunsPage />, { route: "/runs?testId=tc_2", path: "/runs" });
+    expect(await screen.findByRole("heading", { name: "Runs of Checkout" })).toBeInTheDocument();
+    await screen.findByRole("link", { name: "run_7" });
+    expect(calls.some((c) => c.path.startsWith("/api/runs?") && c.path.includes("testId=tc_2"))).toBe(true);
+
+    await userEvent.selectOptions(screen.getByLabelText("Status"), "failed");
+    await waitFor(() => expect(calls.some((c) => c.path.includes("testId=tc_2") && c.path.includes("status=failed"))).toBe(true));
+  });
+
+  it("says when nothing matches", async () => {
+    fakeFetch({ ...common, "GET /api/runs": { body: { runs: [], nextCursor: null } } });
+    renderPage(<RunsPage />, { route: "/runs?status=error", path: "/runs" });
+    expect(await screen.findByText(/No runs match these filters/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,117 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch, renderPage } from "../../test/render";
+import type { Test, TestCan } from "../../api";
+import { StartRunButton } from "./StartRunButton";
+
+const can: TestCan = {
+  edit: true,
+  run: true,
+  delete: true,
+  markReady: true,
+  deprecate: false,
+  revise: false,
+  duplicate: true,
+  share: true,
+  transfer: false,
+  restore: true,
+};
+
+function makeTest(over: Partial<Test> = {}): Test {
+  return {
+    id: "tc_1",
+    projectId: "prj_1",
+    name: "Checkout",
+    suite: null,
+    tags: [],
+    visibility: "Shared",
+    owner: null,
+    status: "Ready",
+    version: 4,
+    steps: 3,
+    lastRun: null,
+    lastSaved: { at: "2026-11-02T10:00:00Z", by: null },
+    createdAt: "2026-11-01T10:00:00Z",
+    can,
+    ...over,
+  };
+}
+
+const envs = {
+  "GET /api/environments": {
+    body: {
+      environments: [
+        { id: "env_1", projectId: "prj_1", name: "Staging" },
+        { id: "env_2", projectId: "prj_1", name: "Production" },
+      ],
+    },
+  },
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe("StartRunButton", () => {
+  it("starts a run with the chosen options and opens its page", async () => {
+    const { calls } = fakeFetch({ ...envs, "POST /api/runs": { status: 201, body: { runId: "run_42", status: "queued" } } });
+    renderPage(<StartRunButton test={makeTest()} />, { route: "/tests/tc_1", path: "/tests/:id" });
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    const dialog = await screen.findByRole("dialog", { name: "Run Checkout" });
+    const select = within(dialog).getByLabelText("Environment");
+    await within(select).findByRole("option", { name: "Staging" });
+    expect(select).toHaveValue("");
+    await userEvent.selectOptions(select, "Staging");
+    await userEvent.click(within(dialog).getByLabelText("Headed (show the browser window)"));
+    const shots = within(dialog).getByRole("group", { name: "Screenshots" });
+    expect(within(shots).getByLabelText("Every step")).toBeChecked();
+    await userEvent.click(within(shots).getByLabelText("Failures only"));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Start run" }));
+    await screen.findByTestId("elsewhere");
+    const post = calls.find((c) => c.method === "POST");
+    expect(post?.path).toBe("/api/runs");
+    expect(post?.body).toEqual({ testId: "tc_1", environmentId: "env_1", headed: true, screenshots: false });
+    expect(post?.headers["x-project-id"]).toBe("prj_1");
+  });
+
+  it("sends no environment and every screenshot by default", async () => {
+    const { calls } = fakeFetch({ ...envs, "POST /api/runs": { status: 201, body: { runId: "run_43", status: "queued" } } });
+    renderPage(<StartRunButton test={makeTest()} />, { route: "/tests/tc_1", path: "/tests/:id" });
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Start run" }));
+    await screen.findByTestId("elsewhere");
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({ testId: "tc_1", headed: false, screenshots: true });
+  });
+
+  it("shows the hub's refusal", async () => {
+    fakeFetch({
+      ...envs,
+      "POST /api/runs": {
+        status: 409,
+        body: { error: "this test is Deprecated and cannot be run; duplicate it to work from a copy", code: "deprecated" },
+      },
+    });
+    renderPage(<StartRunButton test={makeTest()} />, { route: "/tests/tc_1", path: "/tests/:id" });
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Start run" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("this test is Deprecated and cannot be run");
+    expect(screen.queryByTestId("elsewhere")).not.toBeInTheDocument();
+  });
+
+  it("is not offered when the caller may not run the test", () => {
+    fakeFetch(envs);
+    renderPage(<StartRunButton test={makeTest({ can: { ...can, run: false } })} />, { route: "/tests/tc_1", path: "/tests/:id" });
+    expect(screen.queryByRole("button", { name: "Run" })).not.toBeInTheDocument();
+  });
+
+  it("closes without starting anything on Cancel", async () => {
+    const { calls } = fakeFetch(envs);
+    renderPage(<StartRunButton test={makeTest()} />, { route: "/tests/tc_1", path: "/tests/:id" });
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+  });
+});

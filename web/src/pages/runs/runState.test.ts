@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import type { RunEvent } from "../../api/runs";
+import { initialRunView, mergeSteps, runStatusOf, runViewFromEvents, runViewReducer } from "./runState";
+
+let seq = 0;
+function ev(kind: RunEvent["kind"], fields: Partial<RunEvent> = {}): RunEvent {
+  seq += 1;
+  return { runId: "run_1", seq, time: `2026-11-02T10:00:${String(seq).padStart(2, "0")}Z`, kind, ...fields };
+}
+
+function script(): RunEvent[] {
+  seq = 0;
+  return [
+    ev("run.started", { version: 3, total: 2 }),
+    ev("step.started", { index: 0, id: "s1", type: "navigate" }),
+    ev("artifact", { name: "step-001-s1.png", contentType: "image/png", step: 0, size: 10 }),
+    ev("step.finished", { index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 120, screenshot: "step-001-s1.png" }),
+    ev("step.started", { index: 1, id: "s2", type: "click" }),
+    ev("step.retry", { index: 1, id: "s2", type: "click", attempt: 2, error: "element not visible" }),
+    ev("step.retry", { index: 1, id: "s2", type: "click", attempt: 3, error: "element not visible" }),
+    ev("log", { level: "warn", message: "step s2: healed by the fallback locator", step: 1 }),
+    ev("step.finished", {
+      index: 1,
+      id: "s2",
+      type: "click",
+      status: "passed",
+      durationMs: 2300,
+      healedBy: { kind: "css", value: "#go" },
+    }),
+    ev("run.finished", { status: "passed", passed: 2, total: 2, durationMs: 2500 }),
+  ];
+}
+
+describe("runViewReducer", () => {
+  it("follows a step from started to passed", () => {
+    const events = script();
+    let v = runViewReducer(initialRunView, events[0]);
+    expect(v.attempt).toBe(1);
+    expect(v.total).toBe(2);
+    expect(runStatusOf(v, "queued")).toBe("running");
+    v = runViewReducer(v, events[1]);
+    expect(v.steps).toEqual([expect.objectContaining({ index: 0, id: "s1", type: "navigate", status: "running", durationMs: null })]);
+    v = runViewReducer(v, events[2]);
+    v = runViewReducer(v, events[3]);
+    expect(v.steps[0]).toEqual(expect.objectContaining({ status: "passed", durationMs: 120 }));
+  });
+
+  it("counts retries, records the healing locator, attaches screenshots and ends with run.finished", () => {
+    const v = runViewFromEvents(script());
+    expect(v.steps).toHaveLength(2);
+    expect(v.steps[0].screenshots).toEqual(["step-001-s1.png"]);
+    expect(v.steps[1].retries).toBe(2);
+    expect(v.steps[1].retryError).toBe("element not visible");
+    expect(v.steps[1].healedBy).toEqual({ kind: "css", value: "#go" });
+    expect(v.logs).toEqual([expect.objectContaining({ level: "warn", step: 1 })]);
+    expect(v.finished).toEqual({ status: "passed", passed: 2, total: 2, durationMs: 2500, error: "" });
+    expect(runStatusOf(v, "running")).toBe("passed");
+  });
+
+  it("shows a screenshot thumbnail as soon as its artifact event arrives", () => {
+    const events = script();
+    const v = runViewFromEvents(events.slice(0, 3));
+    expect(v.steps[0].status).toBe("running");
+    expect(v.steps[0].screenshots).toEqual(["step-001-s1.png"]);
+    expect(v.artifacts).toEqual([{ name: "step-001-s1.png", contentType: "image/png", step: 0, size: 10 }]);
+  });
+
+  it("ignores an event whose seq it has seen (a resumed stream repeats)", () => {
+    const events = script();
+    const once = runViewFromEvents(events);
+    const twice = runViewFromEvents([...events, ...events]);
+    expect(twice).toEqual(once);
+    expect(runViewReducer(once, events[4])).toBe(once);
+    expect(twice.logs).toHaveLength(1);
+  });
+
+  it("tolerates events out of order", () => {
+    const events = script();
+    const shuffled = [events[0], events[3], events[1], events[2], events[9], events[5], events[4], events[8], events[7], events[6]];
+    expect(runViewFromEvents(shuffled)).toEqual(runViewFromEvents(events));
+  });
+
+  it("keeps a step reported only by step.finished (skipped after a failure)", () => {
+    seq = 0;
+    const v = runViewFromEvents([
+      ev("run.started", { total: 2 }),
+      ev("step.started", { index: 0, id: "s1", type: "click" }),
+      ev("artifact", { name: "step-001-s1-failure.png", contentType: "image/png", step: 0 }),
+      ev("step.finished", { index: 0, id: "s1", type: "click", status: "failed", durationMs: 5000, error: "no element matches" }),
+      ev("step.finished", { index: 1, id: "s2", type: "fill", status: "skipped" }),
+      ev("run.finished", { status: "failed", passed: 0, total: 2, durationMs: 5100, error: "step 1 failed" }),
+    ]);
+    expect(v.steps.map((s) => [s.index, s.status])).toEqual([
+      [0, "failed"],
+      [1, "skipped"],
+    ]);
+    expect(v.steps[0].error).toBe("no element matches");
+    expect(v.steps[0].screenshots).toEqual(["step-001-s1-failure.png"]);
+    expect(v.finished?.error).toBe("step 1 failed");
+  });
+
+  it("starts over when the run starts again on another agent, keeping the log", () => {
+    seq = 0;
+    const v = runViewFromEvents([
+      ev("run.started", { total: 1 }),
+      ev("step.started", { index: 0, id: "s1", type: "click" }),
+      ev("log", { level: "warn", message: "the agent was lost; the run is queued again" }),
+      ev("run.started", { total: 1 }),
+    ]);
+    expect(v.attempt).toBe(2);
+    expect(v.steps).toEqual([]);
+    expect(v.logs).toHaveLength(1);
+  });
+});
+
+describe("mergeSteps", () => {
+  it("shows the stored result when no event was received", () => {
+    const steps = mergeSteps(initialRunView, [
+      { index: 1, id: "s2", type: "click", status: "failed", durationMs: 30, error: "boom", screenshot: "f.png", attempts: 3 },
+      { index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 10 },
+    ]);
+    expect(steps.map((s) => s.index)).toEqual([0, 1]);
+    expect(steps[1]).toEqual(expect.objectContaining({ status: "failed", error: "boom", screenshots: ["f.png"], retries: 2 }));
+  });
+
+  it("prefers what the events tell and fills in the rest", () => {
+    seq = 0;
+    const v = runViewFromEvents([ev("run.started", { total: 2 }), ev("step.started", { index: 0, id: "s1", type: "navigate" })]);
+    const steps = mergeSteps(v, [{ index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 10, screenshot: "a.png" }]);
+    expect(steps[0]).toEqual(expect.objectContaining({ status: "passed", durationMs: 10, screenshots: ["a.png"] }));
+  });
+});

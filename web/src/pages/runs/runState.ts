@@ -1,0 +1,283 @@
+// The live run page's state, built as a pure reducer over the run's events
+// (protocol/events.go). The hub sends every earlier event to a late
+// subscriber and EventSource resumes with Last-Event-ID, so the same event
+// may arrive twice (ignored by seq) and, in principle, out of order (the
+// state is then rebuilt from the events sorted by seq).
+import type { Locator } from "../../api";
+import { isFinalStatus, type RunEvent, type RunStatus, type StepResult, type StepStatus } from "../../api/runs";
+
+export interface StepView {
+  /** 0-based position in the document; the page shows index + 1. */
+  index: number;
+  id: string;
+  type: string;
+  status: "running" | StepStatus;
+  durationMs: number | null;
+  error: string;
+  /** Attempts after the first (step.retry numbers the attempt that starts). */
+  retries: number;
+  /** The reason the last failed attempt gave, while the step goes on. */
+  retryError: string;
+  healedBy: Locator | null;
+  /** Image artifacts of this step, in the order they came. */
+  screenshots: string[];
+}
+
+export interface LogEntry {
+  seq: number;
+  time: string;
+  level: string;
+  message: string;
+  step: number | null;
+}
+
+export interface ArtifactEntry {
+  name: string;
+  contentType: string;
+  step: number | null;
+  size: number;
+}
+
+export interface RunFinish {
+  status: RunStatus;
+  passed: number;
+  total: number;
+  durationMs: number;
+  error: string;
+}
+
+export interface RunView {
+  /** Every event applied, sorted by seq. */
+  events: RunEvent[];
+  lastSeq: number;
+  /** How many times the run started (a run whose agent vanished is queued again once). */
+  attempt: number;
+  version: number | null;
+  /** Number of steps, from run.started. */
+  total: number | null;
+  /** The current attempt's steps, sorted by index. */
+  steps: StepView[];
+  logs: LogEntry[];
+  /** The current attempt's artifacts. */
+  artifacts: ArtifactEntry[];
+  finished: RunFinish | null;
+}
+
+export const initialRunView: RunView = {
+  events: [],
+  lastSeq: 0,
+  attempt: 0,
+  version: null,
+  total: null,
+  steps: [],
+  logs: [],
+  artifacts: [],
+  finished: null,
+};
+
+/** The position where seq belongs in events sorted by seq, and whether it is there already. */
+function findSeq(events: RunEvent[], seq: number): { at: number; found: boolean } {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid].seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return { at: lo, found: lo < events.length && events[lo].seq === seq };
+}
+
+const isImage = (contentType: string | undefined) => (contentType ?? "").startsWith("image/");
+
+function emptyStep(index: number, view: RunView): StepView {
+  return {
+    index,
+    id: "",
+    type: "",
+    status: "running",
+    durationMs: null,
+    error: "",
+    retries: 0,
+    retryError: "",
+    healedBy: null,
+    // An artifact that came before its step's first event still belongs to it.
+    screenshots: view.artifacts.filter((a) => a.step === index && isImage(a.contentType)).map((a) => a.name),
+  };
+}
+
+/** updateStep applies fn to step `index`, creating it when no event named it before. */
+function updateStep(view: RunView, index: number, fn: (s: StepView) => StepView): StepView[] {
+  const at = view.steps.findIndex((s) => s.index === index);
+  if (at >= 0) return view.steps.map((s, i) => (i === at ? fn(s) : s));
+  return [...view.steps, fn(emptyStep(index, view))].sort((a, b) => a.index - b.index);
+}
+
+function withName(s: StepView, e: RunEvent): StepView {
+  return { ...s, id: e.id ?? s.id, type: e.type ?? s.type };
+}
+
+function addName(list: string[], name: string | undefined): string[] {
+  return name && !list.includes(name) ? [...list, name] : list;
+}
+
+const asStepStatus = (s: string | undefined): StepStatus => (s === "passed" || s === "failed" || s === "skipped" ? s : "failed");
+const asRunStatus = (s: string | undefined): RunStatus => (isFinalStatus(s) ? (s as RunStatus) : "error");
+
+/** apply folds one event (the newest so far) into the view. */
+function apply(view: RunView, e: RunEvent): RunView {
+  const index = typeof e.index === "number" ? e.index : null;
+  switch (e.kind) {
+    case "run.started":
+      // A new attempt starts over: its steps and artifacts replace the last one's.
+      return {
+        ...view,
+        attempt: view.attempt + 1,
+        version: e.version ?? view.version,
+        total: e.total ?? view.total,
+        steps: [],
+        artifacts: [],
+        finished: null,
+      };
+    case "step.started":
+      if (index === null) return view;
+      return {
+        ...view,
+        steps: updateStep(view, index, (s) => ({ ...withName(s, e), status: "running", durationMs: null, error: "" })),
+      };
+    case "step.retry":
+      if (index === null) return view;
+      return {
+        ...view,
+        steps: updateStep(view, index, (s) => ({
+          ...withName(s, e),
+          retries: Math.max(s.retries, (e.attempt ?? 2) - 1),
+          retryError: e.error ?? s.retryError,
+        })),
+      };
+    case "step.finished":
+      if (index === null) return view;
+      return {
+        ...view,
+        steps: updateStep(view, index, (s) => ({
+          ...withName(s, e),
+          status: asStepStatus(e.status),
+          durationMs: e.durationMs ?? s.durationMs,
+          error: e.error ?? "",
+          healedBy: e.healedBy ?? s.healedBy,
+          screenshots: addName(s.screenshots, e.screenshot),
+        })),
+      };
+    case "artifact": {
+      if (!e.name) return view;
+      const a: ArtifactEntry = { name: e.name, contentType: e.contentType ?? "", step: e.step ?? null, size: e.size ?? 0 };
+      const step = a.step;
+      const attach = step !== null && isImage(a.contentType) && view.steps.some((s) => s.index === step);
+      return {
+        ...view,
+        artifacts: [...view.artifacts, a],
+        steps: attach ? view.steps.map((s) => (s.index === step ? { ...s, screenshots: addName(s.screenshots, a.name) } : s)) : view.steps,
+      };
+    }
+    case "log":
+      return {
+        ...view,
+        logs: [...view.logs, { seq: e.seq, time: e.time, level: e.level ?? "info", message: e.message ?? "", step: e.step ?? null }],
+      };
+    case "run.finished":
+      return {
+        ...view,
+        finished: {
+          status: asRunStatus(e.status),
+          passed: e.passed ?? 0,
+          total: e.total ?? view.total ?? 0,
+          durationMs: e.durationMs ?? 0,
+          error: e.error ?? "",
+        },
+      };
+    default:
+      return view;
+  }
+}
+
+/** runViewFromEvents builds the view from scratch from events in any order, duplicates included. */
+export function runViewFromEvents(events: RunEvent[]): RunView {
+  return events.reduce(runViewReducer, initialRunView);
+}
+
+/**
+ * runViewReducer adds one event: a seq seen before changes nothing (the
+ * same state comes back), a newer one is applied, an older one that was
+ * missing makes the view be rebuilt in seq order.
+ */
+export function runViewReducer(view: RunView, e: RunEvent): RunView {
+  if (typeof e.seq !== "number" || !Number.isFinite(e.seq)) return view;
+  if (e.seq > view.lastSeq) {
+    return { ...apply(view, e), events: [...view.events, e], lastSeq: e.seq };
+  }
+  const { at, found } = findSeq(view.events, e.seq);
+  if (found) return view;
+  const events = [...view.events.slice(0, at), e, ...view.events.slice(at)];
+  const rebuilt = events.reduce(apply, initialRunView);
+  return { ...rebuilt, events, lastSeq: view.lastSeq };
+}
+
+/** The run's status as the events tell it, or `fallback` (the stored record's) before they say anything. */
+export function runStatusOf(view: RunView, fallback: RunStatus): RunStatus {
+  if (view.finished) return view.finished.status;
+  if (isFinalStatus(fallback)) return fallback;
+  return view.attempt > 0 ? "running" : fallback;
+}
+
+/** A stored step result as a step of the view. */
+export function stepFromResult(r: StepResult): StepView {
+  return {
+    index: r.index,
+    id: r.id,
+    type: r.type,
+    status: r.status,
+    durationMs: r.durationMs,
+    error: r.error ?? "",
+    retries: Math.max(0, (r.attempts ?? 1) - 1),
+    retryError: "",
+    healedBy: r.healedBy ?? null,
+    screenshots: r.screenshot ? [r.screenshot] : [],
+  };
+}
+
+/**
+ * mergeSteps shows the steps the events told of, completed by the stored
+ * result (GET /api/runs/:id), which is all there is when the events were
+ * not (yet) received.
+ */
+export function mergeSteps(view: RunView, stored: StepResult[]): StepView[] {
+  const byIndex = new Map<number, StepView>();
+  for (const r of stored) byIndex.set(r.index, stepFromResult(r));
+  for (const s of view.steps) {
+    const old = byIndex.get(s.index);
+    if (!old) {
+      byIndex.set(s.index, s);
+      continue;
+    }
+    let shots = s.screenshots;
+    for (const n of old.screenshots) shots = addName(shots, n);
+    byIndex.set(s.index, {
+      ...s,
+      id: s.id || old.id,
+      type: s.type || old.type,
+      // A step still running in the events but finished in the record was finished by a later event not yet seen.
+      status: s.status === "running" ? old.status : s.status,
+      durationMs: s.durationMs ?? old.durationMs,
+      error: s.error || old.error,
+      retries: Math.max(s.retries, old.retries),
+      healedBy: s.healedBy ?? old.healedBy,
+      screenshots: shots,
+    });
+  }
+  return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
+/** "label Email", "role button "Sign in"": a locator in words. */
+export function describeLocator(l: Locator): string {
+  const name = l.name ? ` "${l.name}"` : "";
+  return `${l.kind} ${JSON.stringify(l.value)}${name}`;
+}

@@ -1,0 +1,109 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch, renderPage } from "../../test/render";
+import { VersionsPage } from "./VersionsPage";
+import { CAN_ALL, makeTest, makeVersion } from "./fixtures";
+
+afterEach(() => vi.unstubAllGlobals());
+
+const VERSIONS = {
+  body: {
+    versions: [
+      makeVersion(3, { current: true, note: "restored from version 1" }),
+      makeVersion(2, { status: "Ready", author: null }),
+      makeVersion(1),
+    ],
+  },
+};
+
+function renderVersions(route = "/tests/tc_1/versions") {
+  return renderPage(<VersionsPage />, { route, path: "/tests/:id/versions" });
+}
+
+describe("VersionsPage", () => {
+  it("lists every version and restores one after confirmation", async () => {
+    let restored = false;
+    const { calls } = fakeFetch({
+      "GET /api/tests/tc_1": () => ({ body: makeTest({ version: restored ? 4 : 3 }) }),
+      "GET /api/tests/tc_1/versions": VERSIONS,
+      "POST /api/tests/tc_1/versions/1/restore": () => {
+        restored = true;
+        return { status: 201, body: makeTest({ version: 4 }) };
+      },
+    });
+    renderVersions();
+    expect(await screen.findByRole("heading", { name: "Version history of Sign in" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to the test" })).toHaveAttribute("href", "/tests/tc_1");
+    const rows = (await screen.findAllByRole("row")).slice(1);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toHaveTextContent("v3 current");
+    expect(rows[0]).toHaveTextContent("restored from version 1");
+    expect(rows[1]).toHaveTextContent("Ready");
+    expect(rows[1]).toHaveTextContent("(account removed)");
+    // The current version is not offered for restore.
+    expect(screen.queryByRole("button", { name: "Restore version 3" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Restore version 2" })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole("button", { name: "Restore version 1" }));
+    const dialog = screen.getByRole("dialog", { name: "Restore version 1?" });
+    expect(dialog).toHaveTextContent("A new version 4 is added with the content of version 1 as a Draft; history is kept.");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Restore" }));
+    expect(await screen.findByText("Restored version 1 as version 4")).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === "POST").map((c) => c.path)).toEqual(["/api/tests/tc_1/versions/1/restore"]);
+    expect(screen.queryByRole("dialog")).toBeNull();
+    // The history is read again after the restore.
+    await waitFor(() => expect(calls.filter((c) => c.path === "/api/tests/tc_1/versions")).toHaveLength(2));
+  });
+
+  it("does not offer Restore without can.restore", async () => {
+    fakeFetch({
+      "GET /api/tests/tc_1": { body: makeTest({ can: { ...CAN_ALL, restore: false } }) },
+      "GET /api/tests/tc_1/versions": VERSIONS,
+    });
+    renderVersions();
+    await screen.findByRole("button", { name: "View version 1" });
+    expect(screen.queryByRole("button", { name: /^Restore/ })).toBeNull();
+  });
+
+  it("shows a version's steps and JSON", async () => {
+    fakeFetch({
+      "GET /api/tests/tc_1": { body: makeTest() },
+      "GET /api/tests/tc_1/versions": VERSIONS,
+      "GET /api/tests/tc_1/versions/2": {
+        body: makeVersion(2, {
+          status: "Ready",
+          document: {
+            dsl: 2,
+            name: "Sign in",
+            steps: [
+              { id: "s1", type: "navigate", url: "${baseUrl}/login" },
+              { id: "s2", type: "fill", value: "alice", target: { locators: [{ kind: "label", value: "Email" }] } },
+              {
+                id: "s3",
+                type: "click",
+                target: {
+                  locators: [
+                    { kind: "role", value: "button", name: "Sign in" },
+                    { kind: "css", value: "#go" },
+                  ],
+                },
+              },
+            ],
+          },
+        }),
+      },
+    });
+    renderVersions();
+    await userEvent.click(await screen.findByRole("button", { name: "View version 2" }));
+    const panel = await screen.findByRole("region", { name: "Version 2" });
+    const steps = await within(panel).findAllByRole("listitem");
+    expect(steps).toHaveLength(3);
+    expect(steps[0]).toHaveTextContent("navigate");
+    expect(steps[0]).toHaveTextContent("${baseUrl}/login");
+    expect(steps[1]).toHaveTextContent("label=Email");
+    expect(steps[1]).toHaveTextContent("alice");
+    expect(steps[2]).toHaveTextContent('role=button name="Sign in" (+1 fallback)');
+    expect(within(panel).getByLabelText("Document JSON").textContent).toContain('"type": "navigate"');
+  });
+});
