@@ -4,3 +4,4 @@ export * from "./tests";
 export * from "./testsApi";
 export * from "./runs";
 export * from "./admin";
+export * from "./editorApi";

@@ -1,5 +1,238 @@
-import { PageHeader } from "../../components/ui";
+// The test editor at /tests/:id: the test's settings and steps as a form
+// generated from the step registry, or as JSON; Check and Save against the
+// hub (If-Match of the loaded ETag), and the lifecycle actions the caller may take.
+import { useState, type FormEvent, type KeyboardEvent, type MouseEvent } from "react";
+import { Link, useParams } from "react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ApiError, type Registry } from "../../api";
+import { fetchRegistry, fetchTest, saveTest, validateDocument, type EditorDocument, type LoadedTest } from "../../api/editorApi";
+import { ErrorBox, Loading, PageHeader, StatusBadge } from "../../components/ui";
+import { StartRunButton } from "../runs/StartRunButton";
+import { formatDocument, parseDocumentJson } from "./documentModel";
+import { EditorActions } from "./EditorActions";
+import { ExportButton } from "./ExportModal";
+import { JsonView } from "./JsonView";
+import { ActionProblem, TopIssues } from "./Problems";
+import { SettingsForm } from "./SettingsForm";
+import { StepList } from "./StepList";
+import { useEditorState } from "./useEditorState";
+import "./editor.css";
 
 export function EditorPage() {
-  return <PageHeader title="Test" />;
+  const { id = "" } = useParams();
+  // Bumped by Reload: the editor starts over from the test as loaded again.
+  const [generation, setGeneration] = useState(0);
+  // gcTime 0: every visit loads the test afresh, so edits start from its latest ETag.
+  const testQ = useQuery({ queryKey: ["editor", "test", id], queryFn: () => fetchTest(id), gcTime: 0 });
+  const registryQ = useQuery({ queryKey: ["registry"], queryFn: fetchRegistry, staleTime: Infinity });
+  if (testQ.isError || registryQ.isError) {
+    return (
+      <>
+        <PageHeader title="Test" />
+        <ErrorBox error={testQ.error ?? registryQ.error} />
+        <Link to="/tests">Back to tests</Link>
+      </>
+    );
+  }
+  if (testQ.isPending || registryQ.isPending) return <Loading label="Loading the test" />;
+  const reload = async () => {
+    await testQ.refetch();
+    setGeneration((g) => g + 1);
+  };
+  return <Editor key={`${id}:${generation}`} initial={testQ.data} registry={registryQ.data} onReload={reload} />;
+}
+
+const VIEWS = [
+  ["form", "Form"],
+  ["json", "JSON"],
+] as const;
+
+const READ_ONLY_NOTICE: Record<string, string> = {
+  Ready: "This test is Ready and frozen. Start a new revision to change it.",
+  Deprecated: "Deprecated tests are read-only; duplicate it to work from a copy.",
+};
+
+function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry: Registry; onReload: () => void }) {
+  const ed = useEditorState(initial);
+  const { test, doc } = ed;
+  const readOnly = !test.can.edit;
+  const qc = useQueryClient();
+  const [view, setView] = useState<(typeof VIEWS)[number][0]>("form");
+  const [jsonDraft, setJsonDraft] = useState<string | null>(null);
+  const [jsonError, setJsonError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<unknown>(null);
+  const [note, setNote] = useState("");
+
+  const jsonPending = jsonDraft !== null && jsonDraft !== formatDocument(doc);
+  const changed = ed.dirty || jsonPending;
+  const edit = (next: EditorDocument) => {
+    ed.setDoc(next);
+    setNote("");
+  };
+  /** applyJson puts the JSON draft into the form; the document to use, or null after a parse error. */
+  const applyJson = (): EditorDocument | null => {
+    if (jsonDraft === null) return doc;
+    const parsed = parseDocumentJson(jsonDraft);
+    if ("error" in parsed) {
+      setJsonError(parsed.error);
+      return null;
+    }
+    setJsonError(null);
+    setJsonDraft(null);
+    edit(parsed.document);
+    return parsed.document;
+  };
+
+  const save = useMutation({
+    mutationFn: (sent: EditorDocument) => saveTest(test.id, { document: sent }, ed.etag),
+    onMutate: () => {
+      setProblem(null);
+      setNote("");
+    },
+    onSuccess: (res, sent) => {
+      ed.saved(res, sent);
+      ed.setIssues([]);
+      setNote("Saved.");
+      // Lists and the suite filter show the name, suite and step count.
+      qc.invalidateQueries({ queryKey: ["tests"] });
+      qc.invalidateQueries({ queryKey: ["suites"] });
+    },
+    onError: (err, sent) => {
+      setProblem(err);
+      if (err instanceof ApiError && err.status === 422) ed.setIssues(err.issues, sent);
+    },
+  });
+  const check = useMutation({
+    mutationFn: (sent: EditorDocument) => validateDocument(test.id, sent),
+    onMutate: () => {
+      setProblem(null);
+      setNote("");
+    },
+    onSuccess: (res, sent) => {
+      ed.setIssues(res.issues, sent);
+      setNote(res.valid ? "No problems found." : "");
+    },
+    onError: setProblem,
+  });
+
+  const canSave = changed && !readOnly && !save.isPending;
+  const onSave = (e?: FormEvent) => {
+    e?.preventDefault();
+    if (!canSave) return;
+    const sent = applyJson();
+    if (sent) save.mutate(sent);
+  };
+  const onCheck = () => {
+    const sent = applyJson();
+    if (sent) check.mutate(sent);
+  };
+  const showForm = () => {
+    if (applyJson()) setView("form");
+  };
+  const showJson = () => {
+    if (view === "json") return;
+    setJsonDraft(null);
+    setJsonError(null);
+    setView("json");
+  };
+  // Arrow keys move between the two tabs, as in any tab list.
+  const onTabKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    e.preventDefault();
+    if (view === "form") showJson();
+    else showForm();
+    e.currentTarget.querySelector<HTMLButtonElement>('[aria-selected="false"]')?.focus();
+  };
+  const leave = (e: MouseEvent) => {
+    if (changed && !window.confirm("Leave this page? Your unsaved changes will be lost.")) e.preventDefault();
+  };
+
+  const notice = readOnly && (READ_ONLY_NOTICE[test.status] ?? "You can view this test but not edit it.");
+  return (
+    <div className="editor">
+      <PageHeader
+        title={test.name}
+        subtitle={
+          <span className="editor-meta">
+            <span className="mono">v{test.version}</span>
+            <StatusBadge status={test.status} />
+            <span className={`badge badge-${test.visibility.toLowerCase()}`}>{test.visibility}</span>
+            <span>Owner: {test.owner?.name ?? "—"}</span>
+            <Link to={`/tests/${test.id}/versions`} onClick={leave}>
+              History
+            </Link>
+            <Link to={`/runs?testId=${encodeURIComponent(test.id)}`} onClick={leave}>
+              Runs
+            </Link>
+          </span>
+        }
+      >
+        <StartRunButton test={test} />
+        <button type="submit" form="editor-form" className="primary" disabled={!canSave}>
+          {save.isPending ? "Saving…" : "Save"}
+        </button>
+      </PageHeader>
+
+      <div className="row editor-toolbar">
+        <button type="button" onClick={onCheck} disabled={check.isPending}>
+          {check.isPending ? "Checking…" : "Check"}
+        </button>
+        <ExportButton testId={test.id} dirty={changed} />
+        <span className="toolbar-sep" aria-hidden="true" />
+        <EditorActions test={test} etag={ed.etag} dirty={changed} onChanged={ed.adopt} onProblem={setProblem} />
+        <span className="spacer" />
+        <span role="status" className={changed ? "unsaved" : "muted"}>
+          {changed ? "Unsaved changes" : note}
+        </span>
+      </div>
+
+      {notice && <p className="notice">{notice}</p>}
+      <ActionProblem error={problem} onReload={onReload} copyText={() => jsonDraft ?? formatDocument(doc)} />
+      <TopIssues issues={view === "json" ? ed.issues : ed.placed.top} />
+
+      <div role="tablist" aria-label="Editor view" className="editor-tabs" onKeyDown={onTabKey}>
+        {VIEWS.map(([v, label]) => (
+          <button
+            key={v}
+            type="button"
+            role="tab"
+            id={`editor-tab-${v}`}
+            aria-selected={view === v}
+            tabIndex={view === v ? 0 : -1}
+            aria-controls="editor-panel"
+            onClick={v === "form" ? showForm : showJson}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <form id="editor-form" onSubmit={onSave} noValidate>
+        <div role="tabpanel" id="editor-panel" aria-labelledby={`editor-tab-${view}`}>
+          {view === "form" ? (
+            <>
+              <fieldset className="plain" disabled={readOnly}>
+                <SettingsForm doc={doc} onChange={edit} issues={ed.placed.fields} />
+              </fieldset>
+              <StepList
+                steps={doc.steps}
+                registry={registry}
+                readOnly={readOnly}
+                issues={ed.placed.steps}
+                onChange={(steps) => edit({ ...doc, steps })}
+              />
+            </>
+          ) : (
+            <JsonView
+              text={jsonDraft ?? formatDocument(doc)}
+              onText={setJsonDraft}
+              error={jsonError}
+              onApply={applyJson}
+              pending={jsonPending}
+              readOnly={readOnly}
+            />
+          )}
+        </div>
+      </form>
+    </div>
+  );
 }

@@ -1,0 +1,297 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch, renderPage, type FakeCall } from "../../test/render";
+import { EditorPage } from "./EditorPage";
+import { baseDoc, testJSON, testRoutes } from "./editorFixtures";
+import type { EditorDocument } from "../../api/editorApi";
+
+afterEach(() => vi.unstubAllGlobals());
+
+function renderEditor(id = "tc_1") {
+  return renderPage(<EditorPage />, { route: `/tests/${id}`, path: "/tests/:id" });
+}
+
+/** The steps as their cards name them, in order: "Step 1: navigate". */
+function stepNames(): string[] {
+  return screen.getAllByRole("button", { name: /^Step \d+:/ }).map((b) => b.textContent?.replace(/[▸▾]/g, "").trim() ?? "");
+}
+
+function sentDocument(calls: FakeCall[], method = "PUT"): EditorDocument {
+  const call = calls.find((c) => c.method === method && c.path === "/api/tests/tc_1");
+  if (!call) throw new Error(`no ${method} /api/tests/tc_1`);
+  return call.body as EditorDocument;
+}
+
+describe("EditorPage", () => {
+  it("shows the test's header, settings and steps", async () => {
+    fakeFetch(testRoutes());
+    renderEditor();
+    expect(await screen.findByRole("heading", { name: "Sign in" })).toBeInTheDocument();
+    expect(screen.getByText("v3")).toBeInTheDocument();
+    expect(screen.getByText("Draft")).toBeInTheDocument();
+    expect(screen.getByText("Shared")).toBeInTheDocument();
+    expect(screen.getByText("Owner: Mia Tester")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "History" })).toHaveAttribute("href", "/tests/tc_1/versions");
+    expect(screen.getByRole("link", { name: "Runs" })).toHaveAttribute("href", "/runs?testId=tc_1");
+    expect(screen.getByLabelText("Name")).toHaveValue("Sign in");
+    expect(screen.getByLabelText("Suite")).toHaveValue("Accounts");
+    expect(screen.getByLabelText("Tags")).toHaveValue("smoke");
+    expect(screen.getByLabelText("Variable 1 name")).toHaveValue("user");
+    expect(stepNames()).toEqual(["Step 1: navigate", "Step 2: fill"]);
+    expect(screen.getByText('label=Email · "${user}"')).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Save" })).toBeDisabled();
+  });
+
+  it("adds a navigate step from the registry and saves the document with If-Match", async () => {
+    const saved = { ...baseDoc(), steps: [...baseDoc().steps, { id: "s3", type: "navigate", url: "https://shop.test/cart" }] };
+    const { calls } = fakeFetch({
+      ...testRoutes(),
+      "PUT /api/tests/tc_1": { body: testJSON({}, saved), headers: { ETag: '"v3-r2"' } },
+    });
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await userEvent.selectOptions(screen.getByLabelText("Step type"), "navigate");
+    await userEvent.click(screen.getByRole("button", { name: "Add step" }));
+    expect(screen.getByText("Unsaved changes")).toBeInTheDocument();
+    const step3 = screen.getByRole("group", { name: "Step 3 navigate" });
+    const url = within(step3).getByLabelText("url");
+    expect(url).toHaveAccessibleDescription(/Required: the address to open/);
+    await userEvent.type(url, "https://shop.test/cart");
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+
+    await screen.findByText("Saved.");
+    const put = calls.find((c) => c.method === "PUT");
+    expect(put?.headers["If-Match"]).toBe('"v3-r1"');
+    expect(sentDocument(calls).steps[2]).toEqual({ id: "s3", type: "navigate", url: "https://shop.test/cart" });
+    expect(screen.queryByText("Unsaved changes")).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Save" })).toBeDisabled();
+  });
+
+  it("gives new steps the registry's defaults and a target row", async () => {
+    fakeFetch(testRoutes());
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await userEvent.selectOptions(screen.getByLabelText("Step type"), "assertText");
+    await userEvent.click(screen.getByRole("button", { name: "Add step" }));
+    const step3 = screen.getByRole("group", { name: "Step 3 assertText" });
+    expect(within(step3).getByLabelText("match")).toHaveValue("contains");
+    expect(within(step3).getByLabelText("Locator 1 kind")).toHaveValue("css");
+    await userEvent.selectOptions(within(step3).getByLabelText("Locator 1 kind"), "role");
+    await userEvent.type(within(step3).getByLabelText("Locator 1 value"), "heading");
+    await userEvent.type(within(step3).getByLabelText("Locator 1 name"), "Welcome");
+    await userEvent.click(within(step3).getByRole("button", { name: "Add locator" }));
+    await userEvent.type(within(step3).getByLabelText("Locator 2 value"), "h1");
+    await userEvent.click(within(step3).getByRole("button", { name: "Move locator 2 up" }));
+    await userEvent.click(screen.getByRole("tab", { name: "JSON" }));
+    const doc = JSON.parse((screen.getByLabelText("Document JSON") as HTMLTextAreaElement).value) as EditorDocument;
+    expect(doc.steps[2]).toEqual({
+      id: "s3",
+      type: "assertText",
+      expected: "",
+      match: "contains",
+      target: {
+        locators: [
+          { kind: "css", value: "h1" },
+          { kind: "role", value: "heading", name: "Welcome" },
+        ],
+      },
+    });
+  });
+
+  it("reorders, duplicates and removes steps", async () => {
+    const { calls } = fakeFetch({ ...testRoutes(), "PUT /api/tests/tc_1": { body: testJSON(), headers: { ETag: '"v3-r2"' } } });
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    expect(screen.getByRole("button", { name: "Move step 1 up" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Move step 2 down" })).toBeDisabled();
+    await userEvent.click(screen.getByRole("button", { name: "Move step 2 up" }));
+    expect(stepNames()).toEqual(["Step 1: fill", "Step 2: navigate"]);
+    await userEvent.click(screen.getByRole("button", { name: "Duplicate step 1" }));
+    expect(stepNames()).toEqual(["Step 1: fill", "Step 2: fill", "Step 3: navigate"]);
+    await userEvent.click(screen.getByRole("button", { name: "Remove step 3" }));
+    expect(stepNames()).toEqual(["Step 1: fill", "Step 2: fill"]);
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
+    const steps = sentDocument(calls).steps;
+    expect(steps.map((s) => s.id)).toEqual(["s2", "s3"]);
+    expect(steps[1]).toEqual({ ...steps[0], id: "s3" });
+  });
+
+  it("shows a checked issue under the field it names, and unplaced ones at the top", async () => {
+    const doc = { ...baseDoc(), steps: [baseDoc().steps[1], { id: "s3", type: "navigate", url: "" }] };
+    fakeFetch({
+      ...testRoutes(testJSON({}, doc)),
+      "POST /api/tests/tc_1/validate": {
+        body: {
+          valid: false,
+          migratedFrom: null,
+          issues: [
+            { path: "dsl", message: "dsl must be 2, not 3", code: "unsupported" },
+            { path: "steps[1].url", message: "url is required for a navigate step", code: "required" },
+          ],
+        },
+      },
+    });
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    expect(screen.queryByRole("group", { name: "Step 2 navigate" })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Check" }));
+    const step2 = await screen.findByRole("group", { name: "Step 2 navigate" });
+    expect(within(step2).getByLabelText("url")).toHaveAccessibleDescription(/url is required for a navigate step/);
+    expect(within(step2).getByLabelText("url")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByText("1 problem")).toBeInTheDocument();
+    expect(screen.getByRole("list", { name: "Problems with the test" })).toHaveTextContent("dsl must be 2, not 3");
+    // The issue stays on its step when steps move.
+    await userEvent.click(screen.getByRole("button", { name: "Move step 2 up" }));
+    expect(within(screen.getByRole("group", { name: "Step 1 navigate" })).getByLabelText("url")).toHaveAccessibleDescription(
+      /url is required/,
+    );
+  });
+
+  it("places a 422's issues on the locator row and the settings field they name", async () => {
+    fakeFetch({
+      ...testRoutes(),
+      "PUT /api/tests/tc_1": {
+        status: 422,
+        body: {
+          error: "the test document is not valid",
+          code: "invalid",
+          issues: [
+            { path: "name", message: "name is required", code: "required" },
+            { path: "steps[1].target.locators[0].value", message: "value is required for a locator", code: "required" },
+          ],
+        },
+      },
+    });
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await userEvent.clear(screen.getByLabelText("Name"));
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(await screen.findByText("name is required")).toBeInTheDocument();
+    expect(screen.getByLabelText("Name")).toHaveAccessibleDescription("name is required");
+    const step2 = screen.getByRole("group", { name: "Step 2 fill" });
+    expect(within(step2).getByLabelText("Locator 1 value")).toHaveAccessibleDescription(/value is required for a locator/);
+    expect(screen.getByRole("alert")).toHaveTextContent("The test has problems");
+  });
+
+  it("warns before leaving the page with unsaved changes", async () => {
+    fakeFetch(testRoutes());
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    const leave = () => {
+      const e = new Event("beforeunload", { cancelable: true });
+      window.dispatchEvent(e);
+      return e.defaultPrevented;
+    };
+    expect(leave()).toBe(false);
+    await userEvent.type(screen.getByLabelText("Tags"), ", checkout");
+    expect(screen.getByText("Unsaved changes")).toBeInTheDocument();
+    expect(leave()).toBe(true);
+  });
+
+  it("explains a 412 and reloads the newer version", async () => {
+    let gets = 0;
+    const newer = { ...baseDoc(), name: "Sign in (theirs)" };
+    fakeFetch({
+      "GET /api/registry": testRoutes()["GET /api/registry"],
+      "GET /api/tests/tc_1": () =>
+        ++gets === 1 ? { body: testJSON(), headers: { ETag: '"v3-r1"' } } : { body: testJSON({}, newer), headers: { ETag: '"v3-r2"' } },
+      "PUT /api/tests/tc_1": { status: 412, body: { error: "someone saved a newer version of this test", code: "stale" } },
+    });
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await userEvent.type(screen.getByLabelText("Suite"), " team");
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Someone saved a newer version of this test. Reload to see it (your changes will be lost) or copy your JSON first.",
+    );
+    await userEvent.click(screen.getByRole("button", { name: "Reload" }));
+    expect(await screen.findByRole("heading", { name: "Sign in (theirs)" })).toBeInTheDocument();
+    expect(screen.getByLabelText("Suite")).toHaveValue("Accounts");
+    expect(screen.queryByText("Unsaved changes")).not.toBeInTheDocument();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("explains a 409 on a test that became Ready", async () => {
+    fakeFetch({
+      ...testRoutes(),
+      "PUT /api/tests/tc_1": {
+        status: 409,
+        body: { error: "this test is Ready and frozen; start a new revision to change it", code: "frozen" },
+      },
+    });
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await userEvent.type(screen.getByLabelText("Suite"), "!");
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("This test is Ready; start a new revision to change it.");
+    expect(screen.getByRole("button", { name: "Reload" })).toBeInTheDocument();
+  });
+
+  it("keeps the form and the JSON view in sync", async () => {
+    fakeFetch(testRoutes());
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await userEvent.type(screen.getByLabelText("Suite"), " A");
+    await userEvent.click(screen.getByRole("tab", { name: "JSON" }));
+    const area = screen.getByLabelText("Document JSON") as HTMLTextAreaElement;
+    const doc = JSON.parse(area.value) as EditorDocument;
+    expect(doc).toEqual({ ...baseDoc(), suite: "Accounts A" });
+
+    fireEvent.change(area, { target: { value: "{ not json" } });
+    await userEvent.click(screen.getByRole("button", { name: "Apply JSON" }));
+    expect(screen.getByRole("alert")).toHaveTextContent(/^Not valid JSON/);
+    await userEvent.click(screen.getByRole("tab", { name: "Form" }));
+    expect(screen.getByRole("tab", { name: "JSON" })).toHaveAttribute("aria-selected", "true");
+
+    const edited = { ...doc, name: "Log in", steps: [...doc.steps, { id: "s9", type: "wait", ms: 500 }] };
+    fireEvent.change(area, { target: { value: JSON.stringify(edited) } });
+    await userEvent.click(screen.getByRole("button", { name: "Apply JSON" }));
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("tab", { name: "Form" }));
+    expect(screen.getByLabelText("Name")).toHaveValue("Log in");
+    expect(stepNames()).toEqual(["Step 1: navigate", "Step 2: fill", "Step 3: wait"]);
+    expect(screen.getByText("500 ms")).toBeInTheDocument();
+  });
+
+  it("is read-only with a notice when the test is Ready, and offers only the actions `can` allows", async () => {
+    fakeFetch(
+      testRoutes(
+        testJSON({
+          status: "Ready",
+          can: {
+            edit: false,
+            run: true,
+            delete: false,
+            markReady: false,
+            deprecate: false,
+            revise: true,
+            duplicate: false,
+            share: false,
+            transfer: false,
+            restore: false,
+          },
+        }),
+      ),
+    );
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    expect(screen.getByText("This test is Ready and frozen. Start a new revision to change it.")).toBeInTheDocument();
+    expect(screen.getByLabelText("Name")).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Save" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "New revision" })).toBeInTheDocument();
+    for (const name of ["Mark Ready", "Deprecate", "Duplicate", "Sharing", "Delete", "Add step", "Remove step 1", "Move step 2 up"]) {
+      expect(screen.queryByRole("button", { name })).not.toBeInTheDocument();
+    }
+    await userEvent.click(screen.getByRole("button", { name: "Step 1: navigate" }));
+    expect(within(screen.getByRole("group", { name: "Step 1 navigate" })).getByLabelText("url")).toBeDisabled();
+  });
+
+  it("says Deprecated tests are read-only", async () => {
+    fakeFetch(testRoutes(testJSON({ status: "Deprecated", can: { ...testJSON().can, edit: false, delete: false, markReady: false } })));
+    renderEditor();
+    expect(await screen.findByText("Deprecated tests are read-only; duplicate it to work from a copy.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Duplicate" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,181 @@
+// The form of one step, generated from its type's parameters in the
+// registry: string → text, number → number, boolean → checkbox, enum →
+// select, map → name/value rows, target → ranked locators and frames.
+// Clearing an optional parameter takes it out of the step.
+import type { RegistryParam, StepType } from "../../api";
+import type { JsonObject } from "../../api/editorApi";
+import { readTarget, str, stringMap, withField, writeTarget, type FieldIssue } from "./documentModel";
+import { Field } from "./Field";
+import { KeyValueRows } from "./KeyValueRows";
+import { LocatorList } from "./LocatorList";
+import { FieldErrors } from "./Problems";
+
+function paramHint(p: RegistryParam): string {
+  let hint = p.required ? `Required: ${p.description}` : p.description;
+  if (p.default !== undefined && p.type === "number") hint += ` (default ${p.default})`;
+  return hint;
+}
+
+interface ParamProps {
+  param: RegistryParam;
+  step: JsonObject;
+  onChange: (step: JsonObject) => void;
+  issues: FieldIssue[];
+  kinds: string[];
+  idBase: string;
+}
+
+export function StepForm({
+  step,
+  stepType,
+  kinds,
+  issues,
+  onChange,
+  idBase,
+}: {
+  step: JsonObject;
+  stepType: StepType;
+  kinds: string[];
+  issues: Record<string, FieldIssue[]>;
+  onChange: (step: JsonObject) => void;
+  idBase: string;
+}) {
+  return (
+    <div className="step-form">
+      {stepType.params.map((p) => (
+        <ParamField key={p.name} param={p} step={step} onChange={onChange} issues={issues[p.name] ?? []} kinds={kinds} idBase={idBase} />
+      ))}
+    </div>
+  );
+}
+
+function ParamField(props: ParamProps) {
+  const { param: p, step, onChange, issues } = props;
+  const value = step[p.name];
+  const set = (v: unknown) => onChange(withField(step, p.name, v));
+  const hint = paramHint(p);
+  switch (p.type) {
+    case "target":
+      return <TargetField {...props} />;
+    case "map":
+      return (
+        <KeyValueRows legend={p.name} noun={p.name.replace(/s$/, "")} hint={hint} value={stringMap(value)} onChange={set} issues={issues} />
+      );
+    case "boolean":
+      return (
+        <Field label={p.name} hint={hint} issues={issues} inline>
+          {(c) => <input {...c} type="checkbox" checked={value === true} onChange={(e) => set(e.target.checked ? true : undefined)} />}
+        </Field>
+      );
+    case "number":
+      return (
+        <Field label={p.name} hint={hint} issues={issues}>
+          {(c) => (
+            <input
+              {...c}
+              type="number"
+              step={1}
+              min={p.min}
+              max={p.max}
+              required={p.required}
+              placeholder={p.default !== undefined ? String(p.default) : undefined}
+              value={typeof value === "number" ? String(value) : ""}
+              onChange={(e) => {
+                const n = e.target.valueAsNumber;
+                set(e.target.value === "" || Number.isNaN(n) ? undefined : n);
+              }}
+            />
+          )}
+        </Field>
+      );
+    case "enum": {
+      const values = p.values ?? [];
+      const current = str(value);
+      return (
+        <Field label={p.name} hint={hint} issues={issues}>
+          {(c) => (
+            <select {...c} value={current} onChange={(e) => set(e.target.value === "" ? undefined : e.target.value)}>
+              {(!p.required || !values.includes(current)) && (
+                <option value="">{p.default !== undefined ? `(default: ${p.default})` : "(none)"}</option>
+              )}
+              {current !== "" && !values.includes(current) && <option value={current}>{current}</option>}
+              {values.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      );
+    }
+    default: {
+      const text = str(value);
+      const onText = (v: string) => set(v === "" && !p.required ? undefined : v);
+      return (
+        <Field
+          label={p.name}
+          hint={hint}
+          issues={issues}
+          className={p.name === "code" || p.name === "description" ? "param-wide" : undefined}
+        >
+          {(c) =>
+            p.name === "code" ? (
+              <textarea {...c} className="mono" rows={6} value={text} onChange={(e) => onText(e.target.value)} />
+            ) : (
+              <input {...c} required={p.required} value={text} onChange={(e) => onText(e.target.value)} />
+            )
+          }
+        </Field>
+      );
+    }
+  }
+}
+
+/** TargetField edits a target: its ranked locators, then the frames to enter. */
+function TargetField({ param: p, step, onChange, issues, kinds, idBase }: ParamProps) {
+  const target = readTarget(step.target);
+  const write = (locators: JsonObject[], frame: JsonObject[]) => {
+    // An optional target without locators or frames is no target at all.
+    if (!p.required && locators.length === 0 && frame.length === 0) {
+      onChange(withField(step, "target", undefined));
+      return;
+    }
+    onChange(withField(step, "target", writeTarget({ rest: target?.rest ?? {}, locators, frame })));
+  };
+  const locators = target?.locators ?? [];
+  const frame = target?.frame ?? [];
+  const frameIssues = issues.filter((i) => i.sub.startsWith(".frame"));
+  const locatorIssues = issues.filter((i) => i.sub === "" || i.sub.startsWith(".locators"));
+  const other = issues.filter((i) => !frameIssues.includes(i) && !locatorIssues.includes(i));
+  return (
+    <div className="field param-wide target-field">
+      <LocatorList
+        legend={p.name}
+        noun="locator"
+        prefix="locators"
+        locators={locators}
+        kinds={kinds}
+        onChange={(l) => write(l, frame)}
+        issues={locatorIssues}
+        hint={`${paramHint(p)}. Tried in order: the first is used, the others are fallbacks when it fails.`}
+        idBase={idBase}
+      />
+      <details className="frames" open={frame.length > 0 || frameIssues.length > 0}>
+        <summary>Frames ({frame.length})</summary>
+        <LocatorList
+          legend="frames"
+          noun="frame"
+          prefix="frame"
+          locators={frame}
+          kinds={kinds}
+          onChange={(f) => write(locators, f)}
+          issues={frameIssues}
+          hint="Optional: the iframes to enter, outermost first."
+          idBase={idBase}
+        />
+      </details>
+      <FieldErrors issues={other} />
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+// Fixtures for the editor's tests: a small fake registry and a test as
+// GET /api/tests/:id answers it.
+import type { Registry, TestCan } from "../../api";
+import type { EditorDocument } from "../../api/editorApi";
+import type { FakeRoute } from "../../test/render";
+
+const common = [
+  { name: "description", type: "string" as const, required: false, description: "what the step is for" },
+  {
+    name: "timeoutMs",
+    type: "number" as const,
+    required: false,
+    description: "how long the step may wait",
+    default: 10000,
+    min: 1,
+    max: 600000,
+  },
+];
+const target = { name: "target", type: "target" as const, required: true, description: "the element to act on" };
+
+export const registry: Registry = {
+  dslVersion: 2,
+  locatorKinds: ["testId", "role", "label", "css", "xpath"],
+  stepTypes: [
+    {
+      type: "navigate",
+      description: "Open a URL in the page.",
+      params: [{ name: "url", type: "string", required: true, description: "the address to open" }, ...common],
+    },
+    { type: "click", description: "Click an element.", params: [target, ...common] },
+    {
+      type: "fill",
+      description: "Replace the content of an input.",
+      params: [target, { name: "value", type: "string", required: true, description: "the text to enter" }, ...common],
+    },
+    {
+      type: "assertText",
+      description: "Assert an element's text.",
+      params: [
+        target,
+        { name: "expected", type: "string", required: true, description: "the text to compare with" },
+        {
+          name: "match",
+          type: "enum",
+          required: false,
+          description: "how expected is compared",
+          values: ["equals", "contains", "regex"],
+          default: "contains",
+        },
+        ...common,
+      ],
+    },
+    {
+      type: "wait",
+      description: "Pause for a fixed time.",
+      params: [{ name: "ms", type: "number", required: true, description: "milliseconds to wait", min: 0, max: 600000 }, ...common],
+    },
+    {
+      type: "screenshot",
+      description: "Take a screenshot.",
+      params: [
+        { name: "fullPage", type: "boolean", required: false, description: "capture the whole page", default: false },
+        { ...target, required: false, description: "an element to capture instead of the page" },
+        ...common,
+      ],
+    },
+  ],
+};
+
+export function can(over: Partial<TestCan> = {}): TestCan {
+  return {
+    edit: true,
+    run: true,
+    delete: true,
+    markReady: true,
+    deprecate: false,
+    revise: false,
+    duplicate: true,
+    share: true,
+    transfer: true,
+    restore: true,
+    ...over,
+  };
+}
+
+export function baseDoc(): EditorDocument {
+  return {
+    dsl: 2,
+    name: "Sign in",
+    suite: "Accounts",
+    tags: ["smoke"],
+    variables: { user: "alice" },
+    steps: [
+      { id: "s1", type: "navigate", url: "${baseUrl}/login" },
+      { id: "s2", type: "fill", target: { locators: [{ kind: "label", value: "Email" }] }, value: "${user}" },
+    ],
+  };
+}
+
+export function testJSON(over: Record<string, unknown> = {}, document: EditorDocument = baseDoc()) {
+  return {
+    id: "tc_1",
+    projectId: "prj_1",
+    name: String(document.name),
+    suite: "Accounts",
+    tags: ["smoke"],
+    visibility: "Shared",
+    owner: { id: "usr_me", name: "Mia Tester" },
+    status: "Draft",
+    version: 3,
+    steps: document.steps.length,
+    lastRun: null,
+    lastSaved: { at: "2026-11-20T10:00:00Z", by: { id: "usr_me", name: "Mia Tester" } },
+    createdAt: "2026-11-01T10:00:00Z",
+    can: can(),
+    ...over,
+    document,
+  };
+}
+
+/** testRoutes answers the editor's loads: the test with an ETag, and the registry. */
+export function testRoutes(test = testJSON(), etag = '"v3-r1"'): Record<string, FakeRoute> {
+  return {
+    [`GET /api/tests/${test.id}`]: { body: test, headers: { ETag: etag } },
+    "GET /api/registry": { body: registry },
+  };
+}
