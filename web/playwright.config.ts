@@ -21,6 +21,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     screenshot: "only-on-failure",
     trace: "off",
+    actionTimeout: 15_000,
     launchOptions: {
       executablePath: chromium,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],

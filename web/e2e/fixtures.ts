@@ -54,7 +54,7 @@ export function startAgent(): Agent {
   const code = new Promise<string>((ok, fail) => {
     const onData = (b: Buffer) => {
       out += b.toString();
-      const m = /pairing code: (\S+)/.exec(out);
+      const m = /pairing code: ([A-Z0-9]+-[A-Z0-9]+)/.exec(out);
       if (m) ok(m[1]);
     };
     proc.stdout?.on("data", onData);
