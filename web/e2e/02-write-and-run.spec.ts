@@ -107,7 +107,7 @@ test("pair an agent from the banner, write a test through the forms, run it and 
     await setLocator(await step(page, 3, "click"), 1, "role", "button", "Sign in");
     // A pause, so the page can be seen updating while the run is still going.
     await addStep(page, "wait");
-    await (await step(page, 4, "wait")).getByLabel("ms", { exact: true }).fill("2500");
+    await (await step(page, 4, "wait")).getByLabel("ms", { exact: true }).fill("4000");
     await addStep(page, "assertText");
     const check = await step(page, 5, "assertText");
     await setLocator(check, 1, "testId", "greeting");

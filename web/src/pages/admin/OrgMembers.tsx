@@ -8,6 +8,7 @@ import { ApiError, ROLES, type Organization, type Role } from "../../api";
 import { useWorkspace } from "../../session";
 import { Confirm, ErrorBox, Loading } from "../../components/ui";
 import { explain } from "./words";
+import { RenameForm } from "./RenameForm";
 
 export function OrgMembers({ org }: { org: Organization }) {
   const ws = useWorkspace();
@@ -220,34 +221,7 @@ function Invite({ org }: { org: Organization }) {
 }
 
 function RenameOrg({ org }: { org: Organization }) {
-  const qc = useQueryClient();
-  const [name, setName] = useState(org.name);
-  const rename = useMutation({
-    mutationFn: () => renameOrg(org.id, name.trim()),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["context"] }),
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    rename.mutate();
-  };
   return (
-    <form className="admin-form" onSubmit={submit}>
-      <h3>Rename the organization</h3>
-      <div className="admin-form-row">
-        <label>
-          Organization name
-          <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <button type="submit" disabled={rename.isPending || !name.trim() || name.trim() === org.name}>
-          Rename
-        </button>
-      </div>
-      <ErrorBox error={rename.error} />
-      {rename.isSuccess && (
-        <p className="ok-box" role="status">
-          Renamed to {rename.data.name}.
-        </p>
-      )}
-    </form>
+    <RenameForm title="Rename the organization" label="Organization name" current={org.name} rename={(name) => renameOrg(org.id, name)} />
   );
 }

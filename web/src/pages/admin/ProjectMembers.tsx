@@ -1,7 +1,7 @@
 // The current project: its members (every member of its organization) with
 // their organization role, the project role that overrides it here, and the
 // role that results; rename and delete for the project's Admins.
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import {
@@ -18,6 +18,7 @@ import { ROLES, type Project, type Role } from "../../api";
 import { useWorkspace } from "../../session";
 import { Confirm, ErrorBox, Loading } from "../../components/ui";
 import { explain } from "./words";
+import { RenameForm } from "./RenameForm";
 
 /** The option of the project role select that removes the project role. */
 const ORG_ROLE = "";
@@ -139,35 +140,8 @@ export function ProjectMembers({ project }: { project: Project }) {
 }
 
 function RenameProject({ project }: { project: Project }) {
-  const qc = useQueryClient();
-  const [name, setName] = useState(project.name);
-  const rename = useMutation({
-    mutationFn: () => renameProject(project.id, name.trim()),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["context"] }),
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    rename.mutate();
-  };
   return (
-    <form className="admin-form" onSubmit={submit}>
-      <h3>Rename the project</h3>
-      <div className="admin-form-row">
-        <label>
-          Project name
-          <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <button type="submit" disabled={rename.isPending || !name.trim() || name.trim() === project.name}>
-          Rename
-        </button>
-      </div>
-      <ErrorBox error={rename.error} />
-      {rename.isSuccess && (
-        <p className="ok-box" role="status">
-          Renamed to {rename.data.name}.
-        </p>
-      )}
-    </form>
+    <RenameForm title="Rename the project" label="Project name" current={project.name} rename={(name) => renameProject(project.id, name)} />
   );
 }
 
