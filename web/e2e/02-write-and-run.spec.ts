@@ -160,7 +160,7 @@ test("pair an agent from the banner, write a test through the forms, run it and 
     await maxPage.goto(testURL);
     await maxPage.getByRole("button", { name: "Mark Ready" }).click();
     await expect(maxPage.getByText("This test is Ready and frozen. Start a new revision to change it.")).toBeVisible();
-    await expect(maxPage.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
+    await expect(maxPage.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
     await expect(maxPage.getByRole("button", { name: "Add step" })).toHaveCount(0);
     // The hub refuses an edit made some other way, too.
     const id = testURL.split("/").pop();

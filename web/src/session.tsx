@@ -1,7 +1,7 @@
 // The signed-in user and the current organization and project. The session
 // comes from GET /api/auth/session, the organizations and projects from
 // GET /api/context; the last chosen project is remembered in localStorage.
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { get, onUnauthorized, setCurrentProject, type Context, type Organization, type Project, type Role, type User } from "./api";
 
@@ -19,6 +19,11 @@ export interface Workspace {
   /** The caller's role in the current project, or null without one. */
   role: Role | null;
   chooseProject: (id: string) => void;
+  /**
+   * followProject makes the project of a record being shown (a test or run
+   * opened from a link) the current one, when it is one of the caller's.
+   */
+  followProject: (id: string) => void;
 }
 
 const WorkspaceContext = createContext<Workspace | null>(null);
@@ -74,6 +79,15 @@ export function WorkspaceProvider({ context, children }: { context: Context; chi
         qc.removeQueries({ predicate: (q) => q.queryKey[0] !== "session" && q.queryKey[0] !== "context" });
         setSelected(id);
       },
+      followProject: (id: string) => {
+        if (id === project?.id || !context.organizations.some((o) => (o.projects ?? []).some((p) => p.id === id))) return;
+        rememberProject(id);
+        setCurrentProject(id);
+        // What other pages cached belongs to the old project; the record on
+        // this page, and what it loaded for its own project, stay.
+        qc.removeQueries({ type: "inactive", predicate: (q) => q.queryKey[0] !== "session" && q.queryKey[0] !== "context" });
+        setSelected(id);
+      },
     };
   }, [context, selected, qc]);
   setCurrentProject(value.project?.id ?? null);
@@ -84,6 +98,22 @@ export function useWorkspace(): Workspace {
   const ws = useContext(WorkspaceContext);
   if (!ws) throw new Error("useWorkspace outside WorkspaceProvider");
   return ws;
+}
+
+/**
+ * useFollowProject switches to the project of the record a page shows, once
+ * per project: a record page opened from a link to another of the caller's
+ * projects then sits in that project (the switcher, the links to its lists),
+ * and choosing another project on the page is not undone.
+ */
+export function useFollowProject(projectId: string | null | undefined): void {
+  const ws = useWorkspace();
+  const followed = useRef<string | null>(null);
+  useEffect(() => {
+    if (!projectId || followed.current === projectId) return;
+    followed.current = projectId;
+    ws.followProject(projectId);
+  }, [projectId, ws]);
 }
 
 /** Drops the cached session when any call answers 401, so the app shows sign-in. */

@@ -55,6 +55,14 @@ export interface RequestOptions {
   noProject?: boolean;
 }
 
+/**
+ * Options for a call on one record (/api/tests/:id, /api/runs/:id ...). The
+ * hub takes such a record's own project and refuses it when x-project-id
+ * names another one, so these calls send no header: a link to a record of
+ * another of the caller's projects (the profile's runs, a shared link) opens.
+ */
+export const recordCall: RequestOptions = { noProject: true };
+
 export interface ApiResponse<T> {
   status: number;
   data: T;

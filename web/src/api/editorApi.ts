@@ -1,7 +1,7 @@
 // The test editor's calls: a test with its ETag, saves guarded by If-Match,
 // validation, lifecycle actions, sharing, deletion, script export and the
 // step-type registry (hub/api/tests.go, tests_lifecycle.go, tests_versions.go).
-import { get, post, del, request } from "./client";
+import { get, post, del, recordCall, request } from "./client";
 import type { Issue } from "./client";
 import type { Registry, Test, TestStatus, Visibility } from "./tests";
 
@@ -35,12 +35,12 @@ const testPath = (id: string) => `/api/tests/${encodeURIComponent(id)}`;
 
 /** GET /api/tests/:id with its ETag. */
 export async function fetchTest(id: string): Promise<LoadedTest> {
-  const res = await request<TestAnswer>("GET", testPath(id));
+  const res = await request<TestAnswer>("GET", testPath(id), undefined, recordCall);
   return loaded(res.data, res.headers);
 }
 
 function ifMatch(etag: string) {
-  return etag ? { headers: { "If-Match": etag } } : {};
+  return etag ? { ...recordCall, headers: { "If-Match": etag } } : recordCall;
 }
 
 /** PUT /api/tests/:id: a document, a status, or both; 412 when etag is stale. */
@@ -59,30 +59,30 @@ export interface ValidateResult {
 }
 
 export function validateDocument(id: string, document: EditorDocument): Promise<ValidateResult> {
-  return post<ValidateResult>(`${testPath(id)}/validate`, document);
+  return post<ValidateResult>(`${testPath(id)}/validate`, document, recordCall);
 }
 
 /** POST /api/tests/:id/revisions: the next version as a Draft copy of a Ready one. */
 export async function reviseTest(id: string): Promise<LoadedTest> {
-  const res = await request<TestAnswer>("POST", `${testPath(id)}/revisions`, {});
+  const res = await request<TestAnswer>("POST", `${testPath(id)}/revisions`, {}, recordCall);
   return loaded(res.data, res.headers);
 }
 
 /** POST /api/tests/:id/duplicate: a new Draft owned by the caller. */
 export async function duplicateTest(id: string): Promise<LoadedTest> {
-  const res = await request<TestAnswer>("POST", `${testPath(id)}/duplicate`, {});
+  const res = await request<TestAnswer>("POST", `${testPath(id)}/duplicate`, {}, recordCall);
   return loaded(res.data, res.headers);
 }
 
 /** PUT /api/tests/:id/sharing */
 export async function setSharing(id: string, change: { visibility?: Visibility; ownerId?: string }): Promise<LoadedTest> {
-  const res = await request<TestAnswer>("PUT", `${testPath(id)}/sharing`, change);
+  const res = await request<TestAnswer>("PUT", `${testPath(id)}/sharing`, change, recordCall);
   return loaded(res.data, res.headers);
 }
 
 /** DELETE /api/tests/:id: the test, its versions and its runs. */
 export function deleteTest(id: string): Promise<null> {
-  return del(testPath(id));
+  return del(testPath(id), recordCall);
 }
 
 /** POST /api/script */
@@ -92,7 +92,7 @@ export interface ScriptResult {
 }
 
 export function exportScript(testId: string): Promise<ScriptResult> {
-  return post<ScriptResult>("/api/script", { testId });
+  return post<ScriptResult>("/api/script", { testId }, recordCall);
 }
 
 /** GET /api/registry */

@@ -4,7 +4,7 @@
 // (hub/api/dashboard.go), the profile (hub/api/context.go) and the few
 // lists the run screens borrow: environments to run against, whether an
 // agent is needed, and the project's member names.
-import { get, post, request, query, type RequestOptions } from "./client";
+import { get, post, recordCall, request, query, type RequestOptions } from "./client";
 import type { Locator, TestDocument } from "./tests";
 import type { User } from "./types";
 
@@ -126,7 +126,7 @@ export function startRun(input: StartRunInput, projectId?: string): Promise<{ ru
 
 /** GET /api/runs/:id: 202 while queued or running, 200 once finished. */
 export async function fetchRun(id: string, signal?: AbortSignal): Promise<{ run: Run; final: boolean }> {
-  const res = await request<Run>("GET", `/api/runs/${encodeURIComponent(id)}`, undefined, { signal });
+  const res = await request<Run>("GET", `/api/runs/${encodeURIComponent(id)}`, undefined, { ...recordCall, signal });
   return { run: res.data, final: res.status === 200 };
 }
 
@@ -142,7 +142,7 @@ export function listRuns(f: RunFilters): Promise<RunList> {
 }
 
 export function cancelRun(id: string): Promise<{ runId: string; status: string }> {
-  return post(`/api/runs/${encodeURIComponent(id)}/cancel`);
+  return post(`/api/runs/${encodeURIComponent(id)}/cancel`, undefined, recordCall);
 }
 
 export function runEventsUrl(id: string): string {
@@ -155,7 +155,7 @@ export function artifactUrl(runId: string, name: string): string {
 
 /** The document of the test version a run executed (for step descriptions). */
 export function fetchRunDocument(testId: string, version: number): Promise<{ version: number; document?: TestDocument }> {
-  return get(`/api/tests/${encodeURIComponent(testId)}/versions/${version}`);
+  return get(`/api/tests/${encodeURIComponent(testId)}/versions/${version}`, recordCall);
 }
 
 /** hub/api/environments.go environmentJSON, the part the start dialog shows. */
@@ -164,6 +164,13 @@ export interface EnvironmentChoice {
   projectId: string;
   name: string;
 }
+
+/**
+ * The query key of a project's environment choices. It starts with
+ * "environments", so saving or deleting an environment (which invalidates
+ * ["environments"]) refreshes the run dialog and the run tables too.
+ */
+export const environmentChoicesKey = (projectId: string | null | undefined) => ["environments", "choices", projectId ?? ""] as const;
 
 export async function listEnvironmentChoices(projectId?: string): Promise<EnvironmentChoice[]> {
   const res = await get<{ environments: EnvironmentChoice[] }>("/api/environments", inProject(projectId));
@@ -176,9 +183,19 @@ export async function fetchAgentNeeded(): Promise<boolean> {
   return res.needed;
 }
 
+/**
+ * The query key of a project's member names. It starts with the project
+ * members' key, so a change of members (which invalidates ["projectMembers"])
+ * refreshes the names too.
+ */
+export const memberNamesKey = (projectId: string | null | undefined) => ["projectMembers", projectId ?? "", "names"] as const;
+
 /** The names of a project's members by user id (runs name who started them by id). */
 export async function fetchMemberNames(projectId: string): Promise<Record<string, string>> {
-  const res = await get<{ members: { userId: string; name: string }[] }>(`/api/projects/${encodeURIComponent(projectId)}/members`);
+  const res = await get<{ members: { userId: string; name: string }[] }>(
+    `/api/projects/${encodeURIComponent(projectId)}/members`,
+    recordCall,
+  );
   const out: Record<string, string> = {};
   for (const m of res.members) out[m.userId] = m.name;
   return out;

@@ -2,7 +2,7 @@
 // history (hub/api/tests.go, tests_list.go, tests_import.go,
 // tests_versions.go, suites.go). Plain functions, usable by any screen as
 // queryFn or mutationFn.
-import { get, post, query, request } from "./client";
+import { get, post, query, recordCall, request } from "./client";
 import type { Test, TestList, TestVersion, Visibility } from "./tests";
 
 /** The visibility filter of GET /api/tests (hub/api/tests_list.go visibilityFilters). */
@@ -113,20 +113,20 @@ function testPath(id: string): string {
 
 /** GET /api/tests/:id: the current version with its document and can. */
 export function getTest(id: string, signal?: AbortSignal): Promise<Test> {
-  return get<Test>(testPath(id), { signal });
+  return get<Test>(testPath(id), { ...recordCall, signal });
 }
 
 /** GET /api/tests/:id/versions: every version, as the hub orders them. */
 export async function listVersions(id: string, signal?: AbortSignal): Promise<TestVersion[]> {
-  return (await get<{ versions: TestVersion[] }>(`${testPath(id)}/versions`, { signal })).versions;
+  return (await get<{ versions: TestVersion[] }>(`${testPath(id)}/versions`, { ...recordCall, signal })).versions;
 }
 
 /** GET /api/tests/:id/versions/:version: one version with its document. */
 export function getVersion(id: string, version: number, signal?: AbortSignal): Promise<TestVersion> {
-  return get<TestVersion>(`${testPath(id)}/versions/${version}`, { signal });
+  return get<TestVersion>(`${testPath(id)}/versions/${version}`, { ...recordCall, signal });
 }
 
 /** POST /api/tests/:id/versions/:version/restore: adds a new Draft version with that version's content; answers the test. */
 export function restoreVersion(id: string, version: number): Promise<Test> {
-  return post<Test>(`${testPath(id)}/versions/${version}/restore`);
+  return post<Test>(`${testPath(id)}/versions/${version}/restore`, undefined, recordCall);
 }

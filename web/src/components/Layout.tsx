@@ -195,7 +195,9 @@ function UserMenu() {
 
 export function Layout() {
   const ws = useWorkspace();
-  const isOrgAdmin = ws.organizations.some((o) => o.role === "Admin");
+  // An organization Admin, a project Admin (project members, renaming) and a
+  // platform administrator (sign-in accounts) each have something to do there.
+  const administers = ws.organizations.some((o) => o.role === "Admin") || ws.role === "Admin" || ws.user.platformAdmin;
   return (
     <div className="app">
       <header className="topbar">
@@ -213,7 +215,7 @@ export function Layout() {
           <NavLink to="/applications">Applications</NavLink>
           <NavLink to="/suites">Suites</NavLink>
           <NavLink to="/agents">Agents</NavLink>
-          {(isOrgAdmin || ws.user.platformAdmin) && <NavLink to="/admin">Admin</NavLink>}
+          {administers && <NavLink to="/admin">Admin</NavLink>}
         </nav>
         <UserMenu />
       </header>

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../test/render";
@@ -35,7 +35,8 @@ describe("AgentBanner", () => {
     const { fn } = fakeFetch({ "GET /api/agent": { body: { agents: [laptop], needed: false } } });
     const { container } = renderPage(<AgentBanner />, { route: "/", path: "/" });
     await waitFor(() => expect(fn).toHaveBeenCalled());
-    await new Promise((r) => setTimeout(r, 20));
+    // Inside act: the answer arriving meanwhile updates the banner.
+    await act(() => new Promise((r) => setTimeout(r, 20)));
     expect(container).toBeEmptyDOMElement();
   });
 
@@ -45,7 +46,8 @@ describe("AgentBanner", () => {
     expect(a.container).toBeEmptyDOMElement();
     a.unmount();
     const b = renderPage(<AgentBanner />, { route: "/pair/K7Q-4MP", path: "/pair/:code" });
-    await new Promise((r) => setTimeout(r, 20));
+    // Inside act: the answer arriving meanwhile updates the banner.
+    await act(() => new Promise((r) => setTimeout(r, 20)));
     expect(b.container).toBeEmptyDOMElement();
     expect(fn).not.toHaveBeenCalled();
   });
@@ -54,7 +56,8 @@ describe("AgentBanner", () => {
     const { fn } = fakeFetch({ "GET /api/agent": { status: 500, body: { error: "boom", code: "internal" } } });
     const { container } = renderPage(<AgentBanner />, { route: "/", path: "/" });
     await waitFor(() => expect(fn).toHaveBeenCalled());
-    await new Promise((r) => setTimeout(r, 20));
+    // Inside act: the answer arriving meanwhile updates the banner.
+    await act(() => new Promise((r) => setTimeout(r, 20)));
     expect(container).toBeEmptyDOMElement();
   });
 });

@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fakeFetch, renderPage, type FakeCall } from "../../test/render";
+import { fakeFetch, renderPage, testContext, type FakeCall } from "../../test/render";
+import { useWorkspace } from "../../session";
 import { EditorPage } from "./EditorPage";
 import { baseDoc, testJSON, testRoutes } from "./editorFixtures";
 import type { EditorDocument } from "../../api/editorApi";
@@ -279,9 +280,18 @@ describe("EditorPage", () => {
     await screen.findByRole("heading", { name: "Sign in" });
     expect(screen.getByText("This test is Ready and frozen. Start a new revision to change it.")).toBeInTheDocument();
     expect(screen.getByLabelText("Name")).toBeDisabled();
-    expect(screen.getByRole("button", { name: "Save" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "New revision" })).toBeInTheDocument();
-    for (const name of ["Mark Ready", "Deprecate", "Duplicate", "Sharing", "Delete", "Add step", "Remove step 1", "Move step 2 up"]) {
+    for (const name of [
+      "Save",
+      "Mark Ready",
+      "Deprecate",
+      "Duplicate",
+      "Sharing",
+      "Delete",
+      "Add step",
+      "Remove step 1",
+      "Move step 2 up",
+    ]) {
       expect(screen.queryByRole("button", { name })).not.toBeInTheDocument();
     }
     await userEvent.click(screen.getByRole("button", { name: "Step 1: navigate" }));
@@ -293,5 +303,25 @@ describe("EditorPage", () => {
     renderEditor();
     expect(await screen.findByText("Deprecated tests are read-only; duplicate it to work from a copy.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Duplicate" })).toBeInTheDocument();
+  });
+
+  it("opens a test of another of the caller's projects and makes that project the current one", async () => {
+    const { calls } = fakeFetch(testRoutes(testJSON({ projectId: "prj_2" })));
+    const context = testContext();
+    context.organizations[0].projects?.push({ id: "prj_2", orgId: "org_1", name: "Blog", role: "Admin" });
+    function CurrentProject() {
+      return <p data-testid="current">{useWorkspace().project?.name}</p>;
+    }
+    renderPage(
+      <>
+        <CurrentProject />
+        <EditorPage />
+      </>,
+      { route: "/tests/tc_1", path: "/tests/:id", context },
+    );
+    expect(await screen.findByRole("heading", { name: "Sign in" })).toBeInTheDocument();
+    const get = calls.find((c) => c.method === "GET" && c.path === "/api/tests/tc_1");
+    expect(get?.headers["x-project-id"]).toBeUndefined();
+    await waitFor(() => expect(screen.getByTestId("current")).toHaveTextContent("Blog"));
   });
 });

@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, type Registry } from "../../api";
 import { fetchRegistry, fetchTest, saveTest, validateDocument, type EditorDocument, type LoadedTest } from "../../api/editorApi";
 import { ErrorBox, Loading, PageHeader, StatusBadge } from "../../components/ui";
+import { useFollowProject } from "../../session";
 import { StartRunButton } from "../runs/StartRunButton";
 import { formatDocument, parseDocumentJson } from "./documentModel";
 import { EditorActions } from "./EditorActions";
@@ -25,6 +26,7 @@ export function EditorPage() {
   // gcTime 0: every visit loads the test afresh, so edits start from its latest ETag.
   const testQ = useQuery({ queryKey: ["editor", "test", id], queryFn: () => fetchTest(id), gcTime: 0 });
   const registryQ = useQuery({ queryKey: ["registry"], queryFn: fetchRegistry, staleTime: Infinity });
+  useFollowProject(testQ.data?.test.projectId);
   if (testQ.isError || registryQ.isError) {
     return (
       <>
@@ -168,9 +170,11 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
         }
       >
         <StartRunButton test={test} />
-        <button type="submit" form="editor-form" className="primary" disabled={!canSave}>
-          {save.isPending ? "Saving…" : "Save"}
-        </button>
+        {!readOnly && (
+          <button type="submit" form="editor-form" className="primary" disabled={!canSave}>
+            {save.isPending ? "Saving…" : "Save"}
+          </button>
+        )}
       </PageHeader>
 
       <div className="row editor-toolbar">

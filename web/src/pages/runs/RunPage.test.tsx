@@ -1,7 +1,8 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fakeFetch, renderPage } from "../../test/render";
+import { fakeFetch, renderPage, testContext } from "../../test/render";
+import { useWorkspace } from "../../session";
 import type { Run, RunEvent } from "../../api/runs";
 import { RunPage } from "./RunPage";
 
@@ -221,5 +222,32 @@ describe("RunPage", () => {
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     expect(await screen.findByRole("alert")).toHaveTextContent("Not found");
     expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  it("opens a run of another of the caller's projects and makes that project the current one", async () => {
+    const { calls } = fakeFetch({
+      ...common,
+      "GET /api/projects/prj_2/members": { body: { members: [{ userId: "usr_2", name: "Bo Builder", email: "", role: "Tester" }] } },
+      "GET /api/runs/run_1": { body: makeRun({ projectId: "prj_2", status: "passed", environmentId: null, startedBy: "usr_2" }) },
+    });
+    const context = testContext();
+    context.organizations[0].projects?.push({ id: "prj_2", orgId: "org_1", name: "Blog", role: "Tester" });
+    function CurrentProject() {
+      return <p data-testid="current">{useWorkspace().project?.name}</p>;
+    }
+    renderPage(
+      <>
+        <CurrentProject />
+        <RunPage />
+      </>,
+      { route: "/runs/run_1", path: "/runs/:id", context },
+    );
+    expect(await screen.findByRole("link", { name: "Sign in" })).toBeInTheDocument();
+    expect(await screen.findByText("Bo Builder")).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId("current")).toHaveTextContent("Blog"));
+    for (const path of ["/api/runs/run_1", "/api/tests/tc_1/versions/3"]) {
+      const call = calls.find((c) => c.method === "GET" && c.path === path);
+      expect(call?.headers["x-project-id"]).toBeUndefined();
+    }
   });
 });

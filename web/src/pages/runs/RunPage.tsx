@@ -29,7 +29,7 @@ import {
   type RunView,
   type StepView,
 } from "./runState";
-import { useWorkspace } from "../../session";
+import { useFollowProject, useWorkspace } from "../../session";
 import { useRunStream, type StreamState } from "./useRunStream";
 import { envName, useEnvironmentNames, useMemberNames, useStarterName } from "./runBits";
 import "./runs.css";
@@ -58,6 +58,7 @@ function RunDetail({ id }: { id: string }) {
     // The events say most of what changes; polling catches the rest (assigned, re-queued).
     refetchInterval: (q) => (q.state.data && !q.state.data.final ? 10_000 : false),
   });
+  useFollowProject(runQ.data?.run.projectId);
   const [view, dispatch] = useReducer(runViewReducer, initialRunView);
   const stream = useRunStream(
     id,

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { useQueryClient } from "@tanstack/react-query";
 import { fakeFetch, renderPage } from "../../test/render";
 import type { Run } from "../../api/runs";
 import { RunsPage } from "./RunsPage";
@@ -101,5 +102,55 @@ describe("RunsPage", () => {
     fakeFetch({ ...common, "GET /api/runs": { body: { runs: [], nextCursor: null } } });
     renderPage(<RunsPage />, { route: "/runs?status=error", path: "/runs" });
     expect(await screen.findByText(/No runs match these filters/)).toBeInTheDocument();
+  });
+
+  it("refreshes the member names and the test filter when another screen changes members or tests", async () => {
+    let changed = false;
+    fakeFetch({
+      ...common,
+      "GET /api/projects/prj_1/members": () => ({
+        body: {
+          members: [
+            { userId: "usr_2", name: "Bo Builder", email: "", role: "Tester" },
+            ...(changed ? [{ userId: "usr_3", name: "Cy Newcomer", email: "", role: "Tester" }] : []),
+          ],
+        },
+      }),
+      "GET /api/tests": () => ({
+        body: {
+          tests: [{ id: "tc_1", name: "Sign in" }, ...(changed ? [{ id: "tc_3", name: "Brand new" }] : [])],
+          total: 1,
+          nextCursor: null,
+        },
+      }),
+      "GET /api/runs": { body: { runs: [makeRun("run_1", { startedBy: "usr_3" })], nextCursor: null } },
+    });
+    // What an invitation (OrgMembers) and a new test (CreateTestDialog) invalidate.
+    function OtherScreen() {
+      const qc = useQueryClient();
+      const change = () => {
+        changed = true;
+        void qc.invalidateQueries({ queryKey: ["projectMembers"] });
+        void qc.invalidateQueries({ queryKey: ["tests"] });
+      };
+      return (
+        <button type="button" onClick={change}>
+          change
+        </button>
+      );
+    }
+    renderPage(
+      <>
+        <RunsPage />
+        <OtherScreen />
+      </>,
+      { route: "/runs", path: "/runs" },
+    );
+    const row = (await screen.findByRole("link", { name: "run_1" })).closest("tr");
+    if (!row) throw new Error("no row");
+    expect(await within(row).findByText("a former member")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "change" }));
+    expect(await within(row).findByText("Cy Newcomer")).toBeInTheDocument();
+    expect(await within(screen.getByLabelText("Test")).findByRole("option", { name: "Brand new" })).toBeInTheDocument();
   });
 });

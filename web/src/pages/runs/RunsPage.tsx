@@ -4,7 +4,7 @@
 import { Link, useSearchParams } from "react-router";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Empty, ErrorBox, Loading, PageHeader } from "../../components/ui";
-import { get, type Test, type TestList } from "../../api";
+import { get, recordCall, type Test, type TestList } from "../../api";
 import { RUN_STATUSES, isFinalStatus, listRuns } from "../../api/runs";
 import { useWorkspace } from "../../session";
 import { RunTable, useEnvironmentNames, useMemberNames } from "./runBits";
@@ -35,13 +35,14 @@ export function RunsPage() {
     refetchInterval: (q) => (q.state.data?.pages.some((p) => p.runs.some((r) => !isFinalStatus(r.status))) ? 5000 : false),
   });
   const tests = useQuery({
-    queryKey: ["run-filter-tests", projectId],
+    // Under "tests", so creating, saving or deleting a test refreshes the filter.
+    queryKey: ["tests", "run-filter", projectId],
     queryFn: () => get<TestList>("/api/tests?limit=500&sort=name"),
     staleTime: 60_000,
   });
   const chosenTest = useQuery({
     queryKey: ["run-filter-test", testId],
-    queryFn: () => get<Test>(`/api/tests/${encodeURIComponent(testId)}`),
+    queryFn: () => get<Test>(`/api/tests/${encodeURIComponent(testId)}`, recordCall),
     enabled: !!testId,
     retry: false,
   });

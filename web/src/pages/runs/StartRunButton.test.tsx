@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fakeFetch, renderPage } from "../../test/render";
+import { fakeFetch, renderPage, testContext } from "../../test/render";
 import type { Test, TestCan } from "../../api";
+import { EnvironmentsPage } from "../environments/EnvironmentsPage";
 import { StartRunButton } from "./StartRunButton";
 
 const can: TestCan = {
@@ -113,5 +114,50 @@ describe("StartRunButton", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Cancel" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
     expect(calls.some((c) => c.method === "POST")).toBe(false);
+  });
+
+  it("lists an environment created since the dialog was last opened", async () => {
+    const env = (id: string, name: string) => ({
+      id,
+      projectId: "prj_1",
+      name,
+      variables: {},
+      secrets: [],
+      applicationId: null,
+      createdAt: "2026-11-01T10:00:00Z",
+      updatedAt: "2026-11-01T10:00:00Z",
+    });
+    const list = [env("env_1", "Staging")];
+    fakeFetch({
+      "GET /api/environments": () => ({ body: { environments: list } }),
+      "GET /api/applications": { body: { applications: [] } },
+      "POST /api/environments": () => {
+        list.push(env("env_2", "QA"));
+        return { status: 201, body: list[1] };
+      },
+    });
+    const user = userEvent.setup();
+    renderPage(
+      <>
+        <StartRunButton test={makeTest()} />
+        <EnvironmentsPage />
+      </>,
+      { route: "/tests/tc_1", path: "/tests/:id", context: testContext("Test Manager") },
+    );
+    await user.click(screen.getByRole("button", { name: "Run" }));
+    let dialog = await screen.findByRole("dialog", { name: "Run Checkout" });
+    await within(within(dialog).getByLabelText("Environment")).findByRole("option", { name: "Staging" });
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+
+    await user.click(await screen.findByRole("button", { name: "New environment" }));
+    const form = await screen.findByRole("dialog", { name: "New environment" });
+    await user.type(within(form).getByLabelText("Name"), "QA");
+    await user.click(within(form).getByRole("button", { name: "Create environment" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole("button", { name: "Run" }));
+    dialog = await screen.findByRole("dialog", { name: "Run Checkout" });
+    expect(await within(within(dialog).getByLabelText("Environment")).findByRole("option", { name: "QA" })).toBeInTheDocument();
   });
 });

@@ -6,7 +6,7 @@ import { useNavigate } from "react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ErrorBox, IssueList, Modal } from "../../components/ui";
 import type { Test } from "../../api";
-import { listEnvironmentChoices, startRun } from "../../api/runs";
+import { environmentChoicesKey, listEnvironmentChoices, startRun } from "../../api/runs";
 import "./runs.css";
 
 const LAST_ENV = "ta.lastEnvironment.";
@@ -43,7 +43,7 @@ export function StartRunButton({ test, className = "primary" }: { test: Test; cl
 function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) {
   const navigate = useNavigate();
   const envs = useQuery({
-    queryKey: ["run-environments", test.projectId],
+    queryKey: environmentChoicesKey(test.projectId),
     queryFn: () => listEnvironmentChoices(test.projectId),
     staleTime: 60_000,
   });

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { StatusBadge, When, formatDuration } from "../../components/ui";
 import { useWorkspace } from "../../session";
-import { fetchMemberNames, isFinalStatus, listEnvironmentChoices, type Run } from "../../api/runs";
+import { environmentChoicesKey, fetchMemberNames, isFinalStatus, listEnvironmentChoices, memberNamesKey, type Run } from "../../api/runs";
 
 /** "3/5": steps passed of the steps run; a dash before the run finished. */
 export function passedOfTotal(run: Pick<Run, "status" | "passed" | "total">): string {
@@ -21,7 +21,7 @@ export function runDuration(run: Pick<Run, "status" | "durationMs">): string {
 /** The project's member names by user id, for "Started by" (ids only come with a run). */
 export function useMemberNames(projectId: string | null | undefined) {
   return useQuery({
-    queryKey: ["member-names", projectId],
+    queryKey: memberNamesKey(projectId),
     queryFn: () => fetchMemberNames(projectId ?? ""),
     enabled: !!projectId,
     staleTime: 5 * 60_000,
@@ -31,7 +31,7 @@ export function useMemberNames(projectId: string | null | undefined) {
 /** The project's environment names by id. */
 export function useEnvironmentNames(projectId: string | null | undefined, enabled = true) {
   return useQuery({
-    queryKey: ["run-environments", projectId],
+    queryKey: environmentChoicesKey(projectId),
     queryFn: () => listEnvironmentChoices(projectId ?? undefined),
     enabled: !!projectId && enabled,
     staleTime: 60_000,

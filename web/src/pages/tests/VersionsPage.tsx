@@ -7,6 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Test, TestVersion } from "../../api";
 import { getTest, getVersion, listVersions, restoreVersion } from "../../api/testsApi";
 import { Confirm, ErrorBox, Loading, PageHeader, StatusBadge, When } from "../../components/ui";
+import { useFollowProject } from "../../session";
 import { DocumentView } from "./DocumentView";
 import "./tests.css";
 
@@ -20,6 +21,7 @@ export function VersionsPage() {
 
   const test = useQuery({ queryKey: ["tests", "detail", id], queryFn: ({ signal }) => getTest(id, signal) });
   const versions = useQuery({ queryKey: ["tests", "versions", id], queryFn: ({ signal }) => listVersions(id, signal) });
+  useFollowProject(test.data?.projectId);
   const restore = useMutation({
     mutationFn: (version: number) => restoreVersion(id, version),
     onSuccess: (t, version) => {
