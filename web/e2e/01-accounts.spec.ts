@@ -1,4 +1,4 @@
-import { expect, register, shot, signIn, test } from "./fixtures";
+import { expect, register, shot, test } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
@@ -25,7 +25,14 @@ test("a new user registers, creates an organization and a project, signs out and
   await page.getByLabel("Password").fill("wrong-password");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("alert")).toContainText(/wrong|incorrect|invalid/i);
-  await signIn(page, "olga@e2e.test", "olga-password-1");
+  // A pairing link opened while signed out asks to sign in, then comes back to it.
+  await page.goto("/pair/ZZZ-999");
+  await expect(page).toHaveURL(/\/login\?next=%2Fpair%2FZZZ-999/);
+  await page.getByLabel("Email").fill("olga@e2e.test");
+  await page.getByLabel("Password").fill("olga-password-1");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/pair\/ZZZ-999$/);
+  await expect(page.getByRole("alert")).toContainText("unknown or has expired");
   // The last project is remembered.
   await expect(page.getByLabel("Project", { exact: true }).locator("option:checked")).toHaveText("Acme / Shop");
 });

@@ -130,6 +130,9 @@ test("pair an agent from the banner, write a test through the forms, run it and 
     await expect(page.getByTestId("step-1")).toContainText("passed");
     await expect(page.getByRole("button", { name: "Cancel run" })).toBeVisible();
     await shot(page, "15-run-live");
+    // Reloading mid-run picks the stream up again: earlier events replay, later ones keep coming.
+    await page.reload();
+    await expect(page.getByTestId("step-1")).toContainText("passed");
     for (let n = 1; n <= 5; n++) await expect(page.getByTestId(`step-${n}`)).toContainText("passed");
     await expect(page.getByRole("region", { name: "Result" })).toContainText("Passed");
     await expect(page.getByTestId("run-passed")).toHaveText("5/5");

@@ -60,7 +60,7 @@ function DashboardBody({ d, now }: { d: Dashboard; now: number }) {
           <p>
             {tests === 0 ? (
               <>
-                Start in <Link to="/tests">Tests</Link>: record one in the browser, write it step by step, or import it.
+                Start in <Link to="/tests">Tests</Link>: write one step by step, or import a file (DSL or Selenium IDE .side).
               </>
             ) : (
               <>
