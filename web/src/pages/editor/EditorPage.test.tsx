@@ -256,6 +256,18 @@ describe("EditorPage", () => {
     expect(screen.getByText("500 ms")).toBeInTheDocument();
   });
 
+  it("keeps open steps open across a switch to the JSON view and back", async () => {
+    fakeFetch(testRoutes());
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await userEvent.click(screen.getByRole("button", { name: /^Step 2:/ }));
+    expect(screen.getByRole("group", { name: "Step 2 fill" })).toBeVisible();
+    await userEvent.click(screen.getByRole("tab", { name: "JSON" }));
+    expect(screen.queryByRole("group", { name: "Step 2 fill" })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("tab", { name: "Form" }));
+    expect(screen.getByRole("group", { name: "Step 2 fill" })).toBeVisible();
+  });
+
   it("is read-only with a notice when the test is Ready, and offers only the actions `can` allows", async () => {
     fakeFetch(
       testRoutes(

@@ -212,20 +212,20 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
       </div>
       <form id="editor-form" onSubmit={onSave} noValidate>
         <div role="tabpanel" id="editor-panel" aria-labelledby={`editor-tab-${view}`}>
-          {view === "form" ? (
-            <>
-              <fieldset className="plain" disabled={readOnly}>
-                <SettingsForm doc={doc} onChange={edit} issues={ed.placed.fields} />
-              </fieldset>
-              <StepList
-                steps={doc.steps}
-                registry={registry}
-                readOnly={readOnly}
-                issues={ed.placed.steps}
-                onChange={(steps) => edit({ ...doc, steps })}
-              />
-            </>
-          ) : (
+          {/* The form stays mounted under the JSON view, so which steps are open survives a switch. */}
+          <div hidden={view !== "form"}>
+            <fieldset className="plain" disabled={readOnly}>
+              <SettingsForm doc={doc} onChange={edit} issues={ed.placed.fields} />
+            </fieldset>
+            <StepList
+              steps={doc.steps}
+              registry={registry}
+              readOnly={readOnly}
+              issues={ed.placed.steps}
+              onChange={(steps) => edit({ ...doc, steps })}
+            />
+          </div>
+          {view === "json" && (
             <JsonView
               text={jsonDraft ?? formatDocument(doc)}
               onText={setJsonDraft}
