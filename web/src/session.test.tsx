@@ -70,3 +70,17 @@ describe("useFollowProject", () => {
     expect(screen.getByText("Shop")).toBeInTheDocument();
   });
 });
+
+describe("WorkspaceProvider", () => {
+  it("drops what was cached for a project the caller lost, and remembers the one shown instead", () => {
+    localStorage.setItem("ta.lastProject", "prj_gone");
+    const client = new QueryClient();
+    client.setQueryData(["tests", "list"], [{ id: "tc_of_the_lost_project" }]);
+    client.setQueryData(["context"], context);
+    renderRecord(client, undefined);
+    expect(screen.getByText("Shop")).toBeInTheDocument();
+    expect(client.getQueryData(["tests", "list"])).toBeUndefined();
+    expect(client.getQueryData(["context"])).toBe(context);
+    expect(localStorage.getItem("ta.lastProject")).toBe("prj_1");
+  });
+});

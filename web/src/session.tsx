@@ -91,6 +91,17 @@ export function WorkspaceProvider({ context, children }: { context: Context; chi
     };
   }, [context, selected, qc]);
   setCurrentProject(value.project?.id ?? null);
+  const shown = value.project?.id ?? null;
+  useEffect(() => {
+    // The chosen project is gone (deleted, or the caller's access removed):
+    // the workspace fell back to another one, and nothing cached for the old
+    // one may show there.
+    if (selected && shown !== selected) {
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== "session" && q.queryKey[0] !== "context" });
+      if (shown) rememberProject(shown);
+      setSelected(shown);
+    }
+  }, [selected, shown, qc]);
   return <WorkspaceContext.Provider value={value}>{children}</WorkspaceContext.Provider>;
 }
 
