@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { post, type Organization, type Project } from "../api";
 import { useContextQuery, useSession, useSessionExpiry, useWorkspace, WorkspaceProvider } from "../session";
 import { AgentBanner } from "../pages/agents/AgentBanner";
-import { ErrorBox, Loading, Modal } from "./ui";
+import { ErrorBox, FormActions, Loading, Modal } from "./ui";
 
 /** RequireAuth sends a visitor without a session to sign-in, then back here. */
 export function RequireAuth() {
@@ -113,14 +113,7 @@ export function CreateDialog({ kind, org, onClose }: { kind: "org" | "project"; 
           />
         </label>
         <ErrorBox error={create.error} />
-        <div className="modal-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create"}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} label="Create" busyLabel="Creating…" busy={create.isPending} />
       </form>
     </Modal>
   );

@@ -169,3 +169,27 @@ export function Confirm({
     </Modal>
   );
 }
+
+/** FormActions ends a dialog's form: Cancel, and the submit button that says when it is busy. */
+export function FormActions({
+  onCancel,
+  label,
+  busyLabel,
+  busy,
+}: {
+  onCancel: () => void;
+  label: string;
+  busyLabel: string;
+  busy: boolean;
+}) {
+  return (
+    <div className="modal-actions">
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
+    </div>
+  );
+}

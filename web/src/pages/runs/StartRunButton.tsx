@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { ErrorBox, IssueList, Modal } from "../../components/ui";
+import { ErrorBox, IssueList, Modal, FormActions } from "../../components/ui";
 import type { Test } from "../../api";
 import { environmentChoicesKey, listEnvironmentChoices, startRun } from "../../api/runs";
 import "./runs.css";
@@ -105,14 +105,7 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
         <p className="hint">Version {test.version} runs on one of your connected agents; without one, it waits in the queue.</p>
         <ErrorBox error={start.error} title="The run was not started" />
         <IssueList error={start.error} />
-        <div className="modal-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={start.isPending}>
-            {start.isPending ? "Starting…" : "Start run"}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} label="Start run" busyLabel="Starting…" busy={start.isPending} />
       </form>
     </Modal>
   );

@@ -6,7 +6,7 @@ import { useNavigate } from "react-router";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Visibility } from "../../api";
 import { createTest, type Suite } from "../../api/testsApi";
-import { Modal } from "../../components/ui";
+import { Modal, FormActions } from "../../components/ui";
 import { FieldError, fieldIssue, FormError } from "./forms";
 
 export function CreateTestDialog({ suites, onClose }: { suites: Suite[]; onClose: () => void }) {
@@ -102,14 +102,7 @@ export function CreateTestDialog({ suites, onClose }: { suites: Suite[]; onClose
           <FieldError id={`${id}-visibility-error`} message={visibilityError} />
         </fieldset>
         <FormError error={create.error} shown={["name", "suite", "visibility"]} />
-        <div className="modal-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create test"}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} label="Create test" busyLabel="Creating…" busy={create.isPending} />
       </form>
     </Modal>
   );

@@ -7,7 +7,7 @@ import { Link } from "react-router";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError } from "../../api";
 import { importTests, type ImportResult } from "../../api/testsApi";
-import { ErrorBox, Modal, StatusBadge } from "../../components/ui";
+import { ErrorBox, Modal, StatusBadge, FormActions } from "../../components/ui";
 
 /** The hub reads at most 1 MiB of a body (hub/api/errors.go maxBody). */
 const MAX_BYTES = 1 << 20;
@@ -171,14 +171,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
         ) : (
           <ErrorBox error={imp.error} />
         )}
-        <div className="modal-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={imp.isPending}>
-            {imp.isPending ? "Importing…" : "Import tests"}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} label="Import tests" busyLabel="Importing…" busy={imp.isPending} />
       </form>
     </Modal>
   );
