@@ -7,6 +7,7 @@
 import { get, post, recordCall, request, query, type RequestOptions } from "./client";
 import type { Locator, TestDocument } from "./tests";
 import type { User } from "./types";
+import { listAgents, listProjectMembers } from "./admin";
 
 export type RunStatus = "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
 export const RUN_STATUSES: RunStatus[] = ["queued", "running", "passed", "failed", "error", "cancelled"];
@@ -179,8 +180,7 @@ export async function listEnvironmentChoices(projectId?: string): Promise<Enviro
 
 /** GET /api/agent: needed is true while the caller has no connected agent. */
 export async function fetchAgentNeeded(): Promise<boolean> {
-  const res = await get<{ needed: boolean }>("/api/agent");
-  return res.needed;
+  return (await listAgents()).needed;
 }
 
 /**
@@ -192,12 +192,8 @@ export const memberNamesKey = (projectId: string | null | undefined) => ["projec
 
 /** The names of a project's members by user id (runs name who started them by id). */
 export async function fetchMemberNames(projectId: string): Promise<Record<string, string>> {
-  const res = await get<{ members: { userId: string; name: string }[] }>(
-    `/api/projects/${encodeURIComponent(projectId)}/members`,
-    recordCall,
-  );
   const out: Record<string, string> = {};
-  for (const m of res.members) out[m.userId] = m.name;
+  for (const m of await listProjectMembers(projectId)) out[m.userId] = m.name;
   return out;
 }
 
