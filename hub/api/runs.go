@@ -40,11 +40,13 @@ type runJSON struct {
 	Result struct {
 		Steps []protocol.StepResult `json:"steps"`
 	} `json:"result"`
-	Attempts   int     `json:"attempts"`
-	StartedBy  string  `json:"startedBy"`
-	CreatedAt  string  `json:"createdAt"`
-	StartedAt  *string `json:"startedAt"`
-	FinishedAt *string `json:"finishedAt"`
+	Attempts  int    `json:"attempts"`
+	StartedBy string `json:"startedBy"`
+	// StartedByName is null once the account is gone.
+	StartedByName *string `json:"startedByName"`
+	CreatedAt     string  `json:"createdAt"`
+	StartedAt     *string `json:"startedAt"`
+	FinishedAt    *string `json:"finishedAt"`
 }
 
 func timePtr(t *time.Time) *string {
@@ -59,6 +61,10 @@ func toRunJSON(r store.Run) runJSON {
 	out := runJSON{RunID: r.ID, TestID: r.TestID, TestName: r.TestName, ProjectID: r.ProjectID, Status: r.Status,
 		Passed: r.Passed, Total: r.Total, DurationMs: r.DurationMs, Version: r.Version, Error: r.Error, Attempts: r.Attempts,
 		StartedBy: r.UserID, CreatedAt: r.CreatedAt.UTC().Format(timeFormat), StartedAt: timePtr(r.StartedAt), FinishedAt: timePtr(r.FinishedAt)}
+	if r.UserName != "" {
+		n := r.UserName
+		out.StartedByName = &n
+	}
 	if r.EnvironmentID != "" {
 		e := r.EnvironmentID
 		out.EnvironmentID = &e

@@ -178,6 +178,10 @@ func TestRunPassesWithEvents(t *testing.T) {
 	if run.Status != "passed" || run.Passed != 5 || run.Total != 5 || run.Version != 1 || len(run.Result.Steps) != 5 || run.DurationMs <= 0 {
 		t.Fatalf("run: %s", r.body)
 	}
+	me := f.user.do("GET", "/api/auth/session", nil).want(t, 200).json()
+	if run.StartedBy != me["id"] || run.StartedByName == nil || *run.StartedByName != me["name"] {
+		t.Errorf("started by %q (%v), want %v %v", run.StartedBy, run.StartedByName, me["id"], me["name"])
+	}
 	healed := run.Result.Steps[2].HealedBy
 	if healed == nil || healed.Kind != "css" || healed.Value != "#password" {
 		t.Errorf("the password step should be healed by its css fallback: %+v", run.Result.Steps[2])

@@ -7,7 +7,7 @@
 import { get, post, recordCall, request, query, type RequestOptions } from "./client";
 import type { Locator, TestDocument } from "./tests";
 import type { User } from "./types";
-import { listAgents, listProjectMembers } from "./admin";
+import { listAgents } from "./admin";
 
 export type RunStatus = "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
 export const RUN_STATUSES: RunStatus[] = ["queued", "running", "passed", "failed", "error", "cancelled"];
@@ -50,6 +50,8 @@ export interface Run {
   attempts: number;
   /** The id of the user who started it. */
   startedBy: string;
+  /** null once the account is gone */
+  startedByName: string | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -181,20 +183,6 @@ export async function listEnvironmentChoices(projectId?: string): Promise<Enviro
 /** GET /api/agent: needed is true while the caller has no connected agent. */
 export async function fetchAgentNeeded(): Promise<boolean> {
   return (await listAgents()).needed;
-}
-
-/**
- * The query key of a project's member names. It starts with the project
- * members' key, so a change of members (which invalidates ["projectMembers"])
- * refreshes the names too.
- */
-export const memberNamesKey = (projectId: string | null | undefined) => ["projectMembers", projectId ?? "", "names"] as const;
-
-/** The names of a project's members by user id (runs name who started them by id). */
-export async function fetchMemberNames(projectId: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const m of await listProjectMembers(projectId)) out[m.userId] = m.name;
-  return out;
 }
 
 /** hub/api/dashboard.go countsJSON */

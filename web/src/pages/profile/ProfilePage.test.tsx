@@ -23,6 +23,7 @@ const profile: Profile = {
       result: { steps: [] },
       attempts: 1,
       startedBy: "usr_me",
+      startedByName: "Mia Tester",
       createdAt: "2026-11-02T10:00:00Z",
       startedAt: "2026-11-02T10:00:01Z",
       finishedAt: "2026-11-02T10:00:05Z",

@@ -71,6 +71,7 @@ function makeRun(over: Partial<Run> = {}): Run {
     result: { steps: [] },
     attempts: 1,
     startedBy: "usr_me",
+    startedByName: "Mia Tester",
     createdAt: "2026-11-02T10:00:00Z",
     startedAt: "2026-11-02T10:00:01Z",
     finishedAt: null,
@@ -93,7 +94,6 @@ const common = {
     },
   },
   "GET /api/environments": { body: { environments: [{ id: "env_1", projectId: "prj_1", name: "Staging" }] } },
-  "GET /api/projects/prj_1/members": { body: { members: [{ userId: "usr_me", name: "Mia Tester", email: "", role: "Admin" }] } },
   "GET /api/agent": { body: { agents: [], needed: true } },
 };
 
@@ -227,8 +227,9 @@ describe("RunPage", () => {
   it("opens a run of another of the caller's projects and makes that project the current one", async () => {
     const { calls } = fakeFetch({
       ...common,
-      "GET /api/projects/prj_2/members": { body: { members: [{ userId: "usr_2", name: "Bo Builder", email: "", role: "Tester" }] } },
-      "GET /api/runs/run_1": { body: makeRun({ projectId: "prj_2", status: "passed", environmentId: null, startedBy: "usr_2" }) },
+      "GET /api/runs/run_1": {
+        body: makeRun({ projectId: "prj_2", status: "passed", environmentId: null, startedBy: "usr_2", startedByName: "Bo Builder" }),
+      },
     });
     const context = testContext();
     context.organizations[0].projects?.push({ id: "prj_2", orgId: "org_1", name: "Blog", role: "Tester" });

@@ -31,7 +31,7 @@ import {
 } from "./runState";
 import { useFollowProject, useWorkspace } from "../../session";
 import { useRunStream, type StreamState } from "./useRunStream";
-import { envName, useEnvironmentNames, useMemberNames, useStarterName } from "./runBits";
+import { envName, useEnvironmentNames, useStarterName } from "./runBits";
 import "./runs.css";
 
 export function RunPage() {
@@ -107,7 +107,6 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
     retry: false,
   });
   const envQ = useEnvironmentNames(run.projectId, !!run.environmentId);
-  const membersQ = useMemberNames(run.projectId);
   const cancel = useMutation({
     mutationFn: () => cancelRun(run.runId),
     onSuccess: () => qc.invalidateQueries({ queryKey: ["run", run.runId] }),
@@ -160,7 +159,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         </div>
         <div>
           <dt>Started by</dt>
-          <dd>{starter(run.startedBy, membersQ.data ?? (membersQ.isError ? {} : undefined))}</dd>
+          <dd>{starter(run)}</dd>
         </div>
         <div>
           <dt>Started</dt>
@@ -269,7 +268,6 @@ function LiveState({ state }: { state: StreamState }) {
 function QueuedNotice({ run }: { run: Run }) {
   const ws = useWorkspace();
   const starter = useStarterName();
-  const membersQ = useMemberNames(run.projectId);
   const mine = run.startedBy === ws.user.id;
   const agentQ = useQuery({ queryKey: ["agent-needed"], queryFn: fetchAgentNeeded, refetchInterval: 10_000, enabled: mine });
   return (
@@ -285,7 +283,7 @@ function QueuedNotice({ run }: { run: Run }) {
           )}
         </>
       ) : (
-        <>It starts when an agent of {starter(run.startedBy, membersQ.data ?? {})}, who started it, picks it up.</>
+        <>It starts when an agent of {starter(run)}, who started it, picks it up.</>
       )}
     </div>
   );

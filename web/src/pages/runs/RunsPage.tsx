@@ -7,7 +7,7 @@ import { Empty, ErrorBox, Loading, PageHeader } from "../../components/ui";
 import { get, recordCall, type Test, type TestList } from "../../api";
 import { RUN_STATUSES, isFinalStatus, listRuns } from "../../api/runs";
 import { useWorkspace } from "../../session";
-import { RunTable, useEnvironmentNames, useMemberNames } from "./runBits";
+import { RunTable, useEnvironmentNames } from "./runBits";
 import "./runs.css";
 
 const PAGE = 50;
@@ -47,7 +47,6 @@ export function RunsPage() {
     retry: false,
   });
   const envQ = useEnvironmentNames(projectId);
-  const membersQ = useMemberNames(projectId);
 
   const all = runs.data?.pages.flatMap((p) => p.runs) ?? [];
   const testName = chosenTest.data?.name ?? all[0]?.testName ?? (testId ? "a test" : "");
@@ -123,7 +122,6 @@ export function RunsPage() {
             caption={testId ? `Runs of ${testName}` : "Runs"}
             columns={{ test: !testId, environment: true, startedBy: true }}
             environments={envQ.data ?? (envQ.isError ? {} : undefined)}
-            members={membersQ.data ?? (membersQ.isError ? {} : undefined)}
           />
           {runs.isFetchNextPageError && <ErrorBox error={runs.error} title="More runs could not be loaded" />}
           {runs.hasNextPage && (

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { StatusBadge, When, formatDuration } from "../../components/ui";
 import { useWorkspace } from "../../session";
-import { environmentChoicesKey, fetchMemberNames, isFinalStatus, listEnvironmentChoices, memberNamesKey, type Run } from "../../api/runs";
+import { environmentChoicesKey, isFinalStatus, listEnvironmentChoices, type Run } from "../../api/runs";
 
 /** "3/5": steps passed of the steps run; a dash before the run finished. */
 export function passedOfTotal(run: Pick<Run, "status" | "passed" | "total">): string {
@@ -18,16 +18,6 @@ export function runDuration(run: Pick<Run, "status" | "durationMs">): string {
   return formatDuration(run.durationMs);
 }
 
-/** The project's member names by user id, for "Started by" (ids only come with a run). */
-export function useMemberNames(projectId: string | null | undefined) {
-  return useQuery({
-    queryKey: memberNamesKey(projectId),
-    queryFn: () => fetchMemberNames(projectId ?? ""),
-    enabled: !!projectId,
-    staleTime: 5 * 60_000,
-  });
-}
-
 /** The project's environment names by id. */
 export function useEnvironmentNames(projectId: string | null | undefined, enabled = true) {
   return useQuery({
@@ -39,14 +29,12 @@ export function useEnvironmentNames(projectId: string | null | undefined, enable
   });
 }
 
-/** Who started a run, in words: their name, "you", or (for a former member) a short id. */
-export function useStarterName(): (userId: string, names: Record<string, string> | undefined) => string {
+/** Who started a run, in words: their name, "you", or "a former member" once the account is gone. */
+export function useStarterName(): (run: Pick<Run, "startedBy" | "startedByName">) => string {
   const ws = useWorkspace();
-  return (userId, names) => {
-    if (userId === ws.user.id) return `${ws.user.name} (you)`;
-    if (!userId) return "—";
-    if (!names) return "…";
-    return names[userId] ?? "a former member";
+  return (run) => {
+    if (run.startedBy && run.startedBy === ws.user.id) return `${ws.user.name} (you)`;
+    return run.startedByName ?? "a former member";
   };
 }
 
@@ -72,13 +60,11 @@ export function RunTable({
   caption,
   columns = { test: true, environment: true, startedBy: true },
   environments,
-  members,
 }: {
   runs: Run[];
   caption?: string;
   columns?: RunTableColumns;
   environments?: Record<string, string>;
-  members?: Record<string, string>;
 }) {
   const starter = useStarterName();
   return (
@@ -121,7 +107,7 @@ export function RunTable({
             {columns.environment && (
               <td>{r.environmentId ? envName(r.environmentId, environments) : <span className="muted">none</span>}</td>
             )}
-            {columns.startedBy && <td>{starter(r.startedBy, members)}</td>}
+            {columns.startedBy && <td>{starter(r)}</td>}
             <td>
               <When at={r.createdAt} />
             </td>
