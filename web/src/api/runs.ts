@@ -7,7 +7,6 @@
 import { get, post, recordCall, request, query, type RequestOptions } from "./client";
 import type { Locator, TestDocument } from "./tests";
 import type { User } from "./types";
-import { listAgents } from "./admin";
 
 export type RunStatus = "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
 export const RUN_STATUSES: RunStatus[] = ["queued", "running", "passed", "failed", "error", "cancelled"];
@@ -178,11 +177,6 @@ export const environmentChoicesKey = (projectId: string | null | undefined) => [
 export async function listEnvironmentChoices(projectId?: string): Promise<EnvironmentChoice[]> {
   const res = await get<{ environments: EnvironmentChoice[] }>("/api/environments", inProject(projectId));
   return res.environments;
-}
-
-/** GET /api/agent: needed is true while the caller has no connected agent. */
-export async function fetchAgentNeeded(): Promise<boolean> {
-  return (await listAgents()).needed;
 }
 
 /** hub/api/dashboard.go countsJSON */

@@ -48,21 +48,36 @@ function FormError({ error }: { error: unknown }) {
   return <ErrorBox error={error} />;
 }
 
-export function LoginPage() {
+/**
+ * useEnter is what signing in or registering ends with: the cache of any
+ * earlier user dropped, the new session known, and the page that asked
+ * (`next`) opened. `carry` passes `next` on to the other sign-in pages.
+ */
+function useEnter() {
   const [params] = useSearchParams();
   const next = safeNext(params.get("next"));
-  const session = useSession();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const login = useMutation({
-    mutationFn: () => post<User>("/api/auth/login", { email, password }, { noProject: true }),
-    onSuccess: (user) => {
+  return {
+    next,
+    carry: params.get("next") ? `?next=${encodeURIComponent(next)}` : "",
+    enter: (user: User) => {
       qc.clear();
       qc.setQueryData(["session"], user);
       navigate(next, { replace: true });
     },
+  };
+}
+
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const { next, carry: q, enter } = useEnter();
+  const session = useSession();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const login = useMutation({
+    mutationFn: () => post<User>("/api/auth/login", { email, password }, { noProject: true }),
+    onSuccess: enter,
   });
   if (session.isPending) return <Loading />;
   if (session.data && !login.isPending && !login.isSuccess) return <Navigate to={next} replace />;
@@ -70,7 +85,6 @@ export function LoginPage() {
     e.preventDefault();
     login.mutate();
   };
-  const q = params.get("next") ? `?next=${encodeURIComponent(next)}` : "";
   return (
     <AuthFrame
       title="Sign in"
@@ -110,26 +124,18 @@ export function LoginPage() {
 }
 
 export function RegisterPage() {
-  const [params] = useSearchParams();
-  const next = safeNext(params.get("next"));
-  const qc = useQueryClient();
-  const navigate = useNavigate();
+  const { carry: q, enter } = useEnter();
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const register = useMutation({
     mutationFn: () => post<User>("/api/auth/register", { name, email, password }, { noProject: true }),
-    onSuccess: (user) => {
-      qc.clear();
-      qc.setQueryData(["session"], user);
-      navigate(next, { replace: true });
-    },
+    onSuccess: enter,
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     register.mutate();
   };
-  const q = params.get("next") ? `?next=${encodeURIComponent(next)}` : "";
   return (
     <AuthFrame
       title="Create an account"

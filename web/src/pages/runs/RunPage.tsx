@@ -7,17 +7,7 @@ import { Link, useParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ErrorBox, Loading, Modal, PageHeader, StatusBadge, When, formatDate, formatDuration } from "../../components/ui";
 import type { Step } from "../../api";
-import {
-  artifactUrl,
-  cancelRun,
-  fetchAgentNeeded,
-  fetchRun,
-  fetchRunDocument,
-  isFinalStatus,
-  type Run,
-  type RunEvent,
-  type RunStatus,
-} from "../../api/runs";
+import { artifactUrl, cancelRun, fetchRun, fetchRunDocument, isFinalStatus, type Run, type RunEvent, type RunStatus } from "../../api/runs";
 import {
   describeLocator,
   initialRunView,
@@ -33,6 +23,7 @@ import { useFollowProject, useWorkspace } from "../../session";
 import { useRunStream, type StreamState } from "./useRunStream";
 import { envName, useEnvironmentNames, useStarterName } from "./runBits";
 import "./runs.css";
+import { keys, listAgents } from "../../api/admin";
 
 export function RunPage() {
   const { id = "" } = useParams();
@@ -269,7 +260,8 @@ function QueuedNotice({ run }: { run: Run }) {
   const ws = useWorkspace();
   const starter = useStarterName();
   const mine = run.startedBy === ws.user.id;
-  const agentQ = useQuery({ queryKey: ["agent-needed"], queryFn: fetchAgentNeeded, refetchInterval: 10_000, enabled: mine });
+  // The banner's query: approving a pairing refreshes both.
+  const agentQ = useQuery({ queryKey: keys.agents, queryFn: listAgents, select: (a) => a.needed, refetchInterval: 10_000, enabled: mine });
   return (
     <div className="notice run-waiting" role="status">
       <strong>Waiting for an agent.</strong>{" "}
