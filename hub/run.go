@@ -132,7 +132,7 @@ func openDatabase(ctx context.Context, cfg config, dataDir string, logger *slog.
 	url := cfg.DatabaseURL
 	stopCluster := func() {}
 	if url == "" {
-		cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dataDir, "pg"), Logger: logger})
+		cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dataDir, "pg"), Logger: logger, Restart: true})
 		if err != nil {
 			return nil, nil, fmt.Errorf("private database: %w", err)
 		}

@@ -55,6 +55,10 @@ type Options struct {
 	Logger *slog.Logger // nil = slog.Default()
 	RunAs  string       // when the process runs as root: OS account that runs initdb/postgres; "" = "postgres"
 	Fast   bool         // throwaway test clusters: fsync=off, synchronous_commit=off, full_page_writes=off, initdb --no-sync
+	// Restart keeps the server up: if it exits while the cluster is not
+	// being stopped, it is started again (or, if `pg_ctl restart` already
+	// started a new one, that one is watched instead).
+	Restart bool
 }
 
 const (
@@ -84,13 +88,29 @@ type Cluster struct {
 	logPath string
 	log     *slog.Logger
 
-	cmd  *exec.Cmd
-	done chan struct{} // closed once the postgres child has exited
-	// exitErr is the result of waiting for the child; valid after done.
-	exitErr error
+	binDir string
+	args   []string
+	acct   *account
+
+	// srv is the server process now; the supervisor replaces it (under
+	// mu) when it starts or adopts another one.
+	srv *server
 
 	mu      sync.Mutex
 	stopped bool
+	// quit ends the supervisor; supervised is closed when it has ended
+	// (nil without Options.Restart).
+	quit       chan struct{}
+	supervised chan struct{}
+	restarts   int // guarded by mu: times the supervisor brought the server back
+}
+
+// server is one postmaster process.
+type server struct {
+	cmd  *exec.Cmd     // the postgres child; nil for an adopted server
+	pid  int           // the postmaster's pid
+	done chan struct{} // closed once the process has exited
+	err  error         // how the child exited; valid after done
 }
 
 // FindBinaries returns the folder holding initdb and postgres: the first
@@ -264,7 +284,11 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		return nil, fmt.Errorf("pgcluster: %w", err)
 	}
 
-	c := &Cluster{dir: dir, log: log, done: make(chan struct{})}
+	if err := restrictHBA(dir, acct); err != nil {
+		return nil, err
+	}
+
+	c := &Cluster{dir: dir, log: log, binDir: binDir, acct: acct, quit: make(chan struct{})}
 
 	logFile, err := c.openLog(acct)
 	if err != nil {
@@ -277,7 +301,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		return nil, err
 	}
 
-	args := []string{
+	c.args = []string{
 		"-D", dir,
 		"-p", strconv.Itoa(port),
 		"-c", "listen_addresses=",
@@ -285,31 +309,19 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		"-c", "unix_socket_permissions=0700",
 	}
 	if opts.Fast {
-		args = append(args, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
+		c.args = append(c.args, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 	}
-	cmd := exec.Command(filepath.Join(binDir, "postgres"), args...)
-	cmd.Dir = dir
-	cmd.Env = serverEnv()
-	cmd.Stdout = logFile
-	cmd.Stderr = logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Setsid:    true,           // not in the terminal's process group: Ctrl-C goes to the hub only
-		Pdeathsig: syscall.SIGINT, // fast shutdown if the hub dies
-	}
-	if acct != nil {
-		cmd.SysProcAttr.Credential = acct.cred
-	}
-	c.cmd = cmd
+	c.srv = &server{cmd: c.command(logFile), done: make(chan struct{})}
 
 	log.Info("starting PostgreSQL", "dir", dir, "socket_dir", c.sockDir, "bin", binDir, "log", c.logPath)
-	if err := c.spawn(); err != nil {
+	if err := c.spawn(c.srv); err != nil {
 		logFile.Close()
 		c.removeTmpSock()
 		return nil, fmt.Errorf("pgcluster: start postgres: %w", err)
 	}
 	logFile.Close() // the child has its own copy
 
-	if err := c.waitReady(ctx, logStart); err != nil {
+	if err := c.waitReady(ctx, c.srv, logStart); err != nil {
 		c.kill()
 		return nil, err
 	}
@@ -317,27 +329,49 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		_ = c.Stop(context.WithoutCancel(ctx))
 		return nil, err
 	}
-	log.Info("PostgreSQL ready", "pid", cmd.Process.Pid, "socket_dir", c.sockDir)
+	log.Info("PostgreSQL ready", "pid", c.srv.pid, "socket_dir", c.sockDir)
+	if opts.Restart {
+		c.supervised = make(chan struct{})
+		go c.supervise()
+	}
 	return c, nil
 }
 
-// spawn starts the child from a goroutine locked to its OS thread, which
-// stays alive until the child has exited: the parent-death signal fires
-// when the *thread* that forked the child ends (go.dev/issue/27505), not
-// only when the process does.
-func (c *Cluster) spawn() error {
+// command makes the postgres child process, writing to logFile.
+func (c *Cluster) command(logFile *os.File) *exec.Cmd {
+	cmd := exec.Command(filepath.Join(c.binDir, "postgres"), c.args...)
+	cmd.Dir = c.dir
+	cmd.Env = serverEnv()
+	cmd.Stdout = logFile
+	cmd.Stderr = logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Setsid:    true,           // not in the terminal's process group: Ctrl-C goes to the hub only
+		Pdeathsig: syscall.SIGINT, // fast shutdown if the hub dies
+	}
+	if c.acct != nil {
+		cmd.SysProcAttr.Credential = c.acct.cred
+	}
+	return cmd
+}
+
+// spawn starts srv's child from a goroutine locked to its OS thread,
+// which stays alive until the child has exited: the parent-death signal
+// fires when the *thread* that forked the child ends (go.dev/issue/27505),
+// not only when the process does. srv.done closes when the child exits.
+func (c *Cluster) spawn(srv *server) error {
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
-		if err := c.cmd.Start(); err != nil {
+		if err := srv.cmd.Start(); err != nil {
 			runtime.UnlockOSThread()
 			started <- err
 			return
 		}
+		srv.pid = srv.cmd.Process.Pid
 		started <- nil
-		c.exitErr = c.cmd.Wait()
+		srv.err = srv.cmd.Wait()
 		runtime.UnlockOSThread()
-		close(c.done)
+		close(srv.done)
 	}()
 	return <-started
 }
@@ -416,15 +450,15 @@ func (c *Cluster) removeTmpSock() {
 	}
 }
 
-func (c *Cluster) waitReady(ctx context.Context, logStart int64) error {
+func (c *Cluster) waitReady(ctx context.Context, srv *server, logStart int64) error {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
 	var lastErr error
 	for {
 		select {
-		case <-c.done:
+		case <-srv.done:
 			return fmt.Errorf("pgcluster: postgres exited during startup (%v); last lines of %s:\n%s",
-				c.exitErr, c.logPath, tailFile(c.logPath, logStart, 20))
+				srv.err, c.logPath, tailFile(c.logPath, logStart, 20))
 		default:
 		}
 		cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
@@ -439,7 +473,7 @@ func (c *Cluster) waitReady(ctx context.Context, logStart int64) error {
 		}
 		lastErr = err
 		select {
-		case <-c.done:
+		case <-srv.done:
 			// reported at the top of the loop
 		case <-ctx.Done():
 			return fmt.Errorf("pgcluster: postgres did not accept connections within %s (%v; last error: %v); last lines of %s:\n%s",
@@ -454,14 +488,19 @@ func (c *Cluster) kill() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stopped = true
-	_ = c.cmd.Process.Signal(syscall.SIGQUIT)
-	select {
-	case <-c.done:
-	case <-time.After(quitTimeout):
-		_ = c.cmd.Process.Kill()
-		<-c.done
-	}
+	c.quitNow()
 	c.removeTmpSock()
+}
+
+// quitNow ends the server process with an immediate shutdown; c.mu is held.
+func (c *Cluster) quitNow() {
+	_ = syscall.Kill(c.srv.pid, syscall.SIGQUIT)
+	select {
+	case <-c.srv.done:
+	case <-time.After(quitTimeout):
+		_ = syscall.Kill(c.srv.pid, syscall.SIGKILL)
+		<-c.srv.done
+	}
 }
 
 // tailFile returns the last n lines of path after offset from.
@@ -841,29 +880,36 @@ func (c *Cluster) DropDatabase(ctx context.Context, name string) error {
 // on a clean shutdown. Calling it again does nothing.
 func (c *Cluster) Stop(ctx context.Context) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.stopped {
+		c.mu.Unlock()
 		return nil
 	}
 	c.stopped = true
+	close(c.quit)
+	c.mu.Unlock()
+	if c.supervised != nil {
+		<-c.supervised // it may be starting a server: let it finish
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	defer c.removeTmpSock()
 
 	select {
-	case <-c.done:
-		return fmt.Errorf("pgcluster: postgres had already exited: %v (see %s)", c.exitErr, c.logPath)
+	case <-c.srv.done:
+		return fmt.Errorf("pgcluster: postgres had already exited: %v (see %s)", c.srv.err, c.logPath)
 	default:
 	}
 
-	pid := c.cmd.Process.Pid
+	pid := c.srv.pid
 	c.log.Info("stopping PostgreSQL", "pid", pid)
-	if err := c.cmd.Process.Signal(syscall.SIGINT); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := syscall.Kill(pid, syscall.SIGINT); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("pgcluster: stop postgres: %w", err)
 	}
 	timer := time.NewTimer(stopTimeout)
 	defer timer.Stop()
 	var forced string
 	select {
-	case <-c.done:
+	case <-c.srv.done:
 	case <-ctx.Done():
 		forced = "the stop was cancelled (" + ctx.Err().Error() + ")"
 	case <-timer.C:
@@ -871,17 +917,11 @@ func (c *Cluster) Stop(ctx context.Context) error {
 	}
 	if forced != "" {
 		c.log.Warn("PostgreSQL slow to shut down; sending SIGQUIT (immediate shutdown)", "pid", pid, "reason", forced)
-		_ = c.cmd.Process.Signal(syscall.SIGQUIT)
-		select {
-		case <-c.done:
-		case <-time.After(quitTimeout):
-			_ = c.cmd.Process.Kill()
-			<-c.done
-		}
-		return fmt.Errorf("pgcluster: postgres forced to quit because %s (exit: %v)", forced, c.exitErr)
+		c.quitNow()
+		return fmt.Errorf("pgcluster: postgres forced to quit because %s (exit: %v)", forced, c.srv.err)
 	}
-	if c.exitErr != nil {
-		return fmt.Errorf("pgcluster: postgres exited uncleanly: %v (see %s)", c.exitErr, c.logPath)
+	if c.srv.err != nil {
+		return fmt.Errorf("pgcluster: postgres exited uncleanly: %v (see %s)", c.srv.err, c.logPath)
 	}
 	c.log.Info("PostgreSQL stopped", "pid", pid)
 	return nil

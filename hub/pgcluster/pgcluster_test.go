@@ -123,9 +123,9 @@ func ownerUID(t *testing.T, path string) uint32 {
 func waitDone(t *testing.T, c *Cluster, d time.Duration) {
 	t.Helper()
 	select {
-	case <-c.done:
+	case <-c.srv.done:
 	case <-time.After(d):
-		t.Fatalf("postgres pid %d still running after %s", c.cmd.Process.Pid, d)
+		t.Fatalf("postgres pid %d still running after %s", c.srv.pid, d)
 	}
 }
 
@@ -160,7 +160,7 @@ func TestStartReuse(t *testing.T) {
 	}
 	if os.Geteuid() == 0 {
 		want := postgresUID(t)
-		if got := procUID(t, c.cmd.Process.Pid); got != want {
+		if got := procUID(t, c.srv.pid); got != want {
 			t.Errorf("postgres runs as uid %d, want %d (postgres)", got, want)
 		}
 		if got := ownerUID(t, dir); got != want {
@@ -264,10 +264,10 @@ func TestStalePidFile(t *testing.T) {
 func TestOrphan(t *testing.T) {
 	dir := filepath.Join(worldDir(t), "pg")
 	orphan := start(t, dir) // "forgotten": a crashed hub never stops it
-	orphanPid := orphan.cmd.Process.Pid
+	orphanPid := orphan.srv.pid
 
 	c := start(t, dir)
-	if c.cmd.Process.Pid == orphanPid {
+	if c.srv.pid == orphanPid {
 		t.Fatal("same postgres pid")
 	}
 	waitDone(t, orphan, 5*time.Second)
@@ -420,7 +420,7 @@ func TestHubDies(t *testing.T) {
 			fmt.Println("ERR", err)
 			os.Exit(1)
 		}
-		fmt.Println("PID", c.cmd.Process.Pid)
+		fmt.Println("PID", c.srv.pid)
 		time.Sleep(time.Minute)
 		os.Exit(2)
 	}
