@@ -7,8 +7,11 @@ import (
 
 // Version is the agent protocol's version, bumped on every change to the
 // messages below and checked at connect: a hub refuses an agent that speaks
-// another version with an error message saying which to install.
-const Version = 1
+// another version with an error message saying how to update.
+//
+// Version 2 added acknowledgements: run messages carry an id and the hub
+// answers ack once it has stored them.
+const Version = 2
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the
@@ -17,7 +20,8 @@ const Version = 1
 // The life of a connection:
 //
 //	agent → hub  hello      first message: protocol version, and either the
-//	                        agent's token or a pairing request (hostname, OS)
+//	                        agent's token or a pairing request (hostname, OS);
+//	                        on a reconnect also the runs it still holds
 //	hub → agent  pairing    a short code to approve at <base_url>/pair/<code>
 //	hub → agent  paired     after approval: the agent's id and token; the
 //	                        agent stores the token and uses it from then on
@@ -37,11 +41,29 @@ const Version = 1
 //	agent → hub  renew      the run is still going: every lease/3
 //	agent → hub  finish     the run's result (RunResult)
 //	hub → agent  cancel     stop the run; the agent finishes it as cancelled
+//	hub → agent  ack        every message with an ID up to Ack is stored
 //
-// A run whose lease lapses (the agent vanished) is queued again once, then
-// ends as error. A reconnecting agent sends hello again with the runs it
-// still holds: those continue and their events keep their Seq; runs the hub
-// had assigned to it that it does not list count as lost the same way.
+// Delivery. accept, event, artifact and finish carry an ID, numbered 1, 2,
+// ... by the agent process in the order it sends them. The hub handles a
+// connection's messages in order and answers ack {Ack: n} only once every
+// message up to ID n is stored (it retries while its database is away, so
+// nothing it cannot store yet is acknowledged). The agent keeps every
+// message until it is acknowledged and sends the unacknowledged ones again,
+// in order, on its next connection; the hub takes repeats as no-ops (an
+// event's Seq, an artifact's name and a run's single finish make each
+// message idempotent). renew carries no ID: a lost renewal is replaced by
+// the next one. A run whose finish is not acknowledged yet still counts as
+// held: it is listed in hello's Runs.
+//
+// Limits. The hub stores at most a bounded number of events and bytes of
+// events and artifacts per run and cuts long texts; a run that goes over
+// ends as error and its agent is told to cancel it.
+//
+// Leases. A run whose lease lapses (the agent vanished) is queued again
+// once, then ends as error. A reconnecting agent sends hello again with the
+// runs it still holds: those continue and their events keep their Seq; runs
+// the hub had assigned to it that it does not list count as lost the same
+// way.
 const (
 	MsgHello    = "hello"
 	MsgPairing  = "pairing"
@@ -55,6 +77,7 @@ const (
 	MsgRenew    = "renew"
 	MsgFinish   = "finish"
 	MsgCancel   = "cancel"
+	MsgAck      = "ack"
 )
 
 // MaxArtifact bounds one artifact's size (a full-page screenshot).
@@ -67,6 +90,11 @@ const MaxMessage = 4 << 20
 // set.
 type Message struct {
 	Type string `json:"type"`
+	// ID numbers the agent's run messages that the hub acknowledges
+	// (accept, event, artifact, finish); 0 on the others.
+	ID int64 `json:"id,omitempty"`
+	// Ack, in ack: every message with an ID up to this one is stored.
+	Ack int64 `json:"ack,omitempty"`
 
 	// hello
 	Protocol int          `json:"protocol,omitempty"`

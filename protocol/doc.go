@@ -38,7 +38,10 @@
 //
 // # Agent messages
 //
-// Run events and the messages on the agent's WebSocket (pairing, assign,
-// accept, events, artifacts, finish, cancel, lease) will be added here,
-// with a protocol version checked at connect.
+// Run events (Event, with their kinds and a per-run Seq), run results
+// (RunResult) and every message on the agent's WebSocket are here too:
+// agent.go tells the whole life of a connection and of a run (pairing,
+// assign, accept, events, artifacts, renew, finish, cancel, ack), how
+// delivery survives reconnects and hub or database outages, and Version,
+// which the hub checks at connect.
 package protocol

@@ -69,13 +69,12 @@ type Config struct {
 type Client struct {
 	cfg  Config
 	log  *slog.Logger
-	out  chan outMsg // outbox: every message a run sends
+	box  *outbox     // run messages until the hub acknowledges them
 	prio chan outMsg // lease renewals: they overtake queued screenshots
 
 	mu      sync.Mutex
 	running map[string]context.CancelCauseFunc // guarded by mu: run id → cancel
 	state   State                              // guarded by mu
-	pending *outMsg                            // guarded by mu: a message a broken connection could not send
 }
 
 // outMsg is a message for the hub with an artifact's content, if any.
@@ -98,7 +97,7 @@ func New(cfg Config) *Client {
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 30 * time.Second
 	}
-	return &Client{cfg: cfg, log: cfg.Logger, out: make(chan outMsg, 4096), prio: make(chan outMsg, 64), running: map[string]context.CancelCauseFunc{}}
+	return &Client{cfg: cfg, log: cfg.Logger, box: newOutbox(outboxLimit), prio: make(chan outMsg, 64), running: map[string]context.CancelCauseFunc{}}
 }
 
 // tokenFile holds the agent's credentials.

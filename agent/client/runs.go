@@ -44,7 +44,7 @@ func (c *Client) cancel(runID string) {
 	}
 }
 
-func (c *Client) send(m protocol.Message, data []byte) { c.out <- outMsg{msg: m, data: data} }
+func (c *Client) send(m protocol.Message, data []byte) { c.box.put(m, data) }
 
 func (c *Client) runJob(ctx context.Context, job protocol.Job) {
 	c.log.Info("run started", "run", job.RunID, "test", job.Document.Name)

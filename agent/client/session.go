@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/coder/websocket"
@@ -30,11 +31,7 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 	defer stop()
 
 	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Agent: c.cfg.Version, Parallel: c.cfg.Parallel}
-	c.mu.Lock()
-	for id := range c.running {
-		hello.Runs = append(hello.Runs, id)
-	}
-	c.mu.Unlock()
+	hello.Runs = c.heldRuns()
 	if tok := c.Token(); tok != "" {
 		hello.Token = tok
 	} else {
@@ -80,6 +77,7 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			c.log.Info("paired with the hub", "agent", m.AgentID, "name", m.Name)
 		case protocol.MsgWelcome:
 			connected = true
+			c.box.rewind()
 			close(welcomed)
 			c.log.Info("connected to the hub", "hub", c.cfg.HubURL, "agent", m.AgentID)
 			c.setState(func(s *State) {
@@ -96,6 +94,8 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			}
 		case protocol.MsgCancel:
 			c.cancel(m.RunID)
+		case protocol.MsgAck:
+			c.box.ack(m.Ack)
 		}
 	}
 }
@@ -110,48 +110,50 @@ func write(ctx context.Context, ws *websocket.Conn, m protocol.Message) error {
 	return ws.Write(wctx, websocket.MessageText, data)
 }
 
-// writer sends the outbox over this connection; a message whose write
-// failed is kept for the next connection.
+// heldRuns lists the runs this agent still holds for the hub: those
+// running, and those whose messages (their finish, say) the hub has not
+// acknowledged yet.
+func (c *Client) heldRuns() []string {
+	held := c.box.runs()
+	c.mu.Lock()
+	for id := range c.running {
+		held[id] = true
+	}
+	c.mu.Unlock()
+	out := make([]string, 0, len(held))
+	for id := range held {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// writer sends lease renewals first, then the outbox's messages not yet
+// written on this connection; what a broken connection did not deliver
+// stays in the outbox for the next one.
 func (c *Client) writer(ctx context.Context, ws *websocket.Conn) {
 	for {
-		m, ok := c.nextOut(ctx)
-		if !ok {
-			return
+		var m outMsg
+		select {
+		case m = <-c.prio:
+		default:
+			var ok bool
+			if m, ok = c.box.next(); !ok {
+				if m, ok = c.box.wait(ctx, c.prio); !ok {
+					return
+				}
+				if m.msg.Type == "" {
+					continue // woken: look again
+				}
+			}
 		}
 		if err := c.sendOne(ctx, ws, m); err != nil {
-			c.keep(m)
 			return
 		}
+		if m.msg.ID > 0 {
+			c.box.wrote(m.msg.ID)
+		}
 	}
-}
-
-func (c *Client) nextOut(ctx context.Context) (outMsg, bool) {
-	c.mu.Lock()
-	if p := c.pending; p != nil {
-		c.pending = nil
-		c.mu.Unlock()
-		return *p, true
-	}
-	c.mu.Unlock()
-	select {
-	case m := <-c.prio:
-		return m, true
-	default:
-	}
-	select {
-	case m := <-c.prio:
-		return m, true
-	case m := <-c.out:
-		return m, true
-	case <-ctx.Done():
-		return outMsg{}, false
-	}
-}
-
-func (c *Client) keep(m outMsg) {
-	c.mu.Lock()
-	c.pending = &m
-	c.mu.Unlock()
 }
 
 // sendOne writes a message; an artifact's content follows as a binary frame.

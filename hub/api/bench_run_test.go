@@ -89,7 +89,7 @@ func BenchmarkRunThroughHub(b *testing.B) {
 		wake, stop := h.dispatch.Watch(runID)
 		var first time.Duration
 		for first == 0 {
-			events, _ := h.store.Events(context.Background(), runID, 0)
+			events, _ := h.store.Events(context.Background(), runID, 0, 1<<20)
 			if len(events) > 0 {
 				first = time.Since(start)
 				break

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+
+	"github.com/testautomation/ta/hub/store"
 )
 
 // Issue is one problem with a request body or document, named by its JSON
@@ -36,6 +38,7 @@ const (
 	codeInvalid          = "invalid"
 	codeTooMany          = "too_many_attempts"
 	codeInternal         = "internal"
+	codeUnavailable      = "unavailable"
 )
 
 // maxBody bounds every JSON request body.
@@ -59,8 +62,16 @@ func writeIssues(w http.ResponseWriter, msg string, issues []Issue) {
 	writeJSON(w, http.StatusUnprocessableEntity, errorBody{Error: msg, Code: codeInvalid, Issues: issues})
 }
 
-// internal logs the detail of an unexpected error and answers a generic 500.
+// internal logs the detail of an unexpected error and answers a generic
+// 500, or 503 when the database is away for a moment (restarting,
+// unreachable): the client may try again.
 func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
+	if store.Unavailable(err) {
+		s.log.Warn("request failed: the database does not answer", "method", r.Method, "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", "2")
+		writeError(w, http.StatusServiceUnavailable, codeUnavailable, "the hub's database does not answer right now; try again in a moment")
+		return
+	}
 	s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	writeError(w, http.StatusInternalServerError, codeInternal, "internal error; the hub's log has the details")
 }

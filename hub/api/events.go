@@ -12,9 +12,13 @@ import (
 // sseKeepAlive is how often an idle stream gets a comment line.
 var sseKeepAlive = 15 * time.Second
 
+// eventPage is how many stored events a stream reads at once: a reader's
+// memory stays the same whatever the run's history.
+const eventPage = 256
+
 // runEvents streams a run's events as server-sent events: every stored
-// event after Last-Event-ID first, then new ones as they come, until
-// run.finished.
+// event after Last-Event-ID first (read a page at a time), then new ones as
+// they come, until run.finished.
 func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	run, _, ok := s.loadRun(w, r)
 	if !ok {
@@ -40,7 +44,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	defer keep.Stop()
 	finalSeen := false
 	for {
-		events, err := s.store.Events(r.Context(), run.ID, after)
+		events, err := s.store.Events(r.Context(), run.ID, after, eventPage)
 		if err != nil {
 			return
 		}
@@ -64,6 +68,9 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		flusher.Flush()
+		if len(events) == eventPage {
+			continue // more history to replay
+		}
 		select {
 		case <-r.Context().Done():
 			return

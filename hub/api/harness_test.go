@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/testautomation/ta/hub/access"
 	"github.com/testautomation/ta/hub/artifacts"
 	"github.com/testautomation/ta/hub/audit"
@@ -59,14 +60,18 @@ type harness struct {
 	dataDir  string
 	dispatch *dispatch.Hub
 	logs     *syncBuffer
-	clock    atomic.Int64 // unix nanoseconds the server sees as now
+	clock    atomic.Int64    // unix nanoseconds the server sees as now
+	limits   store.RunLimits // per-run limits; zero fields take the dispatcher's defaults
 }
 
-func newHarness(t testing.TB) *harness {
+func newHarness(t testing.TB) *harness { return newHarnessOn(t, dbtest.Pool(t)) }
+
+// newHarnessOn is newHarness on a database of the test's choosing.
+func newHarnessOn(t testing.TB, pool *pgxpool.Pool) *harness {
 	t.Helper()
 	h := &harness{t: t, dataDir: t.TempDir(), logs: &syncBuffer{}}
 	h.clock.Store(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC).UnixNano())
-	h.store = store.New(dbtest.Pool(t))
+	h.store = store.New(pool)
 	h.srv = httptest.NewServer(h.handler(t))
 	t.Cleanup(h.srv.Close)
 	return h
@@ -98,7 +103,7 @@ func (h *harness) handler(t testing.TB) http.Handler {
 	}
 	arts := artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
 	h.dispatch = dispatch.New(dispatch.Config{Store: h.store, Artifacts: arts, Logger: logger, BaseURL: "http://hub.test",
-		Lease: 3 * time.Second, Now: now, Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return h.api.Job(ctx, r) }})
+		Lease: 3 * time.Second, Now: now, Limits: h.limits, Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return h.api.Job(ctx, r) }})
 	h.api, err = New(Config{
 		Store:     h.store,
 		Logger:    logger,

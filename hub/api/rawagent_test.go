@@ -20,7 +20,7 @@ type rawAgent struct {
 	token string
 }
 
-func (h *harness) rawAgent(t *testing.T, approver *client, token string) *rawAgent {
+func (h *harness) rawAgent(t *testing.T, approver *client, token string, holding ...string) *rawAgent {
 	t.Helper()
 	url := "ws" + strings.TrimPrefix(h.srv.URL, "http") + "/api/agent/connect"
 	ws, _, err := websocket.Dial(t.Context(), url, nil)
@@ -30,7 +30,7 @@ func (h *harness) rawAgent(t *testing.T, approver *client, token string) *rawAge
 	ws.SetReadLimit(protocol.MaxMessage)
 	t.Cleanup(func() { ws.CloseNow() })
 	a := &rawAgent{t: t, ws: ws, token: token}
-	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Token: token, Parallel: 4}
+	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Token: token, Parallel: 4, Runs: holding}
 	if token == "" {
 		hello.Pair = &protocol.PairRequest{Hostname: "raw", OS: "linux"}
 	}

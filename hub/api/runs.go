@@ -195,27 +195,54 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	if !protocol.Final(run.Status) {
 		status = http.StatusAccepted
-		events, err := s.store.Events(r.Context(), run.ID, 0)
+		steps, err := s.stepsSoFar(r.Context(), run.ID)
 		if err != nil {
 			s.internal(w, r, err)
 			return
 		}
-		for _, e := range events {
-			if e.Kind == string(protocol.RunStarted) {
-				out.Result.Steps = out.Result.Steps[:0] // a new attempt starts over
-			}
-			var ev protocol.Event
-			if e.Kind == string(protocol.StepFinished) && json.Unmarshal(e.Data, &ev) == nil && ev.Index != nil {
-				sr := protocol.StepResult{Index: *ev.Index, ID: ev.StepID, Type: ev.StepType, Status: ev.Status, Error: ev.Error,
-					HealedBy: ev.HealedBy, Screenshot: ev.Screenshot}
-				if ev.DurationMs != nil {
-					sr.DurationMs = *ev.DurationMs
-				}
-				out.Result.Steps = append(out.Result.Steps, sr)
-			}
-		}
+		out.Result.Steps = steps
 	}
 	writeJSON(w, status, out)
+}
+
+// stepsSoFar folds a running run's step.finished events of its current
+// attempt into step results, a page of events at a time; a step reported
+// twice (a retried attempt's) counts once, as last reported.
+func (s *Server) stepsSoFar(ctx context.Context, runID string) ([]protocol.StepResult, error) {
+	steps := []protocol.StepResult{}
+	at := map[int]int{} // step index → position in steps
+	var after int64
+	for {
+		events, err := s.store.StepEvents(ctx, runID, after, eventPage)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range events {
+			after = e.Seq
+			if e.Kind == string(protocol.RunStarted) {
+				steps, at = steps[:0], map[int]int{} // a new attempt starts over
+				continue
+			}
+			var ev protocol.Event
+			if json.Unmarshal(e.Data, &ev) != nil || ev.Index == nil {
+				continue
+			}
+			sr := protocol.StepResult{Index: *ev.Index, ID: ev.StepID, Type: ev.StepType, Status: ev.Status, Error: ev.Error,
+				HealedBy: ev.HealedBy, Screenshot: ev.Screenshot}
+			if ev.DurationMs != nil {
+				sr.DurationMs = *ev.DurationMs
+			}
+			if i, seen := at[sr.Index]; seen {
+				steps[i] = sr
+			} else {
+				at[sr.Index] = len(steps)
+				steps = append(steps, sr)
+			}
+		}
+		if len(events) < eventPage {
+			return steps, nil
+		}
+	}
 }
 
 func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {

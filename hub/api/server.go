@@ -209,7 +209,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	if err := s.store.Pool().Ping(ctx); err != nil {
 		s.log.Warn("health check: database does not answer", "err", err)
-		writeError(w, http.StatusServiceUnavailable, "unavailable", "the database does not answer")
+		writeError(w, http.StatusServiceUnavailable, codeUnavailable, "the database does not answer")
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

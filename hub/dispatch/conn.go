@@ -33,7 +33,13 @@ type conn struct {
 	// frames carries what the one reader goroutine reads, in order; it is
 	// closed when the connection ends.
 	frames chan frame
-	addr   string // the client address, while pairing
+	// gone is closed when the connection ends, so a message waiting for
+	// the database stops waiting.
+	gone chan struct{}
+	// told lists the runs the agent was told to cancel on this connection;
+	// only the read loop uses it.
+	told map[string]bool
+	addr string // the client address, while pairing
 }
 
 type frame struct {
@@ -44,6 +50,7 @@ type frame struct {
 // reader is the connection's only reader.
 func (c *conn) reader(ctx context.Context) {
 	defer close(c.frames)
+	defer close(c.gone)
 	for {
 		typ, data, err := c.ws.Read(ctx)
 		if err != nil {
@@ -116,27 +123,43 @@ func (c *conn) runsLocked() map[string]*heldRun {
 	return c.runs
 }
 
-// held returns the run if this agent holds it, learning it from the
-// database after a hub restart.
-func (c *conn) held(ctx context.Context, runID string) (*heldRun, bool) {
+// held returns the run if this agent holds it, learning it (and its
+// secrets, for masking) from the database after a hub restart. An error
+// means the database could not say: the caller tries again later.
+func (c *conn) held(ctx context.Context, runID string) (*heldRun, bool, error) {
 	c.h.mu.Lock()
 	hr, ok := c.runs[runID]
 	c.h.mu.Unlock()
 	if ok {
-		return hr, true
+		return hr, true, nil
+	}
+	if runID == "" {
+		return nil, false, nil
 	}
 	r, err := c.h.Store.Run(ctx, runID)
-	if err != nil || r.AgentID != c.agent.ID || protocol.Final(r.Status) {
-		return nil, false
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, false, nil
 	}
-	var secrets map[string]string
-	if job, err := c.h.Job(ctx, r); err == nil {
-		secrets = job.Secrets
+	if err != nil {
+		return nil, false, err
 	}
-	c.hold(runID, r.UserID, secrets)
+	if r.AgentID != c.agent.ID || protocol.Final(r.Status) {
+		return nil, false, nil
+	}
+	job, err := c.h.Job(ctx, r)
+	if err != nil && store.Transient(err) {
+		return nil, false, err
+	}
+	if err != nil {
+		// Without its secrets the hub could not mask what the run sends.
+		_, ferr := c.h.finish(ctx, runID, c.agent.ID, protocol.RunResult{Status: protocol.RunError,
+			Error: "the hub can no longer prepare this run: " + err.Error()})
+		return nil, false, ferr
+	}
+	c.hold(runID, r.UserID, job.Secrets)
 	c.h.mu.Lock()
 	defer c.h.mu.Unlock()
-	return c.runs[runID], true
+	return c.runs[runID], true, nil
 }
 
 // ServeAgent is the handler of /api/agent/connect: the agent authenticates
@@ -147,7 +170,7 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(helloLimit) // raised once the agent is known
-	c := &conn{h: h, ws: ws, runs: map[string]*heldRun{}, parallel: 1}
+	c := &conn{h: h, ws: ws, runs: map[string]*heldRun{}, parallel: 1, told: map[string]bool{}}
 	ctx := r.Context()
 	defer ws.CloseNow()
 	hello, err := c.readHello(ctx)
@@ -156,12 +179,19 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.frames = make(chan frame, 2)
+	c.gone = make(chan struct{})
 	go c.reader(ctx)
 	if hello.Parallel > 0 {
 		c.parallel = min(hello.Parallel, 16)
 	}
 	if hello.Token != "" {
 		c.agent, err = h.Store.AgentByToken(ctx, auth.Digest(hello.Token), h.Now())
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			// The database is away: not a reason to make the agent pair again.
+			h.log.Warn("agent connect: cannot check its token", "err", err)
+			c.close("the hub cannot check this computer's token right now; it will try again")
+			return
+		}
 		if err != nil {
 			c.send(ctx, protocol.Message{Type: protocol.MsgError, ErrorCode: "unauthorized", //nolint:errcheck
 				Error: "this computer's token is not valid (it was disconnected or the hub was reset): pair it again"})
@@ -174,7 +204,11 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(protocol.MaxArtifact + 1024)
 	// Before the connection can be given new runs: take back the ones the
 	// agent no longer has.
-	h.reconcile(ctx, c, hello.Runs)
+	if err := h.reconcile(ctx, c, hello.Runs); err != nil {
+		h.log.Warn("agent connect: cannot reconcile its runs", "agent", c.agent.ID, "err", err)
+		c.close("the hub cannot take this computer's runs right now; it will try again")
+		return
+	}
 	if err := c.send(ctx, protocol.Message{Type: protocol.MsgWelcome, AgentID: c.agent.ID, Name: c.agent.Name}); err != nil {
 		return
 	}
@@ -198,7 +232,9 @@ func (c *conn) readHello(ctx context.Context) (protocol.Message, error) {
 		return m, errors.New("the first message must be hello")
 	}
 	if m.Protocol != protocol.Version {
-		return m, fmt.Errorf("this agent speaks protocol %d but the hub speaks %d: install the agent from %s/api/agent/download", m.Protocol, protocol.Version, c.h.BaseURL)
+		return m, fmt.Errorf("this agent speaks protocol %d but the hub at %s speaks %d: update the agent to the hub's version "+
+			"(build it from the hub's source with `go build ./agent`, or install the one your hub's administrator gives you)",
+			m.Protocol, c.h.BaseURL, protocol.Version)
 	}
 	if m.Token == "" && (m.Pair == nil || strings.TrimSpace(m.Pair.Hostname) == "") {
 		return m, errors.New("hello needs a token or a pairing request with the hostname")

@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"slices"
 	"sort"
-	"strconv"
 	"sync"
 	"time"
 
@@ -37,6 +36,9 @@ type Config struct {
 	PairingTTL time.Duration
 	// MaxRunTime ends a run still running after this long (a hung agent).
 	MaxRunTime time.Duration
+	// Limits bound what one run may store; a run that goes over ends as
+	// error. Zero fields take DefaultLimits'.
+	Limits store.RunLimits
 	// Job builds what the agent needs for a run: document, variables and
 	// secrets. The secrets are masked in everything the agent sends back.
 	Job func(ctx context.Context, r store.Run) (protocol.Job, error)
@@ -54,6 +56,10 @@ type Hub struct {
 	kicking  map[string]*sync.Mutex                // guarded by mu: one assignment pass per user at a time
 	pairings int                                   // guarded by mu: connections waiting on a pairing code
 }
+
+// DefaultLimits bound one run: room for a 500-step test with retries and
+// logs many times over, and a full-page screenshot of every step.
+var DefaultLimits = store.RunLimits{Events: 20000, EventBytes: 32 << 20, ArtifactBytes: 1 << 30}
 
 // New returns a dispatcher; call Run to start its housekeeping.
 func New(cfg Config) *Hub {
@@ -74,6 +80,15 @@ func New(cfg Config) *Hub {
 	}
 	if cfg.MaxRunTime == 0 {
 		cfg.MaxRunTime = 2 * time.Hour
+	}
+	if cfg.Limits.Events == 0 {
+		cfg.Limits.Events = DefaultLimits.Events
+	}
+	if cfg.Limits.EventBytes == 0 {
+		cfg.Limits.EventBytes = DefaultLimits.EventBytes
+	}
+	if cfg.Limits.ArtifactBytes == 0 {
+		cfg.Limits.ArtifactBytes = DefaultLimits.ArtifactBytes
 	}
 	return &Hub{Config: cfg, log: cfg.Logger, agents: map[string]*conn{}, waiting: map[string]*conn{},
 		watchers: map[string]map[chan struct{}]struct{}{}, kicking: map[string]*sync.Mutex{}}
@@ -123,13 +138,15 @@ func (h *Hub) UserConnected(userID string) bool {
 	return false
 }
 
-// Disconnect closes a revoked agent's connection at once.
+// Disconnect closes a revoked agent's connection. It does not wait for the
+// agent to answer the close: an agent that never does cannot hold up the
+// caller.
 func (h *Hub) Disconnect(agentID string) {
 	h.mu.Lock()
 	c := h.agents[agentID]
 	h.mu.Unlock()
 	if c != nil {
-		c.close("this computer was disconnected from the hub; pair it again to use it")
+		go c.close("this computer was disconnected from the hub; pair it again to use it")
 	}
 }
 
@@ -213,9 +230,13 @@ func (h *Hub) pickAgent(userID string) *conn {
 
 func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 	job, err := h.Job(ctx, r)
+	if err != nil && store.Transient(err) {
+		h.log.Warn("build job: trying again later", "run", r.ID, "err", err)
+		return
+	}
 	if err != nil {
 		h.log.Error("build job", "run", r.ID, "err", err)
-		h.finish(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunError, Error: "the hub could not prepare this run: " + err.Error()})
+		h.finishLogged(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunError, Error: "the hub could not prepare this run: " + err.Error()})
 		return
 	}
 	last, err := h.Store.LastSeq(ctx, r.ID)
@@ -226,6 +247,9 @@ func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 	job.FirstSeq = last + 1
 	job.LeaseMs = h.Lease.Milliseconds()
 	ok, err := h.Store.AssignRun(ctx, r.ID, c.agent.ID, h.Now().Add(h.Lease))
+	if err != nil {
+		h.log.Error("assign run", "run", r.ID, "err", err)
+	}
 	if err != nil || !ok {
 		return
 	}
@@ -247,7 +271,11 @@ func (h *Hub) Cancel(ctx context.Context, r store.Run) error {
 		return err
 	}
 	if r.AgentID == "" {
-		if h.finish(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunCancelled, Error: "cancelled before an agent started it"}) {
+		done, err := h.finish(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunCancelled, Error: "cancelled before an agent started it"})
+		if err != nil {
+			return err
+		}
+		if done {
 			return nil
 		}
 		// Assigned meanwhile: tell the agent that has it now.
@@ -264,9 +292,18 @@ func (h *Hub) Cancel(ctx context.Context, r store.Run) error {
 	return nil
 }
 
+// finishLogged is finish for the hub's own decisions, which have nobody to
+// report an error to but the log (the sweep tries again later).
+func (h *Hub) finishLogged(ctx context.Context, runID, agentID string, res protocol.RunResult) {
+	if _, err := h.finish(ctx, runID, agentID, res); err != nil {
+		h.log.Error("finish run", "run", runID, "status", res.Status, "err", err)
+	}
+}
+
 // finish records a run's end once, then its run.finished event: the
-// agent's (final) when it sent one, else one the hub makes.
-func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.RunResult, final ...*protocol.Event) bool {
+// agent's (final) when it sent one, else one the hub makes. It reports
+// false when the run had already ended or another agent holds it.
+func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.RunResult, final ...*protocol.Event) (bool, error) {
 	steps := res.Steps
 	if steps == nil {
 		steps = []protocol.StepResult{}
@@ -287,16 +324,12 @@ func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.Ru
 		data, _ := json.Marshal(e)
 		return data
 	})
-	if err != nil {
-		h.log.Error("finish run", "run", runID, "err", err)
-		return false
-	}
-	if !ok {
-		return false
+	if err != nil || !ok {
+		return false, err
 	}
 	h.log.Info("run finished", "run", runID, "status", res.Status)
 	h.wake(runID)
-	return true
+	return true, nil
 }
 
 // hubEvent appends an event the hub itself reports (a requeue, a lost
@@ -342,8 +375,11 @@ func (h *Hub) Sweep(ctx context.Context) {
 		h.mu.Unlock()
 		if holding {
 			// Still connected and running it: its renewals are late (a slow
-			// uplink), not lost. MaxRunTime bounds a hung agent.
-			_, _ = h.Store.RenewLease(ctx, r.ID, r.AgentID, now.Add(h.Lease))
+			// uplink, or its messages wait for the database), not lost.
+			// MaxRunTime bounds a hung agent.
+			if _, err := h.Store.RenewLease(ctx, r.ID, r.AgentID, now.Add(h.Lease)); err != nil {
+				h.log.Error("renew the lease of a connected agent's run", "run", r.ID, "err", err)
+			}
 			continue
 		}
 		h.lost(ctx, r, "the agent stopped answering")
@@ -359,7 +395,7 @@ func (h *Hub) Sweep(ctx context.Context) {
 			go c.send(context.WithoutCancel(ctx), protocol.Message{Type: protocol.MsgCancel, RunID: r.ID}) //nolint:errcheck
 		}
 		h.mu.Unlock()
-		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
+		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
 			Error: "the run took longer than " + h.MaxRunTime.String() + " and was stopped"})
 	}
 	if err := h.Store.DeletePairings(ctx, now.Add(-time.Hour)); err != nil {
@@ -375,41 +411,38 @@ func (h *Hub) Sweep(ctx context.Context) {
 	h.expireQueued(ctx, now)
 }
 
-// maxAssignments bounds hand-overs of a run no agent starts.
-const maxAssignments = 5
-
-// lost takes a run back from an agent that no longer runs it: a run never
-// started goes back to the queue; a started one is queued again once, then
-// ends as error; a cancelled one ends as cancelled.
+// lost takes a run back from an agent that no longer runs it, as
+// decideLost says.
 func (h *Hub) lost(ctx context.Context, r store.Run, why string) {
-	switch {
-	case r.CancelRequested:
-		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunCancelled, Error: "cancelled"})
-	case r.Status == protocol.RunQueued && r.Assignments >= maxAssignments:
-		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
-			Error: "the agent was given this run " + strconv.Itoa(r.Assignments) + " times and never started it"})
-	case r.Status == protocol.RunQueued:
-		_, _ = h.Store.Requeue(ctx, r.ID, r.AgentID)
-	case r.Attempts < 2:
-		if ok, _ := h.Store.Requeue(ctx, r.ID, r.AgentID); ok {
-			h.hubEvent(ctx, r.ID, protocol.Event{Kind: protocol.LogLine, Level: "warn", Message: why + "; the run is queued again"})
+	switch f, msg := decideLost(r, why); f {
+	case fateRequeue, fateRetry:
+		ok, err := h.Store.Requeue(ctx, r.ID, r.AgentID)
+		if err != nil {
+			h.log.Error("requeue a lost run", "run", r.ID, "err", err)
 		}
-	default:
-		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError, Error: why + " twice; the run was given up"})
+		if ok && f == fateRetry {
+			h.hubEvent(ctx, r.ID, protocol.Event{Kind: protocol.LogLine, Level: "warn", Message: msg})
+		}
+	case fateCancelled:
+		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunCancelled, Error: msg})
+	case fateError:
+		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError, Error: msg})
 	}
 }
 
 // reconcile runs when an agent (re)connects: runs assigned to it that it
-// does not say it is running are lost.
-func (h *Hub) reconcile(ctx context.Context, c *conn, running []string) {
+// does not say it holds are lost.
+func (h *Hub) reconcile(ctx context.Context, c *conn, running []string) error {
 	runs, err := h.Store.AgentRuns(ctx, c.agent.ID)
 	if err != nil {
-		h.log.Error("agent runs", "agent", c.agent.ID, "err", err)
-		return
+		return err
 	}
 	for _, r := range runs {
 		if slices.Contains(running, r.ID) {
-			c.held(ctx, r.ID) // learn it, with its secrets for masking
+			// learn it, with its secrets for masking
+			if _, _, err := c.held(ctx, r.ID); err != nil {
+				return err
+			}
 			if r.CancelRequested {
 				_ = c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: r.ID})
 			}
@@ -417,6 +450,7 @@ func (h *Hub) reconcile(ctx context.Context, c *conn, running []string) {
 		}
 		h.lost(ctx, r, "the agent restarted")
 	}
+	return nil
 }
 
 func (h *Hub) expireQueued(ctx context.Context, now time.Time) {
@@ -426,10 +460,10 @@ func (h *Hub) expireQueued(ctx context.Context, now time.Time) {
 		return
 	}
 	for _, r := range stale {
-		if h.UserConnected(r.UserID) && r.AgentID == "" {
+		if !decideStale(h.UserConnected(r.UserID), r.AgentID != "") {
 			continue // waiting for a busy agent of the user, not for none
 		}
-		h.finish(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
+		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
 			Error: "no agent started this run in time: pair a computer and keep its agent running"})
 	}
 }

@@ -3,6 +3,8 @@ package dispatch
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/coder/websocket"
@@ -26,8 +28,18 @@ var artifactTypes = map[string]bool{
 	"image/png": true, "image/jpeg": true, "image/webp": true, "text/plain": true, "application/json": true, "application/zip": true,
 }
 
-// readLoop handles what a connected agent sends until it goes away.
+// ackEvery bounds how many stored messages wait for an ack while more
+// frames are queued; an idle moment acks at once.
+const ackEvery = 64
+
+// errGone says the agent's connection ended while a message waited to be
+// stored: it stays unacknowledged and the agent sends it again.
+var errGone = errors.New("the agent's connection ended")
+
+// readLoop handles what a connected agent sends until it goes away, in
+// order, and acknowledges each message with an ID once it is stored.
 func (c *conn) readLoop(ctx context.Context) {
+	var stored, acked int64
 	for f := range c.frames {
 		if f.typ != websocket.MessageText {
 			c.h.log.Warn("agent sent a binary frame without artifact metadata", "agent", c.agent.ID)
@@ -38,72 +50,95 @@ func (c *conn) readLoop(ctx context.Context) {
 			c.h.log.Warn("agent sent unreadable JSON", "agent", c.agent.ID, "err", err)
 			continue
 		}
-		if err := c.handle(ctx, m); err != nil {
-			c.h.log.Error("agent message", "agent", c.agent.ID, "type", m.Type, "run", m.RunID, "err", err)
+		var content *frame
+		if m.Type == protocol.MsgArtifact {
+			next, ok := c.nextFrame()
+			if !ok {
+				return
+			}
+			content = &next
+		}
+		if err := c.handleStored(ctx, m, content); err != nil {
+			return // gone: nothing after it is acknowledged
+		}
+		if m.ID > stored {
+			stored = m.ID
+		}
+		if stored > acked && (len(c.frames) == 0 || stored-acked >= ackEvery) {
+			if c.send(ctx, protocol.Message{Type: protocol.MsgAck, Ack: stored}) != nil {
+				return
+			}
+			acked = stored
 		}
 	}
 }
 
-func (c *conn) handle(ctx context.Context, m protocol.Message) error {
-	hr, ok := c.held(ctx, m.RunID)
-	if !ok {
-		if m.Type == protocol.MsgArtifact {
-			<-c.frames // drop its content
+// nextFrame waits for the binary frame that follows artifact metadata.
+func (c *conn) nextFrame() (frame, bool) {
+	select {
+	case f, ok := <-c.frames:
+		return f, ok
+	case <-time.After(time.Minute):
+		return frame{}, false
+	}
+}
+
+// handleStored handles a message, trying again while the database cannot
+// take it, until it is stored, refused for good, or the agent is gone.
+func (c *conn) handleStored(ctx context.Context, m protocol.Message, content *frame) error {
+	wait := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := c.handle(ctx, m, content)
+		if err == nil {
+			return nil
 		}
-		// A run the hub took back (lease lapsed, cancelled): tell the agent.
-		if m.Type != protocol.MsgFinish && m.RunID != "" {
+		if !store.Transient(err) {
+			c.h.log.Error("agent message refused", "agent", c.agent.ID, "type", m.Type, "run", m.RunID, "err", err)
+			return nil
+		}
+		if attempt == 1 || attempt%20 == 0 {
+			c.h.log.Warn("cannot store an agent's message yet; trying again", "agent", c.agent.ID, "type", m.Type,
+				"run", m.RunID, "attempt", attempt, "err", err)
+		}
+		select {
+		case <-c.gone:
+			return errGone
+		case <-time.After(wait):
+		}
+		wait = min(wait*2, 5*time.Second)
+	}
+}
+
+func (c *conn) handle(ctx context.Context, m protocol.Message, content *frame) error {
+	hr, ok, err := c.held(ctx, m.RunID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		// A run the hub took back (lease lapsed, cancelled, over its
+		// limits): tell the agent, once per connection.
+		if m.Type != protocol.MsgFinish && m.RunID != "" && !c.told[m.RunID] {
+			c.told[m.RunID] = true
 			return c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: m.RunID})
 		}
 		return nil
 	}
 	h := c.h
 	switch m.Type {
-	case protocol.MsgAccept, protocol.MsgRenew:
-		if m.Type == protocol.MsgAccept {
-			if err := h.Store.StartRun(ctx, m.RunID, c.agent.ID, h.Now()); err != nil {
-				return err
-			}
-		} else if _, err := h.Store.RenewLease(ctx, m.RunID, c.agent.ID, h.Now().Add(h.Lease)); err != nil {
+	case protocol.MsgAccept:
+		if err := h.Store.StartRun(ctx, m.RunID, c.agent.ID, h.Now()); err != nil {
 			return err
 		}
-		// A cancel asked for while the agent was away reaches it now.
-		if r, err := h.Store.Run(ctx, m.RunID); err == nil && r.CancelRequested {
-			return c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: m.RunID})
+		return c.cancelIfAsked(ctx, m.RunID)
+	case protocol.MsgRenew:
+		if _, err := h.Store.RenewLease(ctx, m.RunID, c.agent.ID, h.Now().Add(h.Lease)); err != nil {
+			return err
 		}
-		return nil
+		return c.cancelIfAsked(ctx, m.RunID)
 	case protocol.MsgEvent:
-		if m.Event == nil || m.Event.Seq <= 0 || m.Event.Seq > maxSeq || !agentKinds[m.Event.Kind] {
-			return nil // not an event this hub stores
-		}
-		e := *m.Event
-		e.RunID = m.RunID
-		if !artifactTypes[e.ContentType] && e.ContentType != "" {
-			e.ContentType = "application/octet-stream"
-		}
-		if e.Time.IsZero() {
-			e.Time = h.Now().UTC()
-		}
-		hr.mask.event(&e)
-		if e.Kind == protocol.RunFinished {
-			c.h.mu.Lock()
-			hr.finished = &e
-			c.h.mu.Unlock()
-			return nil
-		}
-		if e.Kind == protocol.RunStarted {
-			if err := h.Store.StartRun(ctx, m.RunID, c.agent.ID, h.Now()); err != nil {
-				return err
-			}
-		}
-		data, _ := json.Marshal(e)
-		if _, err := h.Store.AddEvent(ctx, m.RunID, e.Seq, string(e.Kind), data); err != nil {
-			return err
-		}
-		_, err := h.Store.RenewLease(ctx, m.RunID, c.agent.ID, h.Now().Add(h.Lease))
-		h.wake(m.RunID)
-		return err
+		return c.event(ctx, m, hr)
 	case protocol.MsgArtifact:
-		return c.artifact(ctx, m, hr)
+		return c.artifact(ctx, m, hr, content)
 	case protocol.MsgFinish:
 		if m.Result == nil {
 			return nil
@@ -113,26 +148,74 @@ func (c *conn) handle(ctx context.Context, m protocol.Message) error {
 			res.Status = protocol.RunError
 		}
 		hr.mask.result(&res)
+		cleanResult(&res)
 		c.h.mu.Lock()
 		final := hr.finished
 		c.h.mu.Unlock()
-		h.finish(ctx, m.RunID, c.agent.ID, res, final)
+		if _, err := h.finish(ctx, m.RunID, c.agent.ID, res, final); err != nil {
+			return err
+		}
 		c.release(m.RunID)
 		go h.Kick(context.WithoutCancel(ctx), hr.userID)
 	}
 	return nil
 }
 
-// artifact stores the binary frame that follows artifact metadata.
-func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun) error {
-	var f frame
-	select {
-	case f = <-c.frames:
-	case <-time.After(time.Minute):
+// cancelIfAsked passes on a cancel asked for while the agent was away.
+func (c *conn) cancelIfAsked(ctx context.Context, runID string) error {
+	r, err := c.h.Store.Run(ctx, runID)
+	if err != nil {
+		return err
+	}
+	if r.CancelRequested {
+		return c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: runID})
+	}
+	return nil
+}
+
+func (c *conn) event(ctx context.Context, m protocol.Message, hr *heldRun) error {
+	if m.Event == nil || m.Event.Seq <= 0 || m.Event.Seq > maxSeq || !agentKinds[m.Event.Kind] {
+		return nil // not an event this hub stores
+	}
+	h := c.h
+	e := *m.Event
+	e.RunID = m.RunID
+	if !artifactTypes[e.ContentType] && e.ContentType != "" {
+		e.ContentType = "application/octet-stream"
+	}
+	if e.Time.IsZero() {
+		e.Time = h.Now().UTC()
+	}
+	hr.mask.event(&e)
+	cleanEvent(&e)
+	if e.Kind == protocol.RunFinished {
+		h.mu.Lock()
+		hr.finished = &e
+		h.mu.Unlock()
 		return nil
 	}
+	if e.Kind == protocol.RunStarted {
+		if err := h.Store.StartRun(ctx, m.RunID, c.agent.ID, h.Now()); err != nil {
+			return err
+		}
+	}
+	data, _ := json.Marshal(e)
+	got, err := h.Store.AddEventWithin(ctx, m.RunID, e.Seq, string(e.Kind), data, h.Limits)
+	if err != nil {
+		return err
+	}
+	if got == store.StoredOver {
+		return c.overLimit(ctx, m.RunID, fmt.Sprintf("the run sent more than %d events or %d MiB of them, the hub's limit for one run",
+			h.Limits.Events, h.Limits.EventBytes>>20))
+	}
+	h.wake(m.RunID)
+	return nil
+}
+
+// artifact stores the binary frame that follows artifact metadata.
+func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun, f *frame) error {
 	a := m.Artifact
-	if a == nil || f.typ != websocket.MessageBinary || len(f.data) > protocol.MaxArtifact {
+	if a == nil || f == nil || f.typ != websocket.MessageBinary || len(f.data) > protocol.MaxArtifact {
 		return nil
 	}
 	name := hr.mask.str(a.Name)
@@ -144,8 +227,27 @@ func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun) er
 	if !artifactTypes[ct] {
 		ct = "application/octet-stream"
 	}
+	got, err := c.h.Store.ReserveArtifact(ctx, m.RunID, name, int64(len(f.data)), c.h.Limits)
+	if err != nil {
+		return err
+	}
+	if got == store.StoredOver {
+		return c.overLimit(ctx, m.RunID, fmt.Sprintf("the run's artifacts went over %d MiB, the hub's limit for one run", c.h.Limits.ArtifactBytes>>20))
+	}
 	if err := c.h.Artifacts.Put(ctx, m.RunID, name, f.data); err != nil {
 		return err
 	}
 	return c.h.Store.AddArtifact(ctx, m.RunID, store.ArtifactRow{Name: name, ContentType: ct, Size: int64(len(f.data)), Step: a.Step})
+}
+
+// overLimit ends a run that went over its limits as error and tells its
+// agent to stop it.
+func (c *conn) overLimit(ctx context.Context, runID, why string) error {
+	c.h.log.Warn("run over its limits", "run", runID, "agent", c.agent.ID, "why", why)
+	if _, err := c.h.finish(ctx, runID, c.agent.ID, protocol.RunResult{Status: protocol.RunError, Error: why + "; it was stopped"}); err != nil {
+		return err
+	}
+	c.release(runID)
+	c.told[runID] = true
+	return c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: runID})
 }

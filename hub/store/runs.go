@@ -243,15 +243,74 @@ type EventRow struct {
 }
 
 // AddEvent stores a run event once; a repeated seq is dropped (false).
+// The hub's own events use it: they are not held to a run's limits.
 func (s *Store) AddEvent(ctx context.Context, runID string, seq int64, kind string, data []byte) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `INSERT INTO run_events (run_id, seq, kind, data) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
 		runID, seq, kind, data)
 	return err == nil && tag.RowsAffected() == 1, err
 }
 
-// Events returns a run's events after a seq, in order.
-func (s *Store) Events(ctx context.Context, runID string, after int64) ([]EventRow, error) {
-	rows, err := s.pool.Query(ctx, `SELECT seq, kind, data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq`, runID, after)
+// RunLimits bound what one run may store.
+type RunLimits struct {
+	Events        int   // events
+	EventBytes    int64 // bytes of event data
+	ArtifactBytes int64 // bytes of artifacts
+}
+
+// Stored says what became of an agent's event or artifact.
+type Stored int
+
+// The outcomes of AddEventWithin and ReserveArtifact.
+const (
+	StoredNew  Stored = iota // stored
+	StoredDup                // already there: a repeat after a reconnect
+	StoredOver               // refused: the run would go over its limits
+)
+
+// AddEventWithin stores an agent's event once, counting it against the
+// run's limits in the same statement.
+func (s *Store) AddEventWithin(ctx context.Context, runID string, seq int64, kind string, data []byte, lim RunLimits) (Stored, error) {
+	var one int
+	err := s.pool.QueryRow(ctx, `WITH cur AS (
+			SELECT event_count, event_bytes FROM runs WHERE id = $1),
+		ins AS (
+			INSERT INTO run_events (run_id, seq, kind, data)
+			SELECT $1, $2, $3, $4 FROM cur WHERE cur.event_count < $5 AND cur.event_bytes + $6 <= $7
+			ON CONFLICT DO NOTHING RETURNING seq)
+		UPDATE runs SET event_count = event_count + 1, event_bytes = event_bytes + $6 FROM ins WHERE runs.id = $1 RETURNING 1`,
+		runID, seq, kind, data, lim.Events, int64(len(data)), lim.EventBytes).Scan(&one)
+	if err == nil {
+		return StoredNew, nil
+	}
+	if !isNoRows(err) {
+		return 0, err
+	}
+	var dup bool
+	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM run_events WHERE run_id = $1 AND seq = $2)`, runID, seq).Scan(&dup); err != nil {
+		return 0, err
+	}
+	if dup {
+		return StoredDup, nil
+	}
+	return StoredOver, nil
+}
+
+// Events returns at most limit of a run's events after a seq, in order:
+// callers page through a long history instead of holding all of it.
+func (s *Store) Events(ctx context.Context, runID string, after int64, limit int) ([]EventRow, error) {
+	return s.events(ctx, `SELECT seq, kind, data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, runID, after, limit)
+}
+
+// StepEvents returns at most limit of a run's run.started and step.finished
+// events after a seq, in order: what a running run's steps so far are
+// folded from.
+func (s *Store) StepEvents(ctx context.Context, runID string, after int64, limit int) ([]EventRow, error) {
+	return s.events(ctx, `SELECT seq, kind, data FROM run_events WHERE run_id = $1 AND seq > $2
+		AND kind IN ('run.started', 'step.finished') ORDER BY seq LIMIT $3`, runID, after, limit)
+}
+
+func (s *Store) events(ctx context.Context, sql string, args ...any) ([]EventRow, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -274,6 +333,24 @@ type ArtifactRow struct {
 	Name, ContentType string
 	Size              int64
 	Step              *int
+}
+
+// ReserveArtifact counts an artifact's bytes against the run's limit
+// before its content is written; a repeat of the same name counts only the
+// difference.
+func (s *Store) ReserveArtifact(ctx context.Context, runID, name string, size int64, lim RunLimits) (Stored, error) {
+	var one int
+	err := s.pool.QueryRow(ctx, `WITH old AS (
+			SELECT coalesce((SELECT size FROM run_artifacts WHERE run_id = $1 AND name = $2), 0) AS size)
+		UPDATE runs SET artifact_bytes = artifact_bytes - old.size + $3 FROM old
+		WHERE id = $1 AND artifact_bytes - old.size + $3 <= $4 RETURNING 1`, runID, name, size, lim.ArtifactBytes).Scan(&one)
+	if isNoRows(err) {
+		return StoredOver, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return StoredNew, nil
 }
 
 // AddArtifact records an artifact of a run (a repeat replaces it).

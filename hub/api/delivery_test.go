@@ -1,0 +1,333 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/pgcluster"
+	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
+)
+
+// acked reads until the hub acknowledges every message up to id.
+func (a *rawAgent) acked(id int64) {
+	a.t.Helper()
+	for {
+		m := a.read()
+		if m.Type == protocol.MsgAck && m.Ack >= id {
+			return
+		}
+	}
+}
+
+func (a *rawAgent) event(runID string, id, seq int64, kind protocol.EventKind, extra func(*protocol.Event)) {
+	e := protocol.Event{Seq: seq, Kind: kind}
+	if extra != nil {
+		extra(&e)
+	}
+	a.send(protocol.Message{Type: protocol.MsgEvent, ID: id, RunID: runID, Event: &e})
+}
+
+func (a *rawAgent) artifact(runID string, id int64, name string, data []byte) {
+	a.t.Helper()
+	a.send(protocol.Message{Type: protocol.MsgArtifact, ID: id, RunID: runID,
+		Artifact: &protocol.ArtifactInfo{Name: name, ContentType: "image/png", Size: int64(len(data))}})
+	if err := a.ws.Write(a.t.Context(), websocket.MessageBinary, data); err != nil {
+		a.t.Fatal(err)
+	}
+}
+
+// rawRun pairs a raw agent and starts one run on it.
+func rawRun(t *testing.T, h *harness) (*client, *rawAgent, string) {
+	t.Helper()
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	a := h.rawAgent(t, mgr, "")
+	id := mgr.createTest(t, o.project, map[string]any{"name": "T", "steps": []map[string]any{
+		{"id": "s1", "type": "navigate", "url": "https://example.com/"}}})
+	runID := mgr.do("POST", "/api/runs", map[string]any{"testId": id}, ProjectHeader, o.project).want(t, 201).str("runId")
+	a.assigned()
+	return mgr, a, runID
+}
+
+func seqs(t *testing.T, h *harness, runID string) []int64 {
+	t.Helper()
+	events, err := h.store.Events(t.Context(), runID, 0, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int64
+	for _, e := range events {
+		out = append(out, e.Seq)
+	}
+	return out
+}
+
+// The hub acknowledges an agent's messages only once they are stored, and
+// takes the ones an agent sends again after a reconnect (not knowing
+// whether they were stored) as no-ops: nothing is lost, nothing doubled.
+func TestAgentMessagesAcknowledgedOnceStored(t *testing.T) {
+	h := newHarness(t)
+	mgr, a, runID := rawRun(t, h)
+	a.send(protocol.Message{Type: protocol.MsgAccept, ID: 1, RunID: runID})
+	a.event(runID, 2, 1, protocol.RunStarted, nil)
+	a.event(runID, 3, 2, protocol.StepStarted, func(e *protocol.Event) { e.Index = protocol.Ptr(0) })
+	a.artifact(runID, 4, "step-0.png", []byte("\x89PNG one"))
+	a.acked(4)
+	if got := seqs(t, h, runID); fmt.Sprint(got) != "[1 2]" {
+		t.Fatalf("stored events after the ack: %v", got)
+	}
+	if _, err := h.store.Artifact(t.Context(), runID, "step-0.png"); err != nil {
+		t.Fatalf("artifact acknowledged but not stored: %v", err)
+	}
+
+	// The connection breaks; the agent does not know what was stored and
+	// sends everything again, then the rest of the run.
+	a.ws.CloseNow()
+	a = h.rawAgent(t, mgr, a.token, runID)
+	a.send(protocol.Message{Type: protocol.MsgAccept, ID: 1, RunID: runID})
+	a.event(runID, 2, 1, protocol.RunStarted, nil)
+	a.event(runID, 3, 2, protocol.StepStarted, func(e *protocol.Event) { e.Index = protocol.Ptr(0) })
+	a.artifact(runID, 4, "step-0.png", []byte("\x89PNG one"))
+	a.event(runID, 5, 3, protocol.StepFinished, func(e *protocol.Event) {
+		e.Index, e.Status, e.Screenshot = protocol.Ptr(0), protocol.StepPassed, "step-0.png"
+	})
+	a.event(runID, 6, 4, protocol.RunFinished, nil)
+	res := &protocol.RunResult{Status: protocol.RunPassed, Passed: 1, Total: 1,
+		Steps: []protocol.StepResult{{Index: 0, ID: "s1", Type: "navigate", Status: protocol.StepPassed, Screenshot: "step-0.png"}}}
+	a.send(protocol.Message{Type: protocol.MsgFinish, ID: 7, RunID: runID, Result: res})
+	a.acked(7)
+	// and once more, as after another reconnect: still one run.finished
+	a.ws.CloseNow()
+	a = h.rawAgent(t, mgr, a.token, runID)
+	a.send(protocol.Message{Type: protocol.MsgFinish, ID: 7, RunID: runID, Result: res})
+	a.acked(7)
+	run := mgr.do("GET", "/api/runs/"+runID, nil).want(t, 200).json()
+	if run["status"] != "passed" {
+		t.Fatalf("run %v", run)
+	}
+	if got := seqs(t, h, runID); fmt.Sprint(got) != "[1 2 3 4]" {
+		t.Errorf("events after the resend: %v, want each once", got)
+	}
+	if strings.Count(kinds(mgr.sse(t, runID)), "run.finished") != 1 {
+		t.Error("run.finished stored twice")
+	}
+}
+
+// A run that sends more than its limits ends as error, saying why, and its
+// agent is told to stop; long texts and NUL characters from an agent are
+// cut and cleaned instead of failing the hub.
+func TestRunLimits(t *testing.T) {
+	h := newHarness(t)
+	h.limits = store.RunLimits{Events: 5, EventBytes: 1 << 20, ArtifactBytes: 100}
+	h.restart(t)
+	mgr, a, runID := rawRun(t, h)
+	a.send(protocol.Message{Type: protocol.MsgAccept, ID: 1, RunID: runID})
+	a.event(runID, 2, 1, protocol.RunStarted, nil)
+	long := strings.Repeat("é", 20000) // 40,000 bytes
+	a.event(runID, 3, 2, protocol.LogLine, func(e *protocol.Event) { e.Level, e.Message = "info", "nul\x00here "+long })
+	for i := int64(3); i <= 8; i++ {
+		a.event(runID, i+1, i, protocol.LogLine, func(e *protocol.Event) { e.Level, e.Message = "info", "line" })
+	}
+	for {
+		if m := a.read(); m.Type == protocol.MsgCancel && m.RunID == runID {
+			break
+		}
+	}
+	run := mgr.do("GET", "/api/runs/"+runID, nil).want(t, 200).json()
+	if run["status"] != "error" || !strings.Contains(run["error"].(string), "more than 5 events") {
+		t.Fatalf("a run over its event limit: %v", run)
+	}
+	if got := seqs(t, h, runID); len(got) != 6 { // 5 of the agent's, and the hub's run.finished
+		t.Errorf("stored %d events: %v", len(got), got)
+	}
+	events := mgr.sse(t, runID)
+	msg := events[1].Message
+	if len(msg) > 9000 || strings.ContainsRune(msg, 0) || !strings.HasPrefix(msg, "nulhere é") || !strings.Contains(msg, "bytes cut by the hub") {
+		t.Errorf("a 40 kB log line with a NUL was stored as %d bytes: %.60q…", len(msg), msg)
+	}
+
+	// Artifacts have a byte budget of their own.
+	mgr2, a2, run2 := rawRun(t, h)
+	a2.send(protocol.Message{Type: protocol.MsgAccept, ID: 1, RunID: run2})
+	a2.artifact(run2, 2, "a.png", make([]byte, 60))
+	a2.artifact(run2, 3, "a.png", make([]byte, 70)) // a repeat counts its new size only
+	a2.artifact(run2, 4, "b.png", make([]byte, 40))
+	for {
+		if m := a2.read(); m.Type == protocol.MsgCancel && m.RunID == run2 {
+			break
+		}
+	}
+	r2 := mgr2.do("GET", "/api/runs/"+run2, nil).want(t, 200).json()
+	if r2["status"] != "error" || !strings.Contains(r2["error"].(string), "artifacts") {
+		t.Errorf("a run over its artifact limit: %v", r2)
+	}
+
+	// A finish with a NUL in its texts is stored, cleaned.
+	mgr3, a3, run3 := rawRun(t, h)
+	a3.send(protocol.Message{Type: protocol.MsgFinish, ID: 1, RunID: run3, Result: &protocol.RunResult{Status: protocol.RunFailed,
+		Error: "bad\x00error", Steps: []protocol.StepResult{{Index: 0, ID: "s\x001", Status: "failed", Error: "x\x00y"}}}})
+	a3.acked(1)
+	r3 := mgr3.do("GET", "/api/runs/"+run3, nil).want(t, 200).json()
+	if r3["status"] != "failed" || r3["error"] != "baderror" {
+		t.Errorf("finish with NUL characters: %v", r3)
+	}
+}
+
+// DELETE /api/agent/:id answers at once even when the agent never answers
+// the close handshake.
+func TestDisconnectDoesNotWaitForTheAgent(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	a := h.rawAgent(t, mgr, "") // it reads nothing from now on
+	_ = a
+	agents := mgr.do("GET", "/api/agent", nil).want(t, 200).json()["agents"].([]any)
+	id := agents[0].(map[string]any)["id"].(string)
+	req, _ := newRequest(h, "DELETE", "/api/agent/"+id)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	res, err := mgr.http.Do(req.WithContext(ctx))
+	if err != nil {
+		t.Fatalf("DELETE /api/agent/:id with a silent agent: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 204 {
+		t.Errorf("DELETE /api/agent/:id: %d", res.StatusCode)
+	}
+}
+
+// worldTempDir is a folder the postgres account can traverse when the
+// tests run as root (t.TempDir is 0700).
+func worldTempDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "hub-api-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	if err := os.Chmod(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// pgCtlRestart restarts a cluster the way an operator would.
+func pgCtlRestart(t *testing.T, dir string) {
+	t.Helper()
+	bin, err := pgcluster.FindBinaries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-D", dir, "restart", "-m", "fast", "-w", "-l", filepath.Join(dir, "log", "pg_ctl.log")}
+	cmd := exec.Command(filepath.Join(bin, "pg_ctl"), args...)
+	if os.Geteuid() == 0 {
+		cmd = exec.Command("runuser", append([]string{"-u", "postgres", "--", filepath.Join(bin, "pg_ctl")}, args...)...)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pg_ctl restart: %v\n%s", err, out)
+	}
+}
+
+// A database restart while runs stream loses nothing: the hub acknowledges
+// an agent's messages only once stored, keeps trying while the database is
+// away, and the agent sends again what was not acknowledged. Every run
+// passes with every event (no gap in its sequence) and every screenshot.
+func TestNoEventLostAcrossDatabaseRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a PostgreSQL cluster of its own")
+	}
+	dir := filepath.Join(worldTempDir(t), "pg")
+	cluster, err := pgcluster.Start(t.Context(), pgcluster.Options{Dir: dir, Fast: true, Restart: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cluster.Stop(context.Background()) })
+	pool, err := pgxpool.New(t.Context(), cluster.URL("hub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if err := store.Migrate(t.Context(), pool); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessOn(t, pool)
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	env := mgr.do("POST", "/api/environments", map[string]any{"name": "Local", "variables": map[string]string{"baseUrl": site(t)},
+		"secrets": map[string]string{"PASSWORD": "hunter2-very-secret"}}, ProjectHeader, o.project).want(t, 201).str("id")
+	h.pairAgent(t, mgr, browserRunner{sharedBrowser(t)})
+	testID := mgr.createTest(t, o.project, signInDoc("", "Welcome, ann@example.com"))
+	const runs = 20
+	var ids []string
+	for range runs {
+		ids = append(ids, mgr.do("POST", "/api/runs", map[string]any{"testId": testID, "environmentId": env}, ProjectHeader, o.project).
+			want(t, 201).str("runId"))
+	}
+	// Restart once the third run is under way.
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		if r := mgr.do("GET", "/api/runs/"+ids[2], nil).json(); r["status"] != "queued" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	pgCtlRestart(t, dir)
+	waitHealthy(t, h)
+
+	lost, gaps := 0, 0
+	for _, id := range ids {
+		run := mgr.waitStatus(t, id, "passed")
+		events, err := h.store.Events(t.Context(), id, 0, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stepsDone int
+		for i, e := range events {
+			if e.Seq != int64(i+1) {
+				gaps++
+				t.Errorf("run %s: event %d has seq %d", id, i+1, e.Seq)
+				break
+			}
+			var ev protocol.Event
+			_ = json.Unmarshal(e.Data, &ev)
+			if ev.Kind == protocol.StepFinished {
+				stepsDone++
+				if _, err := h.store.Artifact(t.Context(), id, ev.Screenshot); ev.Screenshot == "" || err != nil {
+					lost++
+					t.Errorf("run %s: step %d's screenshot %q is missing: %v", id, *ev.Index, ev.Screenshot, err)
+				}
+			}
+		}
+		if stepsDone != 5 || run["passed"] != float64(5) {
+			lost++
+			t.Errorf("run %s: %d step.finished events, result %v", id, stepsDone, run)
+		}
+	}
+	t.Logf("figure: %d runs across pg_ctl restart -m fast: %d lost events or screenshots, %d sequence gaps", runs, lost, gaps)
+}
+
+// waitHealthy waits until /healthz answers 200.
+func waitHealthy(t *testing.T, h *harness) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if res, err := h.client().http.Get(h.srv.URL + "/healthz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return
+			}
+		}
+	}
+	t.Fatal("/healthz did not recover")
+}
