@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/mail"
+	"net/url"
 	"strings"
 )
 
@@ -15,6 +16,7 @@ type config struct {
 	DataDir       string
 	DatabaseURL   string
 	BaseURL       string
+	Origin        string // HUB_BASE_URL when set: the only origin whose pages may change things; else each request's Host
 	AdminEmail    string
 	AdminPassword string
 	LogFormat     string
@@ -63,6 +65,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	c.BaseURL = strings.TrimRight(getenv("HUB_BASE_URL"), "/")
 	if c.BaseURL == "" {
 		c.BaseURL = "http://" + defaultHost(c.Addr)
+	} else if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, fmt.Errorf("HUB_BASE_URL %q is not an address like https://tests.example.com", c.BaseURL)
+	} else {
+		c.Origin = c.BaseURL
 	}
 	return c, nil
 }

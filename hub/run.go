@@ -65,7 +65,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 		Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return srv.Job(ctx, r) }})
 	srv, err = api.New(api.Config{
 		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
-		BaseURL: cfg.BaseURL, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
+		BaseURL: cfg.BaseURL, Origin: cfg.Origin, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
 	})
 	if err != nil {
 		return err
