@@ -6,7 +6,11 @@ import (
 	"io"
 	"net"
 	"net/mail"
+	"net/url"
+	"strconv"
 	"strings"
+
+	"github.com/testautomation/ta/hub/netlimit"
 )
 
 // config is the hub's configuration: flags win over environment variables.
@@ -15,10 +19,12 @@ type config struct {
 	DataDir       string
 	DatabaseURL   string
 	BaseURL       string
+	Origin        string // HUB_BASE_URL when set: the only origin whose pages may change things; else each request's Host
 	AdminEmail    string
 	AdminPassword string
 	LogFormat     string
 	SecretKey     string // HUB_SECRET_KEY: encrypts secrets at rest; else <data>/secret.key
+	Limits        netlimit.Limits
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -35,7 +41,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.DataDir, "data", envOr("HUB_DATA", "./data"), "data folder: private database, audit log, artifacts (HUB_DATA)")
 	fs.StringVar(&c.LogFormat, "log-format", envOr("HUB_LOG_FORMAT", "text"), "log format: text or json (HUB_LOG_FORMAT)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD (see README.md)\n\nFlags:")
+		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR (see README.md)\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -63,8 +69,34 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	c.BaseURL = strings.TrimRight(getenv("HUB_BASE_URL"), "/")
 	if c.BaseURL == "" {
 		c.BaseURL = "http://" + defaultHost(c.Addr)
+	} else if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, fmt.Errorf("HUB_BASE_URL %q is not an address like https://tests.example.com", c.BaseURL)
+	} else {
+		c.Origin = c.BaseURL
+	}
+	c.Limits = netlimit.Defaults
+	if err := intEnv(getenv, "HUB_MAX_CONNS", 1, &c.Limits.MaxConns); err != nil {
+		return c, err
+	}
+	if err := intEnv(getenv, "HUB_MAX_CONNS_PER_ADDR", 0, &c.Limits.MaxConnsPerAddr); err != nil {
+		return c, err
 	}
 	return c, nil
+}
+
+// intEnv reads a whole number of at least floor from the variable key into
+// dst, leaving dst alone when the variable is not set.
+func intEnv(getenv func(string) string, key string, floor int, dst *int) error {
+	v := strings.TrimSpace(getenv(key))
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < floor {
+		return fmt.Errorf("%s %q must be a whole number of at least %d", key, v, floor)
+	}
+	*dst = n
+	return nil
 }
 
 // defaultHost turns a listen address into one a browser can open.

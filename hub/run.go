@@ -22,6 +22,7 @@ import (
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/dispatch"
 	"github.com/testautomation/ta/hub/ids"
+	"github.com/testautomation/ta/hub/netlimit"
 	"github.com/testautomation/ta/hub/pgcluster"
 	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
@@ -55,38 +56,15 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if err := bootstrapAdmin(ctx, st, cfg, logger); err != nil {
 		return err
 	}
-	box, err := secretbox.Load(dataDir, cfg.SecretKey)
+	srv, hub, handler, err := services(cfg, st, dataDir, logger)
 	if err != nil {
 		return err
-	}
-	arts := artifacts.Dir{Root: filepath.Join(dataDir, "artifacts")}
-	var srv *api.Server
-	hub := dispatch.New(dispatch.Config{Store: st, Artifacts: arts, Logger: logger, BaseURL: cfg.BaseURL,
-		Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return srv.Job(ctx, r) }})
-	srv, err = api.New(api.Config{
-		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
-		BaseURL: cfg.BaseURL, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
-	})
-	if err != nil {
-		return err
-	}
-	app, err := web.NewHandler(web.Dist())
-	if err != nil {
-		return fmt.Errorf("web application: %w", err)
-	}
-	if !app.Built() {
-		logger.Warn("this hub was built before the web application: / explains how to build it (make run does)")
 	}
 	go hub.Run(ctx)
-	ln, err := net.Listen("tcp", cfg.Addr)
+	cfg.Limits = fitFileLimit(cfg.Limits, logger)
+	httpSrv, ln, err := listen(cfg, handler, logger)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
-	httpSrv := &http.Server{
-		Handler:           srv.Handler(app),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		return err
 	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- httpSrv.Serve(ln) }()
@@ -107,6 +85,69 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	srv.Wait()
 	return nil
 }
+
+// services builds the dispatcher, the API and the hub's whole HTTP handler
+// (API, health check, web application) over the store.
+func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) (*api.Server, *dispatch.Hub, http.Handler, error) {
+	box, err := secretbox.Load(dataDir, cfg.SecretKey)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	arts := artifacts.Dir{Root: filepath.Join(dataDir, "artifacts")}
+	var srv *api.Server
+	hub := dispatch.New(dispatch.Config{Store: st, Artifacts: arts, Logger: logger, BaseURL: cfg.BaseURL,
+		Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return srv.Job(ctx, r) }})
+	srv, err = api.New(api.Config{
+		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
+		BaseURL: cfg.BaseURL, Origin: cfg.Origin, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	app, err := web.NewHandler(web.Dist())
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("web application: %w", err)
+	}
+	if !app.Built() {
+		logger.Warn("this hub was built before the web application: / explains how to build it (make run does)")
+	}
+	return srv, hub, srv.Handler(app), nil
+}
+
+// listen opens the hub's address and builds its HTTP server, both within
+// cfg.Limits (netlimit): caps on connections, time limits on slow clients.
+// run and its tests start the hub's server this way.
+func listen(cfg config, h http.Handler, logger *slog.Logger) (*http.Server, net.Listener, error) {
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("listen: %w", err)
+	}
+	srv := cfg.Limits.Server(h, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
+	return srv, cfg.Limits.Listener(ln, logger), nil
+}
+
+// fitFileLimit raises the open-file limit as far as allowed and keeps the
+// connection cap under it, so that the cap, not the process, is what a
+// flood of connections runs into.
+func fitFileLimit(l netlimit.Limits, logger *slog.Logger) netlimit.Limits {
+	files, err := netlimit.RaiseFileLimit()
+	if err != nil {
+		logger.Warn("could not raise the open-file limit", "limit", files, "err", err)
+	}
+	if files == 0 {
+		return l
+	}
+	wanted := l.MaxConns
+	if l.FitFiles(files, fileReserve) {
+		logger.Warn("HUB_MAX_CONNS lowered to fit the open-file limit", "wanted", wanted, "maxConns", l.MaxConns, "openFileLimit", files)
+	}
+	logger.Info("connection limits", "openFileLimit", files, "maxConns", l.MaxConns, "maxConnsPerAddress", l.MaxConnsPerAddr)
+	return l
+}
+
+// fileReserve is how many open files the hub keeps for itself beyond its
+// connections: the database pool, artifacts, logs.
+const fileReserve = 256
 
 // lockDataDir makes sure one hub at a time uses a data folder: a second one
 // would take over the first one's private database.

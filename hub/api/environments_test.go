@@ -447,6 +447,7 @@ func TestEnvironmentHostileInput(t *testing.T) {
 	e2 := o2.owner.projectDo(o2.project, "POST", "/api/environments", map[string]any{"name": "E"}).want(t, 201).str("id")
 	req, _ := http.NewRequest("POST", h2.srv.URL+"/api/secrets", strings.NewReader(`{"environmentId":"`+e2+`","name":"S","value":"v"}`))
 	req.Header.Set(ProjectHeader, o2.project)
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := o2.owner.http.Do(req)
 	if err != nil {
 		t.Fatal(err)

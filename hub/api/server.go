@@ -5,6 +5,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime"
@@ -25,6 +26,10 @@ type Config struct {
 	Logger  *slog.Logger
 	Audit   *audit.Log
 	BaseURL string // public address used in links, without a trailing slash
+	// Origin is the origin browsers open the hub at ("https://tests.example.com"),
+	// set when HUB_BASE_URL is configured; empty: each request's own Host.
+	// Changes from pages of any other origin are refused (csrf.go).
+	Origin  string
 	Hasher  auth.Hasher
 	Secrets *SecretBox
 	Now     func() time.Time // nil: time.Now
@@ -53,6 +58,7 @@ type Server struct {
 	// background counts work that outlives its request (reset links).
 	background sync.WaitGroup
 	pairs      pairGuard
+	origin     string // Config.Origin normalized; "" when not configured
 }
 
 // Wait blocks until background work started by requests has finished; call
@@ -80,11 +86,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.LoginPerAddress == 0 {
 		cfg.LoginPerAddress = 20
 	}
+	origin := normalOrigin(cfg.Origin)
+	if cfg.Origin != "" && origin == "" {
+		return nil, fmt.Errorf("origin %q is not an http or https address like https://tests.example.com", cfg.Origin)
+	}
 	dummy, err := cfg.Hasher.Hash("no account has this password")
 	if err != nil {
 		return nil, err
 	}
-	return &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy,
+	return &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy, origin: origin,
 		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pairs: pairGuard{misses: map[string][]time.Time{}}}, nil
 }
 
@@ -111,10 +121,11 @@ func (s *Server) Handler(rest http.Handler) http.Handler {
 	return r
 }
 
-// routes is the API's one route table. Every route passes the central
-// session check (authenticate); only publicRoutes are open without one.
+// routes is the API's one route table. Every route passes the cross-site
+// check (sameOrigin), then the central session check (authenticate); only
+// publicRoutes are open without a session.
 func (s *Server) routes(r chi.Router) {
-	r.Use(s.authenticate)
+	r.Use(s.sameOrigin, s.authenticate)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		if _, ok := currentUser(r); !ok {
 			writeError(w, http.StatusUnauthorized, codeUnauthenticated, "sign in first")
