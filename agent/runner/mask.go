@@ -1,11 +1,7 @@
 package runner
 
 import (
-	"encoding/json"
-	"html"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/testautomation/ta/protocol"
@@ -15,9 +11,10 @@ import (
 const Mask = "***"
 
 // masker replaces every secret value in a string with ***. Besides the raw
-// value it masks the forms a value takes when quoted or escaped (Go and
-// JSON string escapes, URL and HTML escapes), since error messages from
-// the runner and the browser quote what they echo.
+// value it masks every form protocol.SecretForms lists (Go and JSON string
+// escapes, URL and HTML escapes, base64), since error messages from the
+// runner and the browser quote what they echo, and a script may encode
+// what it returns.
 type masker struct {
 	r *strings.Replacer // nil when there is nothing to mask
 }
@@ -25,25 +22,13 @@ type masker struct {
 func newMasker(secrets map[string]string) *masker {
 	seen := map[string]bool{}
 	var forms []string
-	add := func(s string) {
-		if s != "" && !seen[s] {
-			seen[s] = true
-			forms = append(forms, s)
-		}
-	}
 	for _, v := range secrets {
-		if v == "" {
-			continue
+		for _, f := range protocol.SecretForms(v) {
+			if !seen[f] {
+				seen[f] = true
+				forms = append(forms, f)
+			}
 		}
-		add(v)
-		q := strconv.Quote(v)
-		add(q[1 : len(q)-1])
-		if j, err := json.Marshal(v); err == nil {
-			add(string(j[1 : len(j)-1]))
-		}
-		add(url.QueryEscape(v))
-		add(url.PathEscape(v))
-		add(html.EscapeString(v))
 	}
 	if len(forms) == 0 {
 		return &masker{}

@@ -128,7 +128,7 @@ func (s *stepRun) expectPage(ctx context.Context, st protocol.Step, what, expr s
 type matcher struct {
 	mode, expected string
 	re             *regexp.Regexp
-	mask           *masker // masks what the page shows before it is clipped for a message
+	mask           *masker // masks the expected value and what the page shows before they are quoted for a message
 }
 
 func newMatcher(st protocol.Step, mask *masker) (*matcher, error) {
@@ -165,7 +165,10 @@ func (m *matcher) check(what, actual string) error {
 	if ok {
 		return nil
 	}
-	return fmt.Errorf("expected the %s %s %s, but it is %s", what, verb, strconv.Quote(m.expected), strconv.Quote(clip(m.mask.String(actual), 300)))
+	// Both sides are masked before they are quoted: a quoted escape of an
+	// escaped form (a script's JSON.stringify of a secret) is no form the
+	// masker knows.
+	return fmt.Errorf("expected the %s %s %s, but it is %s", what, verb, strconv.Quote(m.mask.String(m.expected)), strconv.Quote(clip(m.mask.String(actual), 300)))
 }
 
 // clip shortens s to n runes for messages.

@@ -1,8 +1,12 @@
 package runner
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"log/slog"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/testautomation/ta/protocol"
@@ -106,5 +110,41 @@ func TestArtifactNames(t *testing.T) {
 	o.event(protocol.Event{Kind: protocol.RunFinished})
 	if name := o.artifact(3, "late", ".png", "image/png", png); name != "" || len(rec.ofKind(protocol.ArtifactMade)) != 5 {
 		t.Errorf("an artifact went out after run.finished: %q", name)
+	}
+}
+
+// Every encoded form of a secret is masked: what the runner quotes and
+// what a script can make of a value (encodeURIComponent, btoa ...).
+func TestMaskerEncodings(t *testing.T) {
+	const v = `p@ss w/rd+"<x>&'!~*()`
+	m := newMasker(map[string]string{"S": v, "SHORT": "ab"})
+	jsonHTML, _ := json.Marshal(v)
+	b64 := func(e *base64.Encoding, s string) string { return e.EncodeToString([]byte(s)) }
+	for _, tc := range []struct{ name, form string }{
+		{"raw", v},
+		{"url.QueryEscape", url.QueryEscape(v)},
+		{"url.PathEscape", url.PathEscape(v)},
+		{"encodeURIComponent", `p%40ss%20w%2Frd%2B%22%3Cx%3E%26'!~*()`},
+		{"json.Marshal", string(jsonHTML[1 : len(jsonHTML)-1])},
+		{"JSON.stringify", `p@ss w/rd+\"<x>&'!~*()`},
+		{"base64 StdEncoding", b64(base64.StdEncoding, v)},
+		{"base64 URLEncoding", b64(base64.URLEncoding, v)},
+		{"base64 RawStdEncoding", b64(base64.RawStdEncoding, v)},
+		{"base64 RawURLEncoding", b64(base64.RawURLEncoding, v)},
+	} {
+		if got := m.String("got " + tc.form + " here"); got != "got *** here" {
+			t.Errorf("%s: %q masked as %q", tc.name, tc.form, got)
+		}
+	}
+	// Inside a longer encoded text: btoa("user:" + secret) in a header.
+	for _, prefix := range []string{"u:", "us:", "user:"} {
+		basic := "Basic " + b64(base64.StdEncoding, prefix+v)
+		if got := m.String(basic); got == basic || !strings.Contains(got, Mask) {
+			t.Errorf("%q is not masked: %q", basic, got)
+		}
+	}
+	// Short values are masked as they are, not as base64 (YWI).
+	if got := m.String("YWI= and YWI"); got != "YWI= and YWI" {
+		t.Errorf("base64 of a short value masked: %q", got)
 	}
 }

@@ -52,6 +52,9 @@ const (
 	ManageTests Permission = "tests.manage"
 	// ManageEnvironments: manage environments, secrets and applications.
 	ManageEnvironments Permission = "environments.manage"
+	// RunProtected: run Ready tests against a protected environment, so
+	// that its secrets reach the caller's agent (see MayUseProtected).
+	RunProtected Permission = "runs.protected"
 	// AdministerProject: manage project members and settings; rename or
 	// delete the project.
 	AdministerProject Permission = "project.admin"
@@ -73,6 +76,7 @@ var Matrix = []PermissionInfo{
 	{EditSharedTests, "Edit any shared Draft test; manage suites, components, test data and data pools", TestDeveloper},
 	{ManageTests, "Mark tests Ready or Deprecated; transfer ownership of shared tests; delete any shared test", TestManager},
 	{ManageEnvironments, "Manage environments, secrets and applications", TestManager},
+	{RunProtected, "Run Ready tests against protected environments (their secrets reach the runner's agent)", TestManager},
 	{AdministerProject, "Manage project members and settings; rename or delete the project", Admin},
 }
 
@@ -85,6 +89,20 @@ func Allows(role Role, p Permission) bool {
 		}
 	}
 	return false
+}
+
+// ReadyStatus is the test status whose content has been reviewed: a Ready
+// version is frozen (the store's status names are these same words).
+const ReadyStatus = "Ready"
+
+// MayUseProtected is the rule of protected environments: their secrets go
+// only to runs of Ready tests started by someone holding RunProtected
+// (Test Manager, Admin). Anyone who may run tests can write a test that
+// prints a secret, so the run must execute content a manager reviewed, and
+// started by someone trusted with the values. testStatus is the status of
+// the version the run executes.
+func MayUseProtected(role Role, testStatus string) bool {
+	return testStatus == ReadyStatus && Allows(role, RunProtected)
 }
 
 // Effective is a member's role in one project: the project's own role for

@@ -12,6 +12,7 @@ func TestMatrixMatchesDesign(t *testing.T) {
 		EditSharedTests:    {false, true, true, true},
 		ManageTests:        {false, false, true, true},
 		ManageEnvironments: {false, false, true, true},
+		RunProtected:       {false, false, true, true},
 		AdministerProject:  {false, false, false, true},
 	}
 	if len(want) != len(Matrix) {
@@ -41,6 +42,32 @@ func TestEffective(t *testing.T) {
 	} {
 		if got := Effective(tc.org, tc.project); got != tc.want {
 			t.Errorf("Effective(%q, %q) = %q, want %q", tc.org, tc.project, got, tc.want)
+		}
+	}
+}
+
+func TestMayUseProtected(t *testing.T) {
+	for _, tc := range []struct {
+		role   Role
+		status string
+		want   bool
+	}{
+		{Admin, "Ready", true},
+		{TestManager, "Ready", true},
+		{TestDeveloper, "Ready", false},
+		{Tester, "Ready", false},
+		{Admin, "Draft", false},
+		{TestManager, "Draft", false},
+		{Tester, "Draft", false},
+		{Admin, "Deprecated", false},
+		{TestManager, "Deprecated", false},
+		{"", "Ready", false},
+		{"Owner", "Ready", false},
+		{Admin, "", false},
+		{Admin, "ready", false},
+	} {
+		if got := MayUseProtected(tc.role, tc.status); got != tc.want {
+			t.Errorf("MayUseProtected(%q, %q) = %v, want %v", tc.role, tc.status, got, tc.want)
 		}
 	}
 }

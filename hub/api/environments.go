@@ -3,9 +3,10 @@ package api
 // Environments: a project's named sets of variables and secrets that a run
 // executes against, optionally tied to an application (applications.go).
 //
-// Everyone in the project sees environments' names, variables and the names
-// of their secrets; Test Managers and Admins (access.ManageEnvironments)
-// create, change and delete them. Secret values are write-only: they are
+// Everyone in the project sees environments' names, variables, the names
+// of their secrets and whether they are protected; Test Managers and Admins
+// (access.ManageEnvironments) create, change and delete them, and only they
+// set "protected" (protected.go says what it guards). Secret values are write-only: they are
 // sealed with the hub's secret box (hub/secretbox, bound to the environment
 // id and secret name) before they reach the store, and no response, log line
 // or error carries them.
@@ -160,13 +161,14 @@ type environmentJSON struct {
 	Variables     map[string]string `json:"variables"`
 	Secrets       []string          `json:"secrets"` // names only, never values
 	ApplicationID *string           `json:"applicationId"`
+	Protected     bool              `json:"protected"` // see protected.go; everyone sees it
 	CreatedAt     string            `json:"createdAt"`
 	UpdatedAt     string            `json:"updatedAt"`
 }
 
 func toEnvironmentJSON(e store.Environment) environmentJSON {
 	out := environmentJSON{
-		ID: e.ID, ProjectID: e.ProjectID, Name: e.Name, Variables: e.Variables, Secrets: e.Secrets,
+		ID: e.ID, ProjectID: e.ProjectID, Name: e.Name, Variables: e.Variables, Secrets: e.Secrets, Protected: e.Protected,
 		CreatedAt: e.CreatedAt.UTC().Format(timeFormat), UpdatedAt: e.UpdatedAt.UTC().Format(timeFormat),
 	}
 	if out.Variables == nil {
@@ -192,6 +194,7 @@ type environmentInput struct {
 	name          string            //
 	variables     map[string]string // nil keeps (an update without "variables")
 	applicationID *string           // nil keeps; "" removes
+	protected     *bool             // nil keeps (false on create)
 	setSecrets    map[string]string
 	deleteSecrets []string
 }
@@ -252,6 +255,14 @@ func readEnvironmentInput(fields map[string]json.RawMessage) (environmentInput, 
 	if f := getField(fields, "applicationId"); f.present {
 		app := strings.TrimSpace(f.str("applicationId", &issues))
 		in.applicationID = &app
+	}
+	if f := getField(fields, "protected"); f.present && !f.null {
+		var p bool
+		if err := json.Unmarshal(f.raw, &p); err != nil {
+			issues.add("protected", "type", "protected must be true or false")
+		} else {
+			in.protected = &p
+		}
 	}
 	return in, issues
 }
@@ -314,7 +325,7 @@ func (s *Server) saveEnvironment(w http.ResponseWriter, r *http.Request) {
 	}
 	es := store.EnvironmentSave{
 		ID: in.id, ProjectID: sc.Project.ID, Create: in.id == "", Name: in.name,
-		Variables: in.variables, ApplicationID: in.applicationID, DeleteSecrets: in.deleteSecrets, Now: s.Now(),
+		Variables: in.variables, ApplicationID: in.applicationID, Protected: in.protected, DeleteSecrets: in.deleteSecrets, Now: s.Now(),
 	}
 	if es.Create {
 		es.ID = ids.New(kindEnvironment)

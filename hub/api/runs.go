@@ -128,6 +128,9 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 			writeIssues(w, "the run is not valid", issueList{{Path: "environmentId", Code: "unknown", Message: "no such environment in this project"}})
 			return
 		}
+		if refuseProtected(w, sc, env, t) {
+			return
+		}
 	}
 	screenshots := in.Screenshots == nil || *in.Screenshots
 	run := store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
@@ -309,7 +312,9 @@ func secretRefs(d protocol.Document) map[string]bool {
 
 // Job builds what the agent needs for a run: the document of the version it
 // runs, the environment's variables (with its application's base URL as
-// baseUrl unless the environment sets one) and its decrypted secrets.
+// baseUrl unless the environment sets one) and its decrypted secrets. A
+// protected environment's rule is checked again here (protected.go): when
+// it no longer holds, the error ends the run without any secret.
 func (s *Server) Job(ctx context.Context, run store.Run) (protocol.Job, error) {
 	doc, err := s.versionDocument(ctx, run.TestID, run.Version)
 	if err != nil {
@@ -323,6 +328,9 @@ func (s *Server) Job(ctx context.Context, run store.Run) (protocol.Job, error) {
 	env, err := s.store.Environment(ctx, run.EnvironmentID)
 	if err != nil {
 		return job, fmt.Errorf("environment: %w", err)
+	}
+	if err := s.checkProtectedJob(ctx, run, env, doc); err != nil {
+		return protocol.Job{}, err
 	}
 	for k, val := range env.Variables {
 		job.Variables[k] = val

@@ -23,6 +23,9 @@ type testCan struct {
 	Share     bool `json:"share"`
 	Transfer  bool `json:"transfer"`
 	Restore   bool `json:"restore"`
+	// RunProtected: a run of it may use a protected environment
+	// (access.MayUseProtected), so the run dialog can say so beforehand.
+	RunProtected bool `json:"runProtected"`
 }
 
 // canOnTest decides testCan from the caller's role in the test's project,
@@ -44,6 +47,8 @@ func canOnTest(sc scope, userID string, t store.Test) testCan {
 		Share:     owner,
 		Transfer:  owner || shared && manager,
 		Restore:   deprecated && manager || !deprecated && editor,
+
+		RunProtected: sc.can(access.RunTests) && access.MayUseProtected(sc.Role, t.Status),
 	}
 }
 

@@ -8,7 +8,9 @@ import (
 )
 
 // masker replaces secret values with *** in what an agent sends back: the
-// agent masks too, the hub makes sure.
+// agent masks too, the hub makes sure. Each value is masked in every form
+// protocol.SecretForms lists (escaped, URL-encoded, base64 ...), as the
+// agent's masker does.
 type masker struct{ r *strings.Replacer }
 
 // minSecret is the shortest value masked: shorter ones would mangle every
@@ -16,20 +18,27 @@ type masker struct{ r *strings.Replacer }
 const minSecret = 3
 
 func newMasker(secrets map[string]string) *masker {
-	var vals []string
+	seen := map[string]bool{}
+	var forms []string
 	for _, v := range secrets {
-		if len(v) >= minSecret {
-			vals = append(vals, v)
+		if len(v) < minSecret {
+			continue
+		}
+		for _, f := range protocol.SecretForms(v) {
+			if !seen[f] {
+				seen[f] = true
+				forms = append(forms, f)
+			}
 		}
 	}
-	if len(vals) == 0 {
+	if len(forms) == 0 {
 		return &masker{}
 	}
 	// Longest first, so a secret containing another is masked whole.
-	sort.Slice(vals, func(i, j int) bool { return len(vals[i]) > len(vals[j]) })
-	var pairs []string
-	for _, v := range vals {
-		pairs = append(pairs, v, "***")
+	sort.Slice(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
+	pairs := make([]string, 0, 2*len(forms))
+	for _, f := range forms {
+		pairs = append(pairs, f, "***")
 	}
 	return &masker{r: strings.NewReplacer(pairs...)}
 }

@@ -1,6 +1,10 @@
 package dispatch
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/testautomation/ta/protocol"
@@ -22,5 +26,45 @@ func TestMasker(t *testing.T) {
 	var none *masker
 	if none.str("hunter2") != "hunter2" || newMasker(nil).str("a") != "a" {
 		t.Error("a masker without secrets changes nothing")
+	}
+}
+
+// What an agent sends back is masked in every encoded form of a secret,
+// even when the agent did not mask it (a modified agent, or a form the
+// agent missed).
+func TestMaskerEncodings(t *testing.T) {
+	const v = `p@ss w/rd+"<x>&'!~*()`
+	m := newMasker(map[string]string{"S": v, "SHORT": "ab"})
+	jsonHTML, _ := json.Marshal(v)
+	b64 := func(e *base64.Encoding, s string) string { return e.EncodeToString([]byte(s)) }
+	for _, tc := range []struct{ name, form string }{
+		{"raw", v},
+		{"url.QueryEscape", url.QueryEscape(v)},
+		{"url.PathEscape", url.PathEscape(v)},
+		{"encodeURIComponent", `p%40ss%20w%2Frd%2B%22%3Cx%3E%26'!~*()`},
+		{"json.Marshal", string(jsonHTML[1 : len(jsonHTML)-1])},
+		{"JSON.stringify", `p@ss w/rd+\"<x>&'!~*()`},
+		{"base64 StdEncoding", b64(base64.StdEncoding, v)},
+		{"base64 URLEncoding", b64(base64.URLEncoding, v)},
+		{"base64 RawStdEncoding", b64(base64.RawStdEncoding, v)},
+		{"base64 RawURLEncoding", b64(base64.RawURLEncoding, v)},
+	} {
+		e := protocol.Event{Error: "got " + tc.form + " here", Message: tc.form}
+		m.event(&e)
+		r := protocol.RunResult{Error: tc.form, Steps: []protocol.StepResult{{Error: "x " + tc.form}}}
+		m.result(&r)
+		if e.Error != "got *** here" || e.Message != "***" || r.Error != "***" || r.Steps[0].Error != "x ***" {
+			t.Errorf("%s: %q masked as %q, %q, %q, %q", tc.name, tc.form, e.Error, e.Message, r.Error, r.Steps[0].Error)
+		}
+	}
+	for _, prefix := range []string{"u:", "us:", "user:"} {
+		basic := "Basic " + b64(base64.StdEncoding, prefix+v)
+		if got := m.str(basic); got == basic || !strings.Contains(got, "***") {
+			t.Errorf("%q is not masked: %q", basic, got)
+		}
+	}
+	// Values under 3 characters are not masked, nor their encodings.
+	if got := m.str("ab YWI= YWI"); got != "ab YWI= YWI" {
+		t.Errorf("a short value masked: %q", got)
 	}
 }

@@ -30,6 +30,7 @@ type Environment struct {
 	Name          string
 	Variables     map[string]string // never nil
 	ApplicationID string            // "" when the environment has none
+	Protected     bool              // secrets only for runs access.MayUseProtected allows
 	Secrets       []string          // names, sorted; never nil
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
@@ -56,18 +57,19 @@ type EnvironmentSave struct {
 	// ApplicationID: nil keeps the application, "" removes it, an id sets
 	// it (it must belong to ProjectID, else ErrNoApplication).
 	ApplicationID *string
+	Protected     *bool          // nil keeps the flag (an insert stores false)
 	SetSecrets    []SealedSecret // added or replaced
 	DeleteSecrets []string       // removed when present
 	UserID        string         // recorded as the secrets' updater
 	Now           time.Time
 }
 
-const environmentCols = `e.id, e.project_id, e.name, e.variables, coalesce(e.application_id, ''),
+const environmentCols = `e.id, e.project_id, e.name, e.variables, coalesce(e.application_id, ''), e.protected,
 	ARRAY(SELECT s.name FROM secrets s WHERE s.environment_id = e.id ORDER BY s.name), e.created_at, e.updated_at`
 
 func scanEnvironment(row pgx.Row) (Environment, error) {
 	var e Environment
-	err := row.Scan(&e.ID, &e.ProjectID, &e.Name, &e.Variables, &e.ApplicationID, &e.Secrets, &e.CreatedAt, &e.UpdatedAt)
+	err := row.Scan(&e.ID, &e.ProjectID, &e.Name, &e.Variables, &e.ApplicationID, &e.Protected, &e.Secrets, &e.CreatedAt, &e.UpdatedAt)
 	if isNoRows(err) {
 		return Environment{}, ErrNotFound
 	}
@@ -134,14 +136,14 @@ func (s *Store) SaveEnvironment(ctx context.Context, es EnvironmentSave) (Enviro
 		app = es.ApplicationID
 	}
 	if es.Create {
-		_, err = tx.Exec(ctx, `INSERT INTO environments (id, project_id, name, variables, application_id, created_at, updated_at)
-			VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)`, es.ID, es.ProjectID, es.Name, vars, app, es.Now)
+		_, err = tx.Exec(ctx, `INSERT INTO environments (id, project_id, name, variables, application_id, protected, created_at, updated_at)
+			VALUES ($1, $2, $3, $4::jsonb, $5, coalesce($6, false), $7, $7)`, es.ID, es.ProjectID, es.Name, vars, app, es.Protected, es.Now)
 	} else {
 		var tag pgconn.CommandTag
 		tag, err = tx.Exec(ctx, `UPDATE environments SET name = $3, variables = coalesce($4::jsonb, variables),
-				application_id = CASE WHEN $5 THEN $6 ELSE application_id END, updated_at = $7
+				application_id = CASE WHEN $5 THEN $6 ELSE application_id END, protected = coalesce($8, protected), updated_at = $7
 			WHERE id = $1 AND project_id = $2`,
-			es.ID, es.ProjectID, es.Name, vars, es.ApplicationID != nil, app, es.Now)
+			es.ID, es.ProjectID, es.Name, vars, es.ApplicationID != nil, app, es.Now, es.Protected)
 		if err == nil && tag.RowsAffected() == 0 {
 			return Environment{}, ErrNotFound
 		}

@@ -184,6 +184,7 @@ test("environments keep secrets write-only, Testers only read them, and a run us
     await shot(testerPage, "31-environment-tester");
   });
 
+  let testId = "";
   await test.step("a run against Staging fills the secret and never shows it", async () => {
     const code = await agent!.code;
     const pairing = await page.request.get(`/api/agent/pair/${code}`);
@@ -202,6 +203,7 @@ test("environments keep secrets write-only, Testers only read them, and a run us
         { id: "s5", type: "assertText", target: { locators: [{ kind: "testId", value: "greeting" }] }, expected: "Access granted" },
       ],
     });
+    testId = id;
     await page.goto(`/tests/${id}`);
     await page.getByRole("button", { name: "Run", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Run Vault sign in" });
@@ -219,6 +221,28 @@ test("environments keep secrets write-only, Testers only read them, and a run us
     const runId = new URL(page.url()).pathname.split("/").pop();
     const run = await page.request.get(`/api/runs/${runId}`);
     expect(await run.text()).not.toContain(secret);
+  });
+
+  await test.step("protected: everyone sees it, and a Tester is told why a run is refused", async () => {
+    await page.goto("/environments");
+    await page.getByRole("button", { name: "Edit Staging" }).click();
+    const form = page.getByRole("dialog", { name: "Edit environment Staging" });
+    await form.getByRole("checkbox", { name: "Protected" }).check();
+    await form.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(form).toHaveCount(0);
+    await expect(page.getByRole("row", { name: /Staging/ })).toContainText("Protected");
+
+    await testerPage.goto("/environments");
+    await expect(testerPage.getByRole("row", { name: /Staging/ })).toContainText("Protected");
+    await testerPage.goto(`/tests/${testId}`);
+    await testerPage.getByRole("button", { name: "Run", exact: true }).click();
+    const dialog = testerPage.getByRole("dialog", { name: "Run Vault sign in" });
+    await dialog.getByLabel("Environment").selectOption({ label: "Staging (protected)" });
+    await expect(dialog.getByRole("status")).toContainText("Staging is protected: its secrets go only to runs of Ready tests");
+    await shot(testerPage, "31-run-dialog-protected");
+    await dialog.getByRole("button", { name: "Start run" }).click();
+    await expect(dialog.getByRole("alert")).toContainText('environment "Staging" is protected');
+    await expect(testerPage).toHaveURL(new RegExp(`/tests/${testId}`));
   });
 
   await agent.stop();

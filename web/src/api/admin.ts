@@ -54,6 +54,8 @@ export interface Environment {
   variables: Record<string, string>;
   secrets: string[];
   applicationId: string | null;
+  /** Secrets go only to runs of Ready tests started by a Test Manager or Admin. */
+  protected: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -69,6 +71,8 @@ export interface EnvironmentSave {
   variables: Record<string, string>;
   secrets?: Record<string, string | null>;
   applicationId?: string;
+  /** Absent keeps the flag (false on create). */
+  protected?: boolean;
 }
 
 /** hub/api/secrets.go secretJSON: the inventory, never a value. */

@@ -165,6 +165,8 @@ export interface EnvironmentChoice {
   id: string;
   projectId: string;
   name: string;
+  /** Its secrets go only to runs of Ready tests started by a Test Manager or Admin (TestCan.runProtected). */
+  protected: boolean;
 }
 
 /**

@@ -65,6 +65,8 @@ export interface TestCan {
   share: boolean;
   transfer: boolean;
   restore: boolean;
+  /** A run of it may use a protected environment: it is Ready and the caller a Test Manager or Admin. */
+  runProtected: boolean;
 }
 
 /** hub/api/tests.go lastRunJSON */

@@ -24,6 +24,7 @@ describe("EditorPage actions", () => {
       share: false,
       transfer: false,
       restore: false,
+      runProtected: false,
     });
     fakeFetch(testRoutes(testJSON({ can: none })));
     renderEditor();

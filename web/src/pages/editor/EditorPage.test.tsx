@@ -284,6 +284,7 @@ describe("EditorPage", () => {
             share: false,
             transfer: false,
             restore: false,
+            runProtected: false,
           },
         }),
       ),

@@ -79,6 +79,7 @@ export function can(over: Partial<TestCan> = {}): TestCan {
     share: true,
     transfer: true,
     restore: true,
+    runProtected: true,
     ...over,
   };
 }

@@ -15,6 +15,7 @@ import {
   type SecretInfo,
 } from "../../api/admin";
 import { ErrorBox, IssueList, Modal, When } from "../../components/ui";
+import { PROTECTED_RULE } from "./protection";
 
 interface Row {
   key: number;
@@ -33,6 +34,7 @@ export function buildEnvironmentBody(input: {
   env: Environment | null;
   name: string;
   applicationId: string;
+  protected: boolean;
   vars: Row[];
   known: string[];
   edits: Record<string, SecretEdit>;
@@ -71,7 +73,7 @@ export function buildEnvironmentBody(input: {
   });
 
   if (problems.length > 0) return { body: null, problems };
-  const body: EnvironmentSave = { name, variables };
+  const body: EnvironmentSave = { name, variables, protected: input.protected };
   if (input.env) body.id = input.env.id;
   if (Object.keys(secrets).length > 0) body.secrets = secrets;
   // On update "" removes the application; on create leaving it out means none.
@@ -105,6 +107,7 @@ export function EnvironmentForm({
   const next = () => ++counter.current;
   const [name, setName] = useState(env?.name ?? "");
   const [applicationId, setApplicationId] = useState(env?.applicationId ?? "");
+  const [isProtected, setProtected] = useState(env?.protected ?? false);
   const [vars, setVars] = useState<Row[]>(() => rowsOf(env?.variables ?? {}, next));
   const [edits, setEdits] = useState<Record<string, SecretEdit>>({});
   const [added, setAdded] = useState<Row[]>([]);
@@ -122,7 +125,16 @@ export function EnvironmentForm({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const { body, problems } = buildEnvironmentBody({ env, name, applicationId, vars, known, edits, added });
+    const { body, problems } = buildEnvironmentBody({
+      env,
+      name,
+      applicationId,
+      protected: isProtected,
+      vars,
+      known,
+      edits,
+      added,
+    });
     setProblems(problems);
     if (body) save.mutate(body);
   };
@@ -158,6 +170,20 @@ export function EnvironmentForm({
           </label>
           <span className="hint" id="env-app-hint">
             Runs get the application's base URL as <code>{"${baseUrl}"}</code> unless a variable named baseUrl is set here.
+          </span>
+        </div>
+        <div className="field">
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={isProtected}
+              onChange={(e) => setProtected(e.target.checked)}
+              aria-describedby="env-protected-hint"
+            />
+            Protected
+          </label>
+          <span className="hint" id="env-protected-hint">
+            {PROTECTED_RULE}
           </span>
         </div>
 

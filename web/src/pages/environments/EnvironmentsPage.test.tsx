@@ -14,10 +14,18 @@ const staging: Environment = {
   variables: { user: "alice", region: "eu" },
   secrets: ["PASSWORD", "TOKEN"],
   applicationId: "app_shop00000000000000",
+  protected: false,
   createdAt: "2026-11-01T10:00:00Z",
   updatedAt: "2026-11-01T10:00:00Z",
 };
-const prod: Environment = { ...staging, id: "env_prod0000000000000000", name: "Production", secrets: ["PASSWORD"], applicationId: null };
+const prod: Environment = {
+  ...staging,
+  id: "env_prod0000000000000000",
+  name: "Production",
+  secrets: ["PASSWORD"],
+  applicationId: null,
+  protected: true,
+};
 const shop = {
   id: "app_shop00000000000000",
   projectId: "prj_1",
@@ -48,6 +56,9 @@ describe("EnvironmentsPage", () => {
     expect(within(row).getByText("PASSWORD").parentElement).toHaveTextContent("PASSWORD set");
     const stagingRow = screen.getByText("Staging").closest("tr")!;
     expect(within(stagingRow).getByText("Shop")).toBeInTheDocument();
+    // Which environments are protected, and what that means.
+    expect(within(row).getByText("Protected")).toHaveAttribute("title", expect.stringMatching(/only to runs of Ready tests/));
+    expect(within(stagingRow).queryByText("Protected")).not.toBeInTheDocument();
   });
 
   it("creates an environment with variables and secrets, and never shows a secret's value", async () => {
@@ -90,6 +101,7 @@ describe("EnvironmentsPage", () => {
       variables: { baseUrl: "https://qa.example.com" },
       secrets: { API_KEY: "s3cr3t-value-42" },
       applicationId: "app_shop00000000000000",
+      protected: false,
     });
     await screen.findByText("QA");
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
@@ -120,7 +132,32 @@ describe("EnvironmentsPage", () => {
       variables: { user: "alice" },
       secrets: { PASSWORD: "new-password-1", TOKEN: null },
       applicationId: "",
+      protected: false,
     });
+  });
+
+  it("protects an environment and unprotects another, saying what protection does", async () => {
+    const { calls } = routes({ "POST /api/environments": { body: staging } });
+    const user = userEvent.setup();
+    renderPage(<EnvironmentsPage />, { route: "/environments", path: "/environments", context: testContext("Test Manager") });
+    await user.click(await screen.findByRole("button", { name: "Edit Staging" }));
+    let dialog = screen.getByRole("dialog");
+    const box = within(dialog).getByRole("checkbox", { name: "Protected" });
+    expect(box).not.toBeChecked();
+    expect(box).toHaveAccessibleDescription("Secrets are sent only to runs of Ready tests started by a Test Manager or Admin.");
+    await user.click(box);
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(calls.filter((c) => c.method === "POST")).toHaveLength(1));
+    expect(calls.find((c) => c.method === "POST")!.body).toMatchObject({ id: staging.id, protected: true });
+
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await user.click(screen.getByRole("button", { name: "Edit Production" }));
+    dialog = screen.getByRole("dialog");
+    expect(within(dialog).getByRole("checkbox", { name: "Protected" })).toBeChecked();
+    await user.click(within(dialog).getByRole("checkbox", { name: "Protected" }));
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(calls.filter((c) => c.method === "POST")).toHaveLength(2));
+    expect(calls.filter((c) => c.method === "POST")[1].body).toMatchObject({ id: prod.id, protected: false });
   });
 
   it("refuses bad variable names before sending", async () => {
@@ -157,5 +194,6 @@ describe("EnvironmentsPage", () => {
     expect(screen.queryByRole("button", { name: /^Edit / })).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: /^Delete / })).not.toBeInTheDocument();
     expect(screen.getByText(/Test Managers and Admins create and change environments/)).toBeInTheDocument();
+    expect(within(screen.getByText("Production").closest("tr")!).getByText("Protected")).toBeInTheDocument();
   });
 });

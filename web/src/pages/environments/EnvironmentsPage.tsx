@@ -1,6 +1,7 @@
 // Environments: the project's named sets of variables and write-only
 // secrets a run executes against, optionally tied to an application.
-// Everyone sees names and variables; Test Managers and Admins edit.
+// Everyone sees names, variables and which are protected; Test Managers
+// and Admins edit.
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -8,6 +9,7 @@ import { deleteEnvironment, listApplications, listEnvironments, keys, may, type 
 import { useWorkspace } from "../../session";
 import { Confirm, Empty, ErrorBox, Loading, PageHeader } from "../../components/ui";
 import { EnvironmentForm } from "./EnvironmentForm";
+import { ProtectedBadge } from "./protection";
 import "./environments.css";
 
 /** knownSecrets lists every secret name used by any environment of the project, sorted. */
@@ -111,7 +113,7 @@ function EnvironmentTable({
         {envs.map((e) => (
           <tr key={e.id}>
             <td>
-              <strong>{e.name}</strong>
+              <strong>{e.name}</strong> {e.protected && <ProtectedBadge />}
             </td>
             <td>
               {e.applicationId ? (

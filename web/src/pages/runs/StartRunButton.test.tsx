@@ -17,6 +17,7 @@ const can: TestCan = {
   share: true,
   transfer: false,
   restore: true,
+  runProtected: true,
 };
 
 function makeTest(over: Partial<Test> = {}): Test {
@@ -43,8 +44,8 @@ const envs = {
   "GET /api/environments": {
     body: {
       environments: [
-        { id: "env_1", projectId: "prj_1", name: "Staging" },
-        { id: "env_2", projectId: "prj_1", name: "Production" },
+        { id: "env_1", projectId: "prj_1", name: "Staging", protected: false },
+        { id: "env_2", projectId: "prj_1", name: "Production", protected: true },
       ],
     },
   },
@@ -65,6 +66,7 @@ describe("StartRunButton", () => {
     await within(select).findByRole("option", { name: "Staging" });
     expect(select).toHaveValue("");
     await userEvent.selectOptions(select, "Staging");
+    expect(within(dialog).queryByText(/is protected/)).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByLabelText("Headed (show the browser window)"));
     const shots = within(dialog).getByRole("group", { name: "Screenshots" });
     expect(within(shots).getByLabelText("Every step")).toBeChecked();
@@ -101,6 +103,63 @@ describe("StartRunButton", () => {
     expect(screen.queryByTestId("elsewhere")).not.toBeInTheDocument();
   });
 
+  it("marks a protected environment and, for a Tester, says before the run why it is refused", async () => {
+    const refusal = 'environment "Production" is protected: its secrets go only to runs of Ready tests started by a Test Manager or Admin';
+    const { calls } = fakeFetch({
+      ...envs,
+      "POST /api/runs": { status: 403, body: { error: refusal, code: "environment_protected" } },
+    });
+    renderPage(<StartRunButton test={makeTest({ can: { ...can, runProtected: false } })} />, {
+      route: "/tests/tc_1",
+      path: "/tests/:id",
+      context: testContext("Tester"),
+    });
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    const dialog = await screen.findByRole("dialog", { name: "Run Checkout" });
+    const select = within(dialog).getByLabelText("Environment");
+    await within(select).findByRole("option", { name: "Production (protected)" });
+    expect(within(select).getByRole("option", { name: "Staging" })).toBeInTheDocument();
+    await userEvent.selectOptions(select, "env_2");
+    expect(within(dialog).getByRole("status")).toHaveTextContent(
+      "Production is protected: its secrets go only to runs started by a Test Manager or Admin; your role in this project is Tester.",
+    );
+    // The hub's refusal is shown too when they try anyway.
+    await userEvent.click(within(dialog).getByRole("button", { name: "Start run" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent(refusal);
+    expect(calls.find((c) => c.method === "POST")?.body).toMatchObject({ environmentId: "env_2" });
+    expect(screen.queryByTestId("elsewhere")).not.toBeInTheDocument();
+  });
+
+  it("says a Draft test cannot use a protected environment, whatever the role", async () => {
+    fakeFetch(envs);
+    renderPage(<StartRunButton test={makeTest({ status: "Draft", can: { ...can, runProtected: false } })} />, {
+      route: "/tests/tc_1",
+      path: "/tests/:id",
+      context: testContext("Admin"),
+    });
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    const dialog = await screen.findByRole("dialog", { name: "Run Checkout" });
+    const select = within(dialog).getByLabelText("Environment");
+    await within(select).findByRole("option", { name: "Production (protected)" });
+    await userEvent.selectOptions(select, "env_2");
+    expect(within(dialog).getByRole("status")).toHaveTextContent("only to runs of Ready tests, and this test is Draft");
+  });
+
+  it("tells a Test Manager running a Ready test what protection means, without a warning", async () => {
+    const { calls } = fakeFetch({ ...envs, "POST /api/runs": { status: 201, body: { runId: "run_44", status: "queued" } } });
+    renderPage(<StartRunButton test={makeTest()} />, { route: "/tests/tc_1", path: "/tests/:id", context: testContext("Test Manager") });
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    const dialog = await screen.findByRole("dialog", { name: "Run Checkout" });
+    const select = within(dialog).getByLabelText("Environment");
+    await within(select).findByRole("option", { name: "Production (protected)" });
+    await userEvent.selectOptions(select, "env_2");
+    expect(within(dialog).queryByRole("status")).not.toBeInTheDocument();
+    expect(within(dialog).getByText(/Production is protected\. Secrets are sent only to runs of Ready tests/)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole("button", { name: "Start run" }));
+    await screen.findByTestId("elsewhere");
+    expect(calls.find((c) => c.method === "POST")?.body).toMatchObject({ environmentId: "env_2" });
+  });
+
   it("is not offered when the caller may not run the test", () => {
     fakeFetch(envs);
     renderPage(<StartRunButton test={makeTest({ can: { ...can, run: false } })} />, { route: "/tests/tc_1", path: "/tests/:id" });
@@ -124,6 +183,7 @@ describe("StartRunButton", () => {
       variables: {},
       secrets: [],
       applicationId: null,
+      protected: false,
       createdAt: "2026-11-01T10:00:00Z",
       updatedAt: "2026-11-01T10:00:00Z",
     });

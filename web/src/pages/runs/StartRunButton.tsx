@@ -7,6 +7,8 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { ErrorBox, IssueList, Modal, FormActions } from "../../components/ui";
 import type { Test } from "../../api";
 import { environmentChoicesKey, listEnvironmentChoices, startRun } from "../../api/runs";
+import { useWorkspace } from "../../session";
+import { PROTECTED_RULE, protectedRefusal } from "../environments/protection";
 import "./runs.css";
 
 const LAST_ENV = "ta.lastEnvironment.";
@@ -52,6 +54,10 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
   const [screenshots, setScreenshots] = useState(true);
   // A remembered environment that was deleted since counts as none.
   const envId = envs.data && !envs.data.some((e) => e.id === environmentId) ? "" : environmentId;
+  const ws = useWorkspace();
+  const chosen = envs.data?.find((e) => e.id === envId);
+  const role = ws.project?.id === test.projectId ? ws.role : null;
+  const refusal = chosen?.protected ? protectedRefusal(chosen.name, test, role) : null;
 
   const start = useMutation({
     mutationFn: () => startRun({ testId: test.id, ...(envId ? { environmentId: envId } : {}), headed, screenshots }, test.projectId),
@@ -75,7 +81,7 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
               <option value="">No environment</option>
               {(envs.data ?? []).map((e) => (
                 <option key={e.id} value={e.id}>
-                  {e.name}
+                  {e.protected ? `${e.name} (protected)` : e.name}
                 </option>
               ))}
             </select>
@@ -87,6 +93,17 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
           </span>
         </div>
         {envs.isError && <ErrorBox error={envs.error} title="The environments could not be loaded" />}
+        {refusal ? (
+          <p className="notice notice-warn" role="status">
+            {refusal}
+          </p>
+        ) : (
+          chosen?.protected && (
+            <p className="hint">
+              {chosen.name} is protected. {PROTECTED_RULE}
+            </p>
+          )
+        )}
         <label className="inline">
           <input type="checkbox" checked={headed} onChange={(e) => setHeaded(e.target.checked)} />
           Headed (show the browser window)

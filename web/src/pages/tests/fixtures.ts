@@ -12,6 +12,7 @@ export const CAN_ALL: TestCan = {
   share: true,
   transfer: true,
   restore: true,
+  runProtected: true,
 };
 
 export function makeTest(over: Partial<Test> = {}): Test {
