@@ -26,7 +26,6 @@ import (
 	"github.com/testautomation/ta/hub/pgcluster"
 	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
-	"github.com/testautomation/ta/protocol"
 )
 
 // run starts the hub and blocks until ctx ends, then shuts down gracefully:
@@ -94,10 +93,8 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 		return nil, nil, nil, err
 	}
 	arts := artifacts.Dir{Root: filepath.Join(dataDir, "artifacts")}
-	var srv *api.Server
-	hub := dispatch.New(dispatch.Config{Store: st, Artifacts: arts, Logger: logger, BaseURL: cfg.BaseURL,
-		Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return srv.Job(ctx, r) }})
-	srv, err = api.New(api.Config{
+	hub := dispatch.New(dispatch.Config{Store: st, Artifacts: arts, Logger: logger, BaseURL: cfg.BaseURL, Secrets: box})
+	srv, err := api.New(api.Config{
 		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
 		BaseURL: cfg.BaseURL, Origin: cfg.Origin, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
 	})

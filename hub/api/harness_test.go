@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -28,7 +27,6 @@ import (
 	"github.com/testautomation/ta/hub/dispatch"
 	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
-	"github.com/testautomation/ta/protocol"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -103,7 +101,7 @@ func (h *harness) handler(t testing.TB) http.Handler {
 	}
 	arts := artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
 	h.dispatch = dispatch.New(dispatch.Config{Store: h.store, Artifacts: arts, Logger: logger, BaseURL: "http://hub.test",
-		Lease: 3 * time.Second, Now: now, Limits: h.limits, Job: func(ctx context.Context, r store.Run) (protocol.Job, error) { return h.api.Job(ctx, r) }})
+		Lease: 3 * time.Second, Now: now, Limits: h.limits, Secrets: box})
 	h.api, err = New(Config{
 		Store:     h.store,
 		Logger:    logger,

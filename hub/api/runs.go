@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -14,7 +12,6 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/testautomation/ta/hub/access"
 	"github.com/testautomation/ta/hub/ids"
-	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
 	"github.com/testautomation/ta/protocol"
 )
@@ -296,68 +293,4 @@ func (s *Server) runArtifact(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	}
 	http.ServeContent(w, r, name, time.Time{}, f)
-}
-
-var secretRef = regexp.MustCompile(`\$\{secrets\.([A-Za-z_][A-Za-z0-9_]*)\}`)
-
-// secretRefs names the secrets a document refers to anywhere.
-func secretRefs(d protocol.Document) map[string]bool {
-	data, _ := json.Marshal(d)
-	out := map[string]bool{}
-	for _, m := range secretRef.FindAllSubmatch(data, -1) {
-		out[string(m[1])] = true
-	}
-	return out
-}
-
-// Job builds what the agent needs for a run: the document of the version it
-// runs, the environment's variables (with its application's base URL as
-// baseUrl unless the environment sets one) and its decrypted secrets. A
-// protected environment's rule is checked again here (protected.go): when
-// it no longer holds, the error ends the run without any secret.
-func (s *Server) Job(ctx context.Context, run store.Run) (protocol.Job, error) {
-	doc, err := s.versionDocument(ctx, run.TestID, run.Version)
-	if err != nil {
-		return protocol.Job{}, err
-	}
-	job := protocol.Job{RunID: run.ID, TestID: run.TestID, Version: run.Version, Document: doc,
-		Screenshots: run.Screenshots, Headed: run.Headed, Variables: map[string]string{}, Secrets: map[string]string{}}
-	if run.EnvironmentID == "" {
-		return job, nil
-	}
-	env, err := s.store.Environment(ctx, run.EnvironmentID)
-	if err != nil {
-		return job, fmt.Errorf("environment: %w", err)
-	}
-	if err := s.checkProtectedJob(ctx, run, env, doc); err != nil {
-		return protocol.Job{}, err
-	}
-	for k, val := range env.Variables {
-		job.Variables[k] = val
-	}
-	if _, set := job.Variables["baseUrl"]; !set && env.ApplicationID != "" {
-		if app, err := s.store.Application(ctx, env.ApplicationID); err == nil {
-			job.Variables["baseUrl"] = app.BaseURL
-		}
-	}
-	rows, err := s.store.EnvironmentSecrets(ctx, env.ID)
-	if err != nil {
-		return job, fmt.Errorf("secrets: %w", err)
-	}
-	// Only the secrets this test refers to travel to the agent.
-	used := secretRefs(doc)
-	for _, row := range rows {
-		if !used[row.Name] {
-			continue
-		}
-		if s.Secrets == nil {
-			return job, errors.New("no secret key is loaded")
-		}
-		plain, err := s.Secrets.Open(row.Ciphertext, row.Nonce, secretbox.SecretAAD(env.ID, row.Name))
-		if err != nil {
-			return job, fmt.Errorf("secret %s cannot be decrypted (was the secret key changed?)", row.Name)
-		}
-		job.Secrets[row.Name] = string(plain)
-	}
-	return job, nil
 }

@@ -146,7 +146,7 @@ func (c *conn) held(ctx context.Context, runID string) (*heldRun, bool, error) {
 	if r.AgentID != c.agent.ID || protocol.Final(r.Status) {
 		return nil, false, nil
 	}
-	job, err := c.h.Job(ctx, r)
+	job, err := c.h.jobs.Build(ctx, r)
 	if err != nil && store.Transient(err) {
 		return nil, false, err
 	}

@@ -39,15 +39,16 @@ type Config struct {
 	// Limits bound what one run may store; a run that goes over ends as
 	// error. Zero fields take DefaultLimits'.
 	Limits store.RunLimits
-	// Job builds what the agent needs for a run: document, variables and
-	// secrets. The secrets are masked in everything the agent sends back.
-	Job func(ctx context.Context, r store.Run) (protocol.Job, error)
+	// Secrets decrypts secret values for the runs that use them (Jobs);
+	// they are masked again in everything an agent sends back.
+	Secrets Opener
 }
 
 // Hub is the dispatcher.
 type Hub struct {
 	Config
-	log *slog.Logger
+	log  *slog.Logger
+	jobs Jobs
 
 	mu       sync.Mutex
 	agents   map[string]*conn                      // guarded by mu: connected agents by id
@@ -90,7 +91,7 @@ func New(cfg Config) *Hub {
 	if cfg.Limits.ArtifactBytes == 0 {
 		cfg.Limits.ArtifactBytes = DefaultLimits.ArtifactBytes
 	}
-	return &Hub{Config: cfg, log: cfg.Logger, agents: map[string]*conn{}, waiting: map[string]*conn{},
+	return &Hub{Config: cfg, log: cfg.Logger, jobs: Jobs{Source: cfg.Store, Secrets: cfg.Secrets}, agents: map[string]*conn{}, waiting: map[string]*conn{},
 		watchers: map[string]map[chan struct{}]struct{}{}, kicking: map[string]*sync.Mutex{}}
 }
 
@@ -229,7 +230,7 @@ func (h *Hub) pickAgent(userID string) *conn {
 }
 
 func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
-	job, err := h.Job(ctx, r)
+	job, err := h.jobs.Build(ctx, r)
 	if err != nil && store.Transient(err) {
 		h.log.Warn("build job: trying again later", "run", r.ID, "err", err)
 		return

@@ -5,14 +5,15 @@
 package store
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net"
+	"syscall"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/puddle/v2"
 )
 
 // ErrNotFound is returned when a record does not exist.
@@ -34,22 +35,22 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 func isNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
 
-// Transient reports whether an error may go away by itself: the database
-// restarting or unreachable, a full disk, a lost connection. Errors in what
-// was asked (a constraint, bad data, no such record) are not.
+// Transient reports whether an error may go away by itself, so the same
+// work is worth trying again: the database restarting, unreachable or
+// closing, a serialization conflict, a full disk. Anything else (a
+// constraint, bad data, no such record, a rule that refuses) is not.
 func Transient(err error) bool {
 	var pg *pgconn.PgError
 	switch {
-	case err == nil, errors.Is(err, ErrNotFound), errors.Is(err, ErrConflict):
+	case err == nil:
 		return false
+	case Unavailable(err):
+		return true
 	case errors.As(err, &pg):
-		switch pg.Code[:2] {
-		case "08", "53", "57", "58", "40": // connection, resources, operator intervention, system, rollback
-			return true
-		}
-		return false
+		c := pg.Code[:2]
+		return c == "40" || c == "58" // rollback (serialization, deadlock), system error
 	}
-	return !errors.Is(err, context.Canceled)
+	return errors.Is(err, puddle.ErrClosedPool) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
 }
 
 // Unavailable reports whether an error says the database could not be
@@ -62,6 +63,6 @@ func Unavailable(err error) bool {
 		return c == "08" || c == "53" || c == "57"
 	}
 	var ce *pgconn.ConnectError
-	var ne net.Error
-	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err)
+	var op *net.OpError
+	return errors.As(err, &ce) || errors.As(err, &op) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err)
 }

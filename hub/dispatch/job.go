@@ -1,0 +1,142 @@
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/secretbox"
+	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
+)
+
+// JobSource is what building a run's job reads; *store.Store is one.
+type JobSource interface {
+	TestVersion(ctx context.Context, testID string, version int) (store.TestVersion, error)
+	Environment(ctx context.Context, id string) (store.Environment, error)
+	Application(ctx context.Context, id string) (store.Application, error)
+	EnvironmentSecrets(ctx context.Context, environmentID string) ([]store.SecretRow, error)
+	ProjectRole(ctx context.Context, projectID, userID string) (store.Project, access.Role, error)
+}
+
+// Opener decrypts secret values; *secretbox.Box is one.
+type Opener interface {
+	Open(ciphertext, nonce, aad []byte) ([]byte, error)
+}
+
+// ErrRefused wraps the reasons a run may not have its job (a protected
+// environment's rule, an undecryptable secret): the run ends as error, and
+// trying again would not help.
+var ErrRefused = errors.New("refused")
+
+// Jobs builds what an agent needs for a run: the document of the version it
+// runs, the environment's variables (with its application's base URL as
+// baseUrl unless the environment sets one) and the decrypted secrets the
+// document refers to, no others.
+type Jobs struct {
+	Source  JobSource
+	Secrets Opener // nil: a hub without a secret key; runs needing a secret are refused
+}
+
+// Build builds the job of a run. A protected environment's rule is
+// checked again here, with the starter's role now and the status of the
+// version the run executes (ProtectedRefusal): when it no longer holds, no
+// secret is decrypted and the error (ErrRefused) ends the run.
+func (j Jobs) Build(ctx context.Context, run store.Run) (protocol.Job, error) {
+	v, err := j.Source.TestVersion(ctx, run.TestID, run.Version)
+	if err != nil {
+		return protocol.Job{}, fmt.Errorf("test version: %w", err)
+	}
+	var doc protocol.Document
+	if err := json.Unmarshal(v.Document, &doc); err != nil {
+		return protocol.Job{}, fmt.Errorf("%w: the stored test document is unreadable: %v", ErrRefused, err)
+	}
+	job := protocol.Job{RunID: run.ID, TestID: run.TestID, Version: run.Version, Document: doc,
+		Screenshots: run.Screenshots, Headed: run.Headed, Variables: map[string]string{}, Secrets: map[string]string{}}
+	if run.EnvironmentID == "" {
+		return job, nil
+	}
+	env, err := j.Source.Environment(ctx, run.EnvironmentID)
+	if err != nil {
+		return protocol.Job{}, fmt.Errorf("environment: %w", err)
+	}
+	if env.Protected {
+		_, role, err := j.Source.ProjectRole(ctx, env.ProjectID, run.UserID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return protocol.Job{}, fmt.Errorf("the starter's role: %w", err)
+		}
+		if why := ProtectedRefusal(env, role, v.Status, "its starter's"); why != "" {
+			return protocol.Job{}, fmt.Errorf("%w: %s", ErrRefused, why)
+		}
+	}
+	for k, val := range env.Variables {
+		job.Variables[k] = val
+	}
+	if _, set := job.Variables["baseUrl"]; !set && env.ApplicationID != "" {
+		app, err := j.Source.Application(ctx, env.ApplicationID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return protocol.Job{}, fmt.Errorf("application: %w", err)
+		}
+		if err == nil {
+			job.Variables["baseUrl"] = app.BaseURL
+		}
+	}
+	rows, err := j.Source.EnvironmentSecrets(ctx, env.ID)
+	if err != nil {
+		return protocol.Job{}, fmt.Errorf("secrets: %w", err)
+	}
+	used := SecretRefs(doc)
+	for _, row := range rows {
+		if !used[row.Name] {
+			continue
+		}
+		if j.Secrets == nil {
+			return protocol.Job{}, fmt.Errorf("%w: no secret key is loaded", ErrRefused)
+		}
+		plain, err := j.Secrets.Open(row.Ciphertext, row.Nonce, secretbox.SecretAAD(env.ID, row.Name))
+		if err != nil {
+			return protocol.Job{}, fmt.Errorf("%w: secret %s cannot be decrypted (was the secret key changed?)", ErrRefused, row.Name)
+		}
+		job.Secrets[row.Name] = string(plain)
+	}
+	return job, nil
+}
+
+var secretRef = regexp.MustCompile(`\$\{secrets\.([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// SecretRefs names the secrets a document refers to anywhere.
+func SecretRefs(d protocol.Document) map[string]bool {
+	data, _ := json.Marshal(d)
+	out := map[string]bool{}
+	for _, m := range secretRef.FindAllSubmatch(data, -1) {
+		out[string(m[1])] = true
+	}
+	return out
+}
+
+// ProtectedRefusal says why a protected environment refuses a run, or ""
+// when access.MayUseProtected holds (or env is not protected). Protected
+// environments give their secrets only to runs of Ready tests (the content
+// a Test Manager reviewed and froze) started by a Test Manager or Admin,
+// since anyone who may run tests could otherwise send ${secrets.X} where
+// they can read it. who is "your" (the caller, at start) or "its
+// starter's" (at dispatch).
+func ProtectedRefusal(env store.Environment, role access.Role, status string, who string) string {
+	if !env.Protected || access.MayUseProtected(role, status) {
+		return ""
+	}
+	why := "the test is " + status + ", not Ready"
+	switch {
+	case status != access.ReadyStatus:
+	case role == "":
+		why = who + " account is no longer a member of the project"
+	default:
+		why = who + " role in the project is " + string(role)
+	}
+	return fmt.Sprintf("environment %s is protected: its secrets go only to runs of Ready tests started by a Test Manager or Admin, and %s",
+		strconv.Quote(env.Name), why)
+}
