@@ -157,6 +157,9 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	query := store.RunQuery{ProjectID: sc.Project.ID, UserID: currentUserID(r), TestID: q.Get("testId"), Status: q.Get("status")}
 	var issues issueList
+	if query.TestID != "" && !ids.Valid(ids.Test, query.TestID) {
+		issues.add("testId", "format", "testId must be a test id (tc_...)")
+	}
 	if query.Status != "" && !slices.Contains(runStatuses, query.Status) {
 		issues.add("status", "enum", "status must be queued, running, passed, failed, error or cancelled")
 	}
