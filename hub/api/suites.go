@@ -103,7 +103,9 @@ func (s *Server) addSuite(w http.ResponseWriter, r *http.Request) {
 }
 
 // renameSuite renames a suite and moves its tests; each moved test gets a
-// new version noting the rename.
+// new version noting the rename. Other people's private tests move too,
+// but the answer counts only the tests the caller can see, and the version
+// added to a test they cannot see has no author (see store.RenameSuite).
 func (s *Server) renameSuite(w http.ResponseWriter, r *http.Request) {
 	sc := headerScope(r)
 	if !allow(w, sc, access.EditSharedTests) {
@@ -143,7 +145,9 @@ func (s *Server) deleteSuite(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	switch err := s.store.DeleteSuite(r.Context(), sc.Project.ID, name); {
+	// Empty means empty for the caller: others' private tests in the suite
+	// move to no suite (store.DeleteSuite).
+	switch err := s.store.DeleteSuite(r.Context(), sc.Project.ID, name, currentUserID(r), s.Now()); {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, codeNotFound, "no such suite")
 	case errors.Is(err, store.ErrNotEmpty):
@@ -210,7 +214,7 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the suite list is not valid", issues)
 		return
 	}
-	blocking, err := s.store.SetSuites(r.Context(), sc.Project.ID, names)
+	blocking, err := s.store.SetSuites(r.Context(), sc.Project.ID, names, currentUserID(r), s.Now())
 	switch {
 	case errors.Is(err, store.ErrNotEmpty):
 		writeError(w, http.StatusConflict, "suite_not_empty", "suite \""+blocking+"\" still has tests: keep it in the list or empty it first")
