@@ -124,7 +124,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	if in.EnvironmentID != "" {
 		env, err := s.store.Environment(r.Context(), in.EnvironmentID)
-		if err != nil || env.ProjectID != sc.Project.ID {
+		if err != nil || !s.bodyRecord(r, sc, env.ProjectID) { // another project's: refused and audited
 			writeIssues(w, "the run is not valid", issueList{{Path: "environmentId", Code: "unknown", Message: "no such environment in this project"}})
 			return
 		}
