@@ -65,6 +65,7 @@ func (d Document) validateHeader(l *issueList) {
 	if utf8.RuneCountInString(d.Description) > maxTextLen {
 		l.add("description", CodeTooLong, "description has more than %d characters", maxTextLen)
 	}
+	checkMultiline(l, "description", "description", d.Description)
 }
 
 // checkLine checks a one-line text: its length and no control characters.
@@ -73,13 +74,13 @@ func checkLine(l *issueList, path, what, s string, max int) {
 		l.add(path, CodeTooLong, "%s has %d characters, at most %d are allowed", what, n, max)
 	}
 	if hasControl(s) {
-		l.add(path, CodeFormat, "%s may not contain control characters such as line breaks", what)
+		l.add(path, CodeFormat, "%s may not contain control or invisible formatting characters such as line breaks", what)
 	}
 }
 
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029 })
-}
+// hasControl reports characters a one-line text may not hold (see
+// CleanLabel): controls, line breaks and invisible formatting characters.
+func hasControl(s string) bool { return strings.ContainsFunc(s, badInLabel) }
 
 // validateVariables checks a map of variable names to values.
 func validateVariables(l *issueList, base string, vars map[string]string, max int) {
@@ -108,6 +109,7 @@ func checkText(l *issueList, path, what, s string, max int) {
 	if err := checkRefs(s); err != nil {
 		l.add(path, CodeFormat, "%s", err.Error())
 	}
+	checkNoNUL(l, path, what, s)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -134,10 +136,16 @@ func validateTarget(l *issueList, p string, t *Target) {
 		l.add(p+".fingerprint", CodeTooLong, "a fingerprint has at most %d entries", maxFingerprintItems)
 	}
 	for _, k := range sortedKeys(t.Fingerprint) {
-		if v := t.Fingerprint[k]; k == "" {
+		v, kp := t.Fingerprint[k], keyPath(p+".fingerprint", k)
+		switch {
+		case k == "":
 			l.add(p+".fingerprint", CodeFormat, "fingerprint keys may not be empty")
-		} else if utf8.RuneCountInString(v) > maxTextLen {
-			l.add(keyPath(p+".fingerprint", k), CodeTooLong, "a fingerprint value has at most %d characters", maxTextLen)
+		case hasControl(k):
+			l.add(kp, CodeFormat, "a fingerprint key may not contain control characters")
+		case utf8.RuneCountInString(v) > maxTextLen:
+			l.add(kp, CodeTooLong, "a fingerprint value has at most %d characters", maxTextLen)
+		default:
+			checkNoNUL(l, kp, "a fingerprint value", v)
 		}
 	}
 }

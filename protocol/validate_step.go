@@ -32,6 +32,7 @@ func validateStep(l *issueList, p string, s Step, i int, seen map[string]int) {
 	if utf8.RuneCountInString(s.Description) > maxStepDescription {
 		l.add(p+".description", CodeTooLong, "a step description has at most %d characters", maxStepDescription)
 	}
+	checkMultiline(l, p+".description", "a step description", s.Description)
 	if s.TimeoutMs != 0 && (s.TimeoutMs < 1 || s.TimeoutMs > MaxTimeoutMs) {
 		l.add(p+".timeoutMs", CodeRange, "timeoutMs must be between 1 and %d", MaxTimeoutMs)
 	}
@@ -90,6 +91,7 @@ func checkStringParam(l *issueList, path string, s *Step, param Param) {
 		if n := utf8.RuneCountInString(v); n > maxCodeLen {
 			l.add(path, CodeTooLong, "code has %d characters, at most %d are allowed", n, maxCodeLen)
 		}
+		checkMultiline(l, path, "code", v)
 	case param.Name == "assign" || (param.Name == "name" && s.Type == "setVariable"):
 		if !identRe.MatchString(v) || v == "secrets" || len(v) > maxStepIDLen {
 			l.add(path, CodeFormat, "%q is not a variable name: letters, digits and _, not starting with a digit", clip(v, 40))

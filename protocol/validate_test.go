@@ -114,6 +114,40 @@ func TestValidateIssues(t *testing.T) {
 		{"inputs names", func(d *Document) { d.Steps[20].Inputs = map[string]string{"a b": "x"} }, []string{`steps[20].inputs["a b"] format`}},
 		{"blank key", func(d *Document) { d.Steps[5].Key = " " }, []string{"steps[5].key required"}},
 		{"long description", func(d *Document) { d.Steps[0].Description = strings.Repeat("d", 1001) }, []string{"steps[0].description too_long"}},
+		// PostgreSQL refuses NUL in text and jsonb: every string says where.
+		{"NUL characters", func(d *Document) {
+			d.Description = "a\x00b"
+			d.Variables["user"] = "al\x00ice"
+			d.Tags = []string{"t\x00"}
+			d.Steps[0].URL = "${baseUrl}/\x00"
+			d.Steps[0].Description = "\x00"
+			d.Steps[1].Target.Locators[0].Value = "#go\x00"
+			d.Steps[1].Target.Fingerprint = map[string]string{"tag": "a\x00", "i\x00d": "x"}
+			d.Steps[4].Value = Ptr("\x00")
+			d.Steps[5].Key = "Enter\x00"
+			d.Steps[11].Expected = Ptr("Welcome\x00")
+			d.Steps[19].Code = "return 1;\x00"
+			d.Steps[20].Inputs["user"] = "\x00"
+		}, []string{"description format", "steps[0].description format", "steps[0].url format",
+			"steps[1].target.fingerprint.tag format", `steps[1].target.fingerprint["i\u0000d"] format`,
+			"steps[1].target.locators[0].value format", "steps[4].value format", "steps[5].key format",
+			"steps[11].expected format", "steps[19].code format", "steps[20].inputs.user format", "tags[0] format", "variables.user format"}},
+		{"control characters in free text", func(d *Document) {
+			d.Description = "bell\a"
+			d.Steps[0].Description = "escape\x1b[0m"
+			d.Steps[19].Code = "return 1;\x7f"
+		}, []string{"description format", "steps[0].description format", "steps[19].code format"}},
+		{"line breaks and tabs in free text", func(d *Document) {
+			d.Description = "one\r\ntwo\tthree"
+			d.Steps[0].Description = "a\nb"
+			d.Steps[19].Code = "if (a) {\r\n\treturn 1;\n}"
+			d.Steps[4].Value = Ptr("line\nbreak\x01")
+		}, nil},
+		{"invisible characters in names", func(d *Document) {
+			d.Name = "Sign in\u202e"
+			d.Suite = "A\u0085"
+			d.Tags = []string{"zero\u200bwidth"}
+		}, []string{"name format", "suite format", "tags[0] format"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -50,8 +50,8 @@ func userParam(w http.ResponseWriter, r *http.Request) (string, bool) {
 }
 
 // orgAccess resolves the organization in the path and the caller's role in
-// it. Non-members are told it does not exist; with needAdmin, members who
-// are not Admin get 403.
+// it. Non-members are told it does not exist, and the attempt is audited;
+// with needAdmin, members who are not Admin get 403.
 func (s *Server) orgAccess(w http.ResponseWriter, r *http.Request, needAdmin bool) (store.Org, access.Role, bool) {
 	id := chi.URLParam(r, "id")
 	u, _ := currentUser(r)
@@ -60,6 +60,10 @@ func (s *Server) orgAccess(w http.ResponseWriter, r *http.Request, needAdmin boo
 	var role access.Role
 	if ids.Valid(ids.Organization, id) {
 		org, role, err = s.store.OrgRole(r.Context(), id, u.ID)
+	}
+	if err == nil && role == "" {
+		s.auditOrgRefusal(r, u.ID, org.ID)
+		err = store.ErrNotFound
 	}
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, codeNotFound, "no such organization, or you are not a member of it")

@@ -121,7 +121,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	if in.EnvironmentID != "" {
 		env, err := s.store.Environment(r.Context(), in.EnvironmentID)
-		if err != nil || env.ProjectID != sc.Project.ID {
+		if err != nil || !s.bodyRecord(r, sc, env.ProjectID) { // another project's: refused and audited
 			writeIssues(w, "the run is not valid", issueList{{Path: "environmentId", Code: "unknown", Message: "no such environment in this project"}})
 			return
 		}
@@ -157,6 +157,9 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	query := store.RunQuery{ProjectID: sc.Project.ID, UserID: currentUserID(r), TestID: q.Get("testId"), Status: q.Get("status")}
 	var issues issueList
+	if query.TestID != "" && !ids.Valid(ids.Test, query.TestID) {
+		issues.add("testId", "format", "testId must be a test id (tc_...)")
+	}
 	if query.Status != "" && !slices.Contains(runStatuses, query.Status) {
 		issues.add("status", "enum", "status must be queued, running, passed, failed, error or cancelled")
 	}

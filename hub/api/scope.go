@@ -26,7 +26,8 @@ func (sc scope) can(p access.Permission) bool { return access.Allows(sc.Role, p)
 
 // headerProject is the middleware for list and create routes: it resolves
 // the x-project-id header into a scope, answering 400 when it is missing or
-// malformed and 404 when the caller is not a member of that project.
+// malformed and 404 when the caller is not a member of that project (an
+// attempt on an existing project is audited).
 func (s *Server) headerProject(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := strings.TrimSpace(r.Header.Get(ProjectHeader))
@@ -43,6 +44,9 @@ func (s *Server) headerProject(next http.Handler) http.Handler {
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			s.internal(w, r, err)
 			return
+		}
+		if err == nil && role == "" {
+			s.auditRefusal(r, u.ID, p.ID, id)
 		}
 		if err != nil || role == "" {
 			writeError(w, http.StatusNotFound, codeNotFound, "no such project, or you are not a member of it")
@@ -86,15 +90,25 @@ func (s *Server) recordScope(w http.ResponseWriter, r *http.Request, projectID, 
 	return scope{Project: p, Role: role}, true
 }
 
+// auditRefusal records a refused attempt on a record of a project the
+// caller may not reach that way: recordProject is the record's project
+// (for a list or create route, the project the header names).
 func (s *Server) auditRefusal(r *http.Request, userID, recordProject, headerProject string) {
+	s.audit(r, audit.Entry{Event: "cross_project_refused", User: userID, RecordProject: recordProject, HeaderProject: headerProject})
+}
+
+// auditOrgRefusal records a refused attempt on an organization the caller
+// is not a member of.
+func (s *Server) auditOrgRefusal(r *http.Request, userID, orgID string) {
+	s.audit(r, audit.Entry{Event: "cross_org_refused", User: userID, Org: orgID})
+}
+
+func (s *Server) audit(r *http.Request, e audit.Entry) {
 	if s.Audit == nil {
 		return
 	}
-	err := s.Audit.Write(audit.Entry{
-		Time: s.Now().UTC(), Event: "cross_project_refused", User: userID,
-		Method: r.Method, Path: r.URL.Path, RecordProject: recordProject, HeaderProject: headerProject,
-	})
-	if err != nil {
+	e.Time, e.Method, e.Path = s.Now().UTC(), r.Method, r.URL.Path
+	if err := s.Audit.Write(e); err != nil {
 		s.log.Error("audit log", "err", err)
 	}
 }

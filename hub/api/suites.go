@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
@@ -23,8 +22,8 @@ func (l *issueList) suite(path, v string) {
 		l.add(path, "too_long", "suite name is longer than 100 characters")
 	case strings.Contains(v, "/"):
 		l.add(path, "format", "suite name cannot contain a slash")
-	case !utf8.ValidString(v) || strings.IndexFunc(v, unicode.IsControl) >= 0:
-		l.add(path, "format", "suite name contains control characters")
+	case !utf8.ValidString(v) || strings.IndexFunc(v, invisible) >= 0:
+		l.add(path, "format", "suite name contains control or invisible formatting characters")
 	}
 }
 
@@ -34,15 +33,21 @@ type suiteJSON struct {
 }
 
 // suiteParam reads {name}; chi hands it over still escaped when the path
-// had escapes Go's URL parser keeps raw.
-func suiteParam(r *http.Request) string {
+// had escapes Go's URL parser keeps raw. A name no suite can have (NUL,
+// invalid UTF-8, control characters) answers 404 and false.
+func suiteParam(w http.ResponseWriter, r *http.Request) (string, bool) {
 	name := chi.URLParam(r, "name")
 	if r.URL.RawPath != "" {
 		if un, err := url.PathUnescape(name); err == nil {
 			name = un
 		}
 	}
-	return name
+	var issues issueList
+	if issues.suite("name", name); len(issues) > 0 {
+		writeError(w, http.StatusNotFound, codeNotFound, "no such suite")
+		return "", false
+	}
+	return name, true
 }
 
 func (s *Server) listSuites(w http.ResponseWriter, r *http.Request) {
@@ -98,7 +103,9 @@ func (s *Server) addSuite(w http.ResponseWriter, r *http.Request) {
 }
 
 // renameSuite renames a suite and moves its tests; each moved test gets a
-// new version noting the rename.
+// new version noting the rename. Other people's private tests move too,
+// but the answer counts only the tests the caller can see, and the version
+// added to a test they cannot see has no author (see store.RenameSuite).
 func (s *Server) renameSuite(w http.ResponseWriter, r *http.Request) {
 	sc := headerScope(r)
 	if !allow(w, sc, access.EditSharedTests) {
@@ -108,7 +115,10 @@ func (s *Server) renameSuite(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	from := suiteParam(r)
+	from, ok := suiteParam(w, r)
+	if !ok {
+		return
+	}
 	u, _ := currentUser(r)
 	moved, err := 0, error(nil)
 	if from != to {
@@ -131,7 +141,13 @@ func (s *Server) deleteSuite(w http.ResponseWriter, r *http.Request) {
 	if !allow(w, sc, access.EditSharedTests) {
 		return
 	}
-	switch err := s.store.DeleteSuite(r.Context(), sc.Project.ID, suiteParam(r)); {
+	name, ok := suiteParam(w, r)
+	if !ok {
+		return
+	}
+	// Empty means empty for the caller: others' private tests in the suite
+	// move to no suite (store.DeleteSuite).
+	switch err := s.store.DeleteSuite(r.Context(), sc.Project.ID, name, currentUserID(r), s.Now()); {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, codeNotFound, "no such suite")
 	case errors.Is(err, store.ErrNotEmpty):
@@ -198,7 +214,7 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the suite list is not valid", issues)
 		return
 	}
-	blocking, err := s.store.SetSuites(r.Context(), sc.Project.ID, names)
+	blocking, err := s.store.SetSuites(r.Context(), sc.Project.ID, names, currentUserID(r), s.Now())
 	switch {
 	case errors.Is(err, store.ErrNotEmpty):
 		writeError(w, http.StatusConflict, "suite_not_empty", "suite \""+blocking+"\" still has tests: keep it in the list or empty it first")

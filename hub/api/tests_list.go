@@ -34,7 +34,7 @@ func encodeCursor(c *store.Cursor) *string {
 func decodeCursor(s string) (*store.Cursor, bool) {
 	data, err := base64.RawURLEncoding.DecodeString(s)
 	var kv [2]string
-	if err != nil || json.Unmarshal(data, &kv) != nil || kv[1] == "" {
+	if err != nil || json.Unmarshal(data, &kv) != nil || kv[1] == "" || strings.ContainsRune(kv[0]+kv[1], 0) {
 		return nil, false
 	}
 	return &store.Cursor{Key: kv[0], ID: kv[1]}, true
@@ -91,6 +91,8 @@ func (s *Server) listTests(w http.ResponseWriter, r *http.Request) {
 	query := store.TestQuery{ProjectID: sc.Project.ID, UserID: u.ID, Q: strings.TrimSpace(q.Get("q")),
 		Visibility: q.Get("visibility"), Sort: q.Get("sort")}
 	var issues issueList
+	issues.queryText("q", query.Q)
+	issues.queryText("suite", q.Get("suite"))
 	if query.Visibility == "" {
 		query.Visibility = "all"
 	} else if !slices.Contains(visibilityFilters, query.Visibility) {

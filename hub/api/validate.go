@@ -72,4 +72,12 @@ func (l *issueList) role(path string, v access.Role) {
 	}
 }
 
+// queryText checks a text query parameter: PostgreSQL refuses NUL
+// characters and invalid UTF-8.
+func (l *issueList) queryText(path, v string) {
+	if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
+		l.add(path, "format", path+" must be UTF-8 text without NUL characters")
+	}
+}
+
 func itoa(i int) string { return strconv.Itoa(i) }

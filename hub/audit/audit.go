@@ -19,6 +19,7 @@ type Entry struct {
 	Path          string    `json:"path"`
 	RecordProject string    `json:"recordProject"`
 	HeaderProject string    `json:"headerProject"`
+	Org           string    `json:"org,omitempty"` // an organization the user is not in
 }
 
 // Log writes entries to one file.

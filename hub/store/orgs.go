@@ -47,11 +47,15 @@ func (s *Store) CreateOrg(ctx context.Context, id, name, creatorID string) (Org,
 func (s *Store) OrgRole(ctx context.Context, orgID, userID string) (Org, access.Role, error) {
 	var o Org
 	var role access.Role
+	var r *string
 	err := s.pool.QueryRow(ctx, `SELECT o.id, o.name, o.created_at, m.role
-		FROM organizations o JOIN org_members m ON m.org_id = o.id AND m.user_id = $2
-		WHERE o.id = $1`, orgID, userID).Scan(&o.ID, &o.Name, &o.CreatedAt, &role)
+		FROM organizations o LEFT JOIN org_members m ON m.org_id = o.id AND m.user_id = $2
+		WHERE o.id = $1`, orgID, userID).Scan(&o.ID, &o.Name, &o.CreatedAt, &r)
 	if isNoRows(err) {
 		return Org{}, "", ErrNotFound
+	}
+	if r != nil {
+		role = access.Role(*r)
 	}
 	return o, role, err
 }

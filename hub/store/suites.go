@@ -12,7 +12,8 @@ import (
 // ErrBadCursor is returned for a cursor that does not fit the query.
 var ErrBadCursor = errors.New("bad cursor")
 
-// ErrNotEmpty refuses to delete a suite that still has tests.
+// ErrNotEmpty refuses to delete a suite that still has tests the caller
+// can see.
 var ErrNotEmpty = errors.New("not empty")
 
 // Suite is a suite name with the number of tests the caller can see in it.
@@ -21,11 +22,12 @@ type Suite struct {
 	Tests int
 }
 
-// Suites lists a project's suites by name.
+// Suites lists a project's suites by name, each with the number of tests
+// in it the user can see.
 func (s *Store) Suites(ctx context.Context, projectID, userID string) ([]Suite, error) {
 	rows, err := s.pool.Query(ctx, `SELECT s.name, count(t.id)
 		FROM suites s LEFT JOIN tests t ON t.project_id = s.project_id AND t.suite = s.name
-			AND (t.visibility = 'Shared' OR t.owner_id = $2)
+			AND `+visibleTo(2)+`
 		WHERE s.project_id = $1 GROUP BY s.name ORDER BY lower(s.name), s.name`, projectID, userID)
 	if err != nil {
 		return nil, err
@@ -46,10 +48,24 @@ func (s *Store) AddSuite(ctx context.Context, projectID, name string) error {
 	return err
 }
 
-// RenameSuite renames a suite and moves every test in it (private ones
-// included). Each moved test gets a new version, with the same status as
-// its current one, whose document names the new suite and whose note says
-// so. It returns how many tests moved.
+// A private test exists for its owner alone, suites included. So a
+// suite's count and whether it is empty consider only the tests the caller
+// can see (Suites, DeleteSuite, SetSuites). Renaming a suite moves all its
+// tests, other people's private ones too, and deleting a suite that is
+// empty for the caller moves the private tests of others it still holds to
+// no suite (Unsorted): each moved test gets a new version with the same
+// status and a note saying why. The version is authored by the caller only
+// on a test the caller can see; on a test they cannot, it is authored by
+// nobody (author NULL: the hub did it), so the owner's history never names
+// someone who is not supposed to know the test exists.
+
+// visibleTo is the condition on tests t the user $n can see.
+func visibleTo(n int) string {
+	return fmt.Sprintf("(t.visibility = 'Shared' OR t.owner_id = $%d)", n)
+}
+
+// RenameSuite renames a suite and moves every test in it (see above). It
+// returns how many of the moved tests the user can see.
 func (s *Store) RenameSuite(ctx context.Context, projectID, from, to, userID string, now time.Time) (int, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
@@ -66,39 +82,65 @@ func (s *Store) RenameSuite(ctx context.Context, projectID, from, to, userID str
 	if tag.RowsAffected() == 0 {
 		return 0, ErrNotFound
 	}
-	note := fmt.Sprintf("suite renamed from %s to %s", from, to)
-	tag, err = tx.Exec(ctx, `WITH moved AS (
-			SELECT id, version, status FROM tests WHERE project_id = $1 AND suite = $2 FOR UPDATE
+	seen, err := moveSuiteTests(ctx, tx, projectID, from, to, userID, now, fmt.Sprintf("suite renamed from %s to %s", from, to))
+	if err != nil {
+		return 0, err
+	}
+	return seen, tx.Commit(ctx)
+}
+
+// moveSuiteTests gives every test of suite from the suite to ("" for none)
+// as a new version noted note, authored by userID on the tests they can
+// see and by nobody on the others. It returns how many they can see.
+func moveSuiteTests(ctx context.Context, tx pgx.Tx, projectID, from, to, userID string, now time.Time, note string) (int, error) {
+	rows, err := tx.Query(ctx, `WITH moved AS (
+			SELECT t.id, t.version, t.status, `+visibleTo(4)+` AS seen
+			FROM tests t WHERE t.project_id = $1 AND t.suite = $2 FOR UPDATE
 		), added AS (
 			INSERT INTO test_versions (test_id, version, status, content, step_count, author_id, created_at, saved_at, note)
-			SELECT v.test_id, v.version + 1, m.status, jsonb_set(v.content, '{suite}', to_jsonb($3::text)), v.step_count, $4, $5, $5, $6
+			SELECT v.test_id, v.version + 1, m.status,
+				CASE WHEN $3 = '' THEN v.content - 'suite' ELSE jsonb_set(v.content, '{suite}', to_jsonb($3::text)) END,
+				v.step_count, CASE WHEN m.seen THEN $4 END, $5, $5, $6
 			FROM moved m JOIN test_versions v ON v.test_id = m.id AND v.version = m.version
 		)
-		UPDATE tests t SET suite = $3, version = t.version + 1, revision = t.revision + 1, saved_at = $5, saved_by = $4
-		FROM moved m WHERE t.id = m.id`, projectID, from, to, userID, now, note)
+		UPDATE tests t SET suite = $3, version = t.version + 1, revision = t.revision + 1, saved_at = $5,
+			saved_by = CASE WHEN m.seen THEN $4 END
+		FROM moved m WHERE t.id = m.id RETURNING m.seen`, projectID, from, to, userID, now, note)
 	if err != nil {
 		return 0, fmt.Errorf("move tests: %w", err)
 	}
-	return int(tag.RowsAffected()), tx.Commit(ctx)
+	seen, err := pgx.CollectRows(rows, pgx.RowTo[bool])
+	if err != nil {
+		return 0, fmt.Errorf("move tests: %w", err)
+	}
+	n := 0
+	for _, s := range seen {
+		if s {
+			n++
+		}
+	}
+	return n, nil
 }
 
-// DeleteSuite removes an empty suite (ErrNotEmpty otherwise).
-func (s *Store) DeleteSuite(ctx context.Context, projectID, name string) error {
+// DeleteSuite removes a suite that is empty for the user (ErrNotEmpty
+// otherwise); the private tests of others still in it move to no suite.
+func (s *Store) DeleteSuite(ctx context.Context, projectID, name, userID string, now time.Time) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
-	if err := deleteEmptySuite(ctx, tx, projectID, name); err != nil {
+	if err := deleteEmptySuite(ctx, tx, projectID, name, userID, now); err != nil {
 		return err
 	}
 	return tx.Commit(ctx)
 }
 
-func deleteEmptySuite(ctx context.Context, tx pgx.Tx, projectID, name string) error {
+func deleteEmptySuite(ctx context.Context, tx pgx.Tx, projectID, name, userID string, now time.Time) error {
 	var exists, used bool
 	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM suites WHERE project_id = $1 AND name = $2 FOR UPDATE),
-		EXISTS (SELECT 1 FROM tests WHERE project_id = $1 AND suite = $2)`, projectID, name).Scan(&exists, &used)
+		EXISTS (SELECT 1 FROM tests t WHERE t.project_id = $1 AND t.suite = $2 AND `+visibleTo(3)+`)`,
+		projectID, name, userID).Scan(&exists, &used)
 	switch {
 	case err != nil:
 		return err
@@ -107,19 +149,26 @@ func deleteEmptySuite(ctx context.Context, tx pgx.Tx, projectID, name string) er
 	case used:
 		return ErrNotEmpty
 	}
+	if _, err := moveSuiteTests(ctx, tx, projectID, name, "", userID, now, fmt.Sprintf("suite %s was deleted", name)); err != nil {
+		return err
+	}
 	_, err = tx.Exec(ctx, `DELETE FROM suites WHERE project_id = $1 AND name = $2`, projectID, name)
 	return err
 }
 
 // SetSuites makes the project's suite list exactly names: missing ones are
-// added, unlisted empty ones removed. An unlisted suite that still has tests
-// gives ErrNotEmpty and changes nothing; name says which.
-func (s *Store) SetSuites(ctx context.Context, projectID string, names []string) (blocking string, err error) {
+// added, unlisted ones empty for the user removed (as DeleteSuite does). An
+// unlisted suite that still has tests the user can see gives ErrNotEmpty
+// and changes nothing; name says which.
+func (s *Store) SetSuites(ctx context.Context, projectID string, names []string, userID string, now time.Time) (blocking string, err error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return "", err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
+	if names == nil {
+		names = []string{} // nil is SQL NULL: name = ANY(NULL) matches nothing, so nothing would go
+	}
 	rows, err := tx.Query(ctx, `SELECT name FROM suites WHERE project_id = $1 AND NOT (name = ANY($2)) FOR UPDATE`, projectID, names)
 	if err != nil {
 		return "", err
@@ -129,7 +178,7 @@ func (s *Store) SetSuites(ctx context.Context, projectID string, names []string)
 		return "", err
 	}
 	for _, name := range gone {
-		if err := deleteEmptySuite(ctx, tx, projectID, name); err != nil {
+		if err := deleteEmptySuite(ctx, tx, projectID, name, userID, now); err != nil {
 			return name, err
 		}
 	}

@@ -1,0 +1,163 @@
+package api
+
+import (
+	"testing"
+
+	"github.com/testautomation/ta/hub/access"
+)
+
+// obj is a JSON object in a sample body.
+type obj = map[string]any
+
+// noBody is the sample of a POST or PUT route that reads no request body.
+var noBody = noBodyT{}
+
+type noBodyT struct{}
+
+// hostileDoc is a test document that sets every string field a document
+// can hold, so each can be made hostile in turn.
+func hostileDoc(suite string) obj {
+	el := func(css string) obj { return obj{"locators": []any{obj{"kind": "css", "value": css}}} }
+	return obj{"dsl": 2, "name": "Sign in", "suite": suite, "tags": []any{"smoke"}, "description": "first line\nsecond\tline",
+		"variables": obj{"user": "alice"},
+		"steps": []any{
+			obj{"id": "s1", "type": "navigate", "url": "${baseUrl}/login", "description": "open the page"},
+			obj{"id": "s2", "type": "fill", "value": "${user}", "target": obj{
+				"locators":    []any{obj{"kind": "role", "value": "textbox", "name": "Email"}, obj{"kind": "css", "value": "#email"}},
+				"frame":       []any{obj{"kind": "css", "value": "iframe#login"}},
+				"fingerprint": obj{"tag": "input", "id": "email"}}},
+			obj{"id": "s3", "type": "press", "key": "Enter"},
+			obj{"id": "s4", "type": "assertText", "target": el("h1"), "expected": "Welcome, ${user}", "match": "contains"},
+			obj{"id": "s5", "type": "waitFor", "target": el("#list"), "state": "visible"},
+			obj{"id": "s6", "type": "screenshot", "name": "home"},
+			obj{"id": "s7", "type": "setVariable", "name": "token", "value": "abc"},
+			obj{"id": "s8", "type": "script", "code": "return 1;\n", "assign": "one"},
+			obj{"id": "s9", "type": "callComponent", "component": "cmp_abc123", "version": 1, "inputs": obj{"user": "${user}"}},
+		}}
+}
+
+func with(m obj, kv ...any) obj {
+	out := obj{}
+	for k, v := range m {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i].(string)] = kv[i+1]
+	}
+	return out
+}
+
+// hostileWorld is the records whose ids fill the routes' path parameters.
+type hostileWorld struct {
+	o                                  org
+	ownerID, ownerEmail, outsiderEmail string
+	test, run, env, app, suite         string
+}
+
+func newHostileWorld(t *testing.T, h *harness) hostileWorld {
+	w := hostileWorld{o: h.org(t), suite: "Checkout"}
+	c := w.o.owner
+	w.ownerID = c.do("GET", "/api/auth/session", nil).want(t, 200).str("id")
+	w.ownerEmail = c.email()
+	outsider, _ := h.register("Outsider")
+	w.outsiderEmail = outsider.email()
+	p := func(method, path string, body any) response {
+		return c.do(method, path, body, ProjectHeader, w.o.project)
+	}
+	p("POST", "/api/suites", obj{"name": w.suite}).want(t, 201)
+	w.test = p("POST", "/api/tests", hostileDoc(w.suite)).want(t, 201).str("id")
+	w.app = p("POST", "/api/applications", obj{"name": "Shop", "baseUrl": "https://shop.example.com"}).want(t, 201).str("id")
+	w.env = p("POST", "/api/environments", obj{"name": "Staging", "variables": obj{"user": "bob"}, "applicationId": w.app}).want(t, 201).str("id")
+	w.run = p("POST", "/api/runs", obj{"testId": w.test, "environmentId": w.env}).want(t, 201).str("runId")
+	return w
+}
+
+// samples gives a well-formed body for every route that reads one; the
+// hostile bodies are made from it. A new POST or PUT route must add one.
+func (w hostileWorld) samples() map[string][]any {
+	doc := hostileDoc(w.suite)
+	v1 := obj{"version": 1, "name": "Legacy", "steps": []any{
+		obj{"command": "open", "target": "https://shop.example.com/", "value": ""},
+		obj{"command": "type", "target": "id=q", "value": "shoes"},
+		obj{"command": "click", "target": "css=#go", "value": ""}}}
+	side := obj{"id": "p1", "version": "2.0", "name": "Shop", "url": "https://shop.example.com/",
+		"tests": []any{obj{"id": "t1", "name": "Search", "commands": []any{
+			obj{"id": "c1", "comment": "go", "command": "open", "target": "/search", "targets": []any{}, "value": ""},
+			obj{"id": "c2", "comment": "", "command": "type", "target": "id=q", "targets": []any{[]any{"css=#q", "css:finder"}}, "value": "x"}}}},
+		"suites": []any{obj{"id": "su1", "name": "Main", "tests": []any{"t1"}}}}
+	pw := "correct horse battery"
+	return map[string][]any{
+		"POST /api/auth/login":    {obj{"email": w.ownerEmail, "password": pw}},
+		"POST /api/auth/logout":   {noBody},
+		"POST /api/auth/register": {obj{"name": "New Person", "email": "new.person@example.com", "password": pw}},
+		"POST /api/auth/forgot":   {obj{"email": w.ownerEmail}},
+		"POST /api/auth/reset":    {obj{"token": "abcdefabcdef", "password": pw}},
+		"POST /api/auth/password": {obj{"currentPassword": pw, "newPassword": pw}},
+
+		"POST /api/members":                       {obj{"name": "Account", "email": "account@example.com", "password": pw, "platformAdmin": false}},
+		"POST /api/orgs":                          {obj{"name": "Globex"}},
+		"PUT /api/orgs/{id}":                      {obj{"name": "Acme"}},
+		"POST /api/orgs/{id}/members":             {obj{"email": w.outsiderEmail, "role": "Tester"}},
+		"PUT /api/orgs/{id}/members/{userId}":     {obj{"role": "Tester"}},
+		"POST /api/orgs/{id}/projects":            {obj{"name": "Warehouse"}},
+		"PUT /api/projects/{id}":                  {obj{"name": "Shop"}},
+		"PUT /api/projects/{id}/members/{userId}": {obj{"role": "Tester"}},
+
+		"POST /api/agent/pair/{code}": {noBody},
+		"POST /api/runs/{id}/cancel":  {noBody},
+		"POST /api/runs":              {obj{"testId": w.test, "environmentId": w.env, "headed": false, "screenshots": true}},
+		"POST /api/script":            {doc, obj{"testId": w.test}},
+
+		"POST /api/environments": {obj{"name": "Production", "variables": obj{"user": "carol"}, "secrets": obj{"TOKEN": "s3cret"}, "applicationId": w.app},
+			obj{"id": w.env, "name": "Staging", "variables": obj{"user": "bob"}}},
+		"POST /api/secrets":      {obj{"environmentId": w.env, "name": "PASSWORD", "value": "hunter2"}},
+		"POST /api/applications": {obj{"name": "Admin", "baseUrl": "https://admin.example.com", "description": "back office\nfor staff"}},
+
+		"POST /api/tests":        {with(doc, "visibility", "Private")},
+		"POST /api/tests/import": {doc, v1, side},
+		"POST /api/suites":       {obj{"name": "Search"}},
+		"PUT /api/suites/{name}": {obj{"name": w.suite}},
+		"POST /api/settings":     {obj{"modules": []any{w.suite, "Search"}}},
+
+		"PUT /api/tests/{id}":                             {with(doc, "status", "Draft")},
+		"POST /api/tests/{id}/validate":                   {doc, v1},
+		"POST /api/tests/{id}/revisions":                  {noBody},
+		"POST /api/tests/{id}/duplicate":                  {noBody},
+		"PUT /api/tests/{id}/sharing":                     {obj{"visibility": "Shared", "ownerId": w.ownerID}},
+		"POST /api/tests/{id}/versions/{version}/restore": {noBody},
+	}
+}
+
+// param gives the real value of a path parameter: which record it names
+// depends on the segment before it.
+func (w hostileWorld) param(before, name string) (string, bool) {
+	switch name + " after " + before {
+	case "id after orgs":
+		return w.o.id, true
+	case "id after projects":
+		return w.o.project, true
+	case "id after tests":
+		return w.test, true
+	case "id after runs":
+		return w.run, true
+	case "id after environments":
+		return w.env, true
+	case "id after applications":
+		return w.app, true
+	case "id after members":
+		return w.o.ids[access.Tester], true
+	case "id after agent":
+		return "agt_aaaaaaaaaaaaaaaa", true // no agent is paired
+	case "code after pair":
+		return "K7Q-4MP", true
+	case "userId after members":
+		return w.o.ids[access.Tester], true
+	case "version after versions":
+		return "1", true
+	case "name after suites":
+		return w.suite, true
+	case "name after artifacts":
+		return "s1.png", true
+	}
+	return "", false
+}
