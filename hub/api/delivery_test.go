@@ -331,3 +331,27 @@ func waitHealthy(t *testing.T, h *harness) {
 	}
 	t.Fatal("/healthz did not recover")
 }
+
+// A pairing request's host name and OS are shown to the approver: control,
+// NUL and bidi characters are taken out, so a name cannot pose as another.
+func TestPairingHostnameIsCleaned(t *testing.T) {
+	h := newHarness(t)
+	ann, _ := h.register("Ann")
+	url := "ws" + strings.TrimPrefix(h.srv.URL, "http") + "/api/agent/connect"
+	ws, _, err := websocket.Dial(t.Context(), url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	a := &rawAgent{t: t, ws: ws}
+	a.send(protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version,
+		Pair: &protocol.PairRequest{Hostname: "build\x00-box\u202etxt.exe\n", OS: "linux\u200d\x1b[31m"}})
+	m := a.read()
+	if m.Type != protocol.MsgPairing {
+		t.Fatalf("got %+v", m)
+	}
+	p := ann.do("GET", "/api/agent/pair/"+m.Code, nil).want(t, 200).json()
+	if p["hostname"] != "build-boxtxt.exe" || p["os"] != "linux[31m" {
+		t.Errorf("pairing shows hostname %q os %q", p["hostname"], p["os"])
+	}
+}

@@ -2,8 +2,6 @@ package dispatch
 
 import (
 	"strconv"
-	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/testautomation/ta/protocol"
@@ -20,29 +18,16 @@ const maxText = 8 << 10
 const maxResultSteps = 10000
 
 // cleanText cuts s to maxText bytes (on a character boundary, saying how
-// much was cut) and removes NUL and control characters other than tab and
-// newline; invalid UTF-8 becomes U+FFFD.
+// much was cut) and cleans it with protocol.CleanText.
 func cleanText(s string) string {
-	cut := 0
-	if len(s) > maxText {
-		end := maxText
-		for end > 0 && !utf8.RuneStart(s[end]) {
-			end--
-		}
-		cut = len(s) - end
-		s = s[:end]
+	if len(s) <= maxText {
+		return protocol.CleanText(s)
 	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || !unicode.IsControl(r) {
-			return r
-		}
-		return -1
-	}, s)
-	if cut > 0 {
-		s += " … (" + strconv.Itoa(cut) + " more bytes cut by the hub)"
+	end := maxText
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
 	}
-	return s
+	return protocol.CleanText(s[:end]) + " … (" + strconv.Itoa(len(s)-end) + " more bytes cut by the hub)"
 }
 
 func cleanEvent(e *protocol.Event) {

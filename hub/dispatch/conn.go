@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 	"github.com/testautomation/ta/hub/auth"
@@ -92,6 +93,17 @@ func (c *conn) send(ctx context.Context, m protocol.Message) error {
 func (c *conn) close(reason string) {
 	_ = c.send(context.Background(), protocol.Message{Type: protocol.MsgError, ErrorCode: "closed", Error: reason})
 	_ = c.ws.Close(websocket.StatusPolicyViolation, truncate(reason, 120))
+}
+
+// label cleans an agent-supplied name for showing: one line without
+// control or formatting (bidi) characters, at most n bytes.
+func label(s string, n int) string {
+	s = strings.TrimSpace(protocol.CleanLabel(s))
+	for len(s) > n {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
 }
 
 func truncate(s string, n int) string {
@@ -236,7 +248,7 @@ func (c *conn) readHello(ctx context.Context) (protocol.Message, error) {
 			"(build it from the hub's source with `go build ./agent`, or install the one your hub's administrator gives you)",
 			m.Protocol, c.h.BaseURL, protocol.Version)
 	}
-	if m.Token == "" && (m.Pair == nil || strings.TrimSpace(m.Pair.Hostname) == "") {
+	if m.Token == "" && (m.Pair == nil || label(m.Pair.Hostname, 100) == "") {
 		return m, errors.New("hello needs a token or a pairing request with the hostname")
 	}
 	return m, nil
@@ -329,7 +341,8 @@ func (c *conn) pair(ctx context.Context, req *protocol.PairRequest, remote strin
 		c.h.mu.Unlock()
 	}()
 	now := c.h.Now()
-	p := store.Pairing{Hostname: truncate(strings.TrimSpace(req.Hostname), 100), OS: truncate(strings.TrimSpace(req.OS), 40),
+	// Shown on the approval page and in agent lists: one plain line.
+	p := store.Pairing{Hostname: label(req.Hostname, 100), OS: label(req.OS, 40),
 		CreatedAt: now, ExpiresAt: now.Add(c.h.PairingTTL)}
 	var err error
 	for range 5 {
