@@ -250,6 +250,30 @@ func TestHubBinary(t *testing.T) {
 	if !strings.Contains(string(body), `"name":"Kept"`) {
 		t.Errorf("data did not survive a restart: %s", body)
 	}
+
+	// The private database dies (killed, out of memory): the hub starts it
+	// again by itself, and /healthz says when it is back.
+	old := postmasterPID(t, data)
+	killed := time.Now()
+	if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		res, err := http.Get(h.url + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			b, _ := os.ReadFile(filepath.Join(data, "pg", "postmaster.pid"))
+			pid, _ := strconv.Atoi(strings.SplitN(string(b), "\n", 2)[0])
+			if res.StatusCode == 200 && pid > 0 && pid != old && processAlive(pid) {
+				break
+			}
+		}
+		if time.Since(killed) > 90*time.Second {
+			t.Fatalf("/healthz did not recover within 90 s after the database was killed:\n%s", h.log())
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Logf("figure: /healthz answered 200 again %s after the private PostgreSQL was killed", time.Since(killed).Round(time.Millisecond))
 	h.stop(t)
 }
 
