@@ -59,11 +59,18 @@ const Version = 2
 // events and artifacts per run and cuts long texts; a run that goes over
 // ends as error and its agent is told to cancel it.
 //
+// A hub that cannot take a connection's messages for a while (its database
+// is away) closes the connection rather than leave it unread; the agent
+// reconnects and sends again.
+//
 // Leases. A run whose lease lapses (the agent vanished) is queued again
-// once, then ends as error. A reconnecting agent sends hello again with the
-// runs it still holds: those continue and their events keep their Seq; runs
-// the hub had assigned to it that it does not list count as lost the same
-// way.
+// once, then ends as error; leases are not judged for two leases after the
+// hub's database was away. A reconnecting agent sends hello again with the
+// runs it still holds: those continue and their events keep their Seq (a
+// run the hub had queued again meanwhile goes back to it, unless another
+// agent has it or it was cancelled: then the agent is told to cancel it);
+// runs the hub had assigned to it that it does not list count as lost the
+// same way.
 const (
 	MsgHello    = "hello"
 	MsgPairing  = "pairing"

@@ -114,12 +114,17 @@ func write(ctx context.Context, ws *websocket.Conn, m protocol.Message) error {
 // running, and those whose messages (their finish, say) the hub has not
 // acknowledged yet.
 func (c *Client) heldRuns() []string {
-	held := c.box.runs()
+	// running first: a run puts its finish in the outbox before it leaves
+	// running, so read in this order it is in one or the other.
 	c.mu.Lock()
+	held := make(map[string]bool, len(c.running))
 	for id := range c.running {
 		held[id] = true
 	}
 	c.mu.Unlock()
+	for id := range c.box.runs() {
+		held[id] = true
+	}
 	out := make([]string, 0, len(held))
 	for id := range held {
 		out = append(out, id)

@@ -355,3 +355,132 @@ func TestPairingHostnameIsCleaned(t *testing.T) {
 		t.Errorf("pairing shows hostname %q os %q", p["hostname"], p["os"])
 	}
 }
+
+// agentID is the id of the caller's only agent.
+func agentID(t *testing.T, c *client) string {
+	t.Helper()
+	agents := c.do("GET", "/api/agent", nil).want(t, 200).json()["agents"].([]any)
+	return agents[0].(map[string]any)["id"].(string)
+}
+
+// ackedTypes reads until the hub acknowledges id, returning the types of
+// the other messages it sent meanwhile.
+func (a *rawAgent) ackedTypes(id int64) []string {
+	a.t.Helper()
+	var seen []string
+	for {
+		m := a.read()
+		if m.Type == protocol.MsgAck && m.Ack >= id {
+			return seen
+		}
+		seen = append(seen, m.Type)
+	}
+}
+
+// An agent away longer than its lease (a long database outage, a network
+// cut) comes back still holding its run, which the hub had queued again
+// meanwhile: the run goes back to it, what it ran is kept (not run
+// twice, no event lost to a clash of sequence numbers), and it still
+// counts as one attempt.
+func TestAgentBackAfterItsLeaseKeepsItsRun(t *testing.T) {
+	h := newHarness(t)
+	mgr, a, runID := rawRun(t, h)
+	agent := agentID(t, mgr)
+	a.send(protocol.Message{Type: protocol.MsgAccept, ID: 1, RunID: runID})
+	a.event(runID, 2, 1, protocol.RunStarted, nil)
+	a.event(runID, 3, 2, protocol.StepStarted, func(e *protocol.Event) { e.Index = protocol.Ptr(0) })
+	a.acked(3)
+	a.ws.CloseNow()
+	for deadline := time.Now().Add(10 * time.Second); h.dispatch.Status(agent).Connected; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the hub did not notice the agent leave")
+		}
+	}
+	h.advance(4 * time.Second) // past the 3 s lease
+	h.dispatch.Sweep(t.Context())
+	if r := mgr.do("GET", "/api/runs/"+runID, nil).json(); r["status"] != "queued" {
+		t.Fatalf("a run whose agent vanished is queued again: %v", r)
+	}
+	a = h.rawAgent(t, mgr, a.token, runID)
+	a.event(runID, 4, 3, protocol.StepFinished, func(e *protocol.Event) { e.Index, e.Status = protocol.Ptr(0), protocol.StepPassed })
+	a.event(runID, 5, 4, protocol.RunFinished, nil)
+	a.send(protocol.Message{Type: protocol.MsgFinish, ID: 6, RunID: runID, Result: &protocol.RunResult{Status: protocol.RunPassed, Passed: 1, Total: 1,
+		Steps: []protocol.StepResult{{Index: 0, ID: "s1", Type: "navigate", Status: protocol.StepPassed}}}})
+	if seen := a.ackedTypes(6); strings.Contains(fmt.Sprint(seen), protocol.MsgAssign) || strings.Contains(fmt.Sprint(seen), protocol.MsgCancel) {
+		t.Errorf("the agent that took its run back was sent %v", seen)
+	}
+	r := mgr.do("GET", "/api/runs/"+runID, nil).want(t, 200).json()
+	if r["status"] != "passed" || r["attempts"] != float64(1) {
+		t.Errorf("run after its agent came back: %v", r)
+	}
+	if got := seqs(t, h, runID); fmt.Sprint(got) != "[1 2 3 4]" {
+		t.Errorf("events %v: the agent's were not all kept", got)
+	}
+}
+
+// A connection whose messages cannot be stored for a while (here: its
+// run's row is locked) is closed instead of left unread, so the agent
+// notices and sends again what was not acknowledged.
+func TestStalledAgentConnectionIsClosed(t *testing.T) {
+	h := newHarness(t)
+	h.stall = 300 * time.Millisecond
+	h.restart(t)
+	mgr, a, runID := rawRun(t, h)
+	tx, err := h.store.Pool().Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(t.Context(), `SELECT 1 FROM runs WHERE id = $1 FOR UPDATE`, runID); err != nil {
+		t.Fatal(err)
+	}
+	a.send(protocol.Message{Type: protocol.MsgAccept, ID: 1, RunID: runID}) // waits for the lock
+	for i := int64(1); i <= 4; i++ {
+		a.event(runID, i+1, i, protocol.LogLine, func(e *protocol.Event) { e.Level, e.Message = "info", "line" })
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	for {
+		_, data, err := a.ws.Read(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				t.Fatal("the hub kept a stalled connection open")
+			}
+			break
+		}
+		var m protocol.Message
+		if json.Unmarshal(data, &m) == nil && m.Type == protocol.MsgAck {
+			t.Fatalf("acknowledged %d while its messages could not be stored", m.Ack)
+		}
+	}
+	_ = tx.Rollback(t.Context())
+	a = h.rawAgent(t, mgr, a.token, runID)
+	a.send(protocol.Message{Type: protocol.MsgAccept, ID: 1, RunID: runID})
+	for i := int64(1); i <= 4; i++ {
+		a.event(runID, i+1, i, protocol.LogLine, func(e *protocol.Event) { e.Level, e.Message = "info", "line" })
+	}
+	a.acked(5)
+	if got := seqs(t, h, runID); fmt.Sprint(got) != "[1 2 3 4]" {
+		t.Errorf("events after the resend: %v", got)
+	}
+}
+
+// Storing the same artifact again (the message sent again after a failed
+// write) counts its bytes once against the run's limit.
+func TestArtifactCountedOnceWhenStoredAgain(t *testing.T) {
+	h := newHarness(t)
+	_, _, runID := rawRun(t, h)
+	lim := store.RunLimits{ArtifactBytes: 150}
+	row := store.ArtifactRow{Name: "shot.png", ContentType: "image/png", Size: 100}
+	for range 3 {
+		if got, err := h.store.AddArtifactWithin(t.Context(), runID, row, lim); err != nil || got != store.StoredNew {
+			t.Fatalf("storing the same artifact again: %v %v", got, err)
+		}
+	}
+	var counted int64
+	if err := h.store.Pool().QueryRow(t.Context(), `SELECT artifact_bytes FROM runs WHERE id = $1`, runID).Scan(&counted); err != nil {
+		t.Fatal(err)
+	}
+	if counted != 100 {
+		t.Errorf("100 bytes stored three times count as %d", counted)
+	}
+}

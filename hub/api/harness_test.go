@@ -60,6 +60,7 @@ type harness struct {
 	logs     *syncBuffer
 	clock    atomic.Int64    // unix nanoseconds the server sees as now
 	limits   store.RunLimits // per-run limits; zero fields take the dispatcher's defaults
+	stall    time.Duration   // dispatch.Config.Stall; 0 takes the default
 }
 
 func newHarness(t testing.TB) *harness { return newHarnessOn(t, dbtest.Pool(t)) }
@@ -101,7 +102,7 @@ func (h *harness) handler(t testing.TB) http.Handler {
 	}
 	arts := artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
 	h.dispatch = dispatch.New(dispatch.Config{Store: h.store, Artifacts: arts, Logger: logger, BaseURL: "http://hub.test",
-		Lease: 3 * time.Second, Now: now, Limits: h.limits, Secrets: box})
+		Lease: 3 * time.Second, Now: now, Limits: h.limits, Stall: h.stall, Secrets: box})
 	h.api, err = New(Config{
 		Store:     h.store,
 		Logger:    logger,

@@ -44,6 +44,9 @@ func (h *harness) rawAgent(t *testing.T, approver *client, token string, holding
 			a.token = m.Token
 		case protocol.MsgWelcome:
 			return a
+		case protocol.MsgCancel:
+			// for a run it listed that is over: a real agent stops it, if
+			// it still runs it
 		default:
 			t.Fatalf("unexpected %+v", m)
 		}

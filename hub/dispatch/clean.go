@@ -7,9 +7,10 @@ import (
 	"github.com/testautomation/ta/protocol"
 )
 
-// What an agent sends is text the hub stores and shows: it is cut to a
-// size and cleaned of characters PostgreSQL refuses (NUL) or that only
-// confuse a reader (other control characters).
+// What an agent sends is text the hub stores and shows: each one is
+// scrubbed (masker.scrub: cleaned, masked, cut). The visitors below reach
+// every text an agent chooses in an event or a result, so a field added to
+// the protocol is scrubbed by adding it here.
 
 // maxText bounds one text from an agent: a log line, an error message.
 const maxText = 8 << 10
@@ -17,40 +18,45 @@ const maxText = 8 << 10
 // maxResultSteps bounds the steps of one result.
 const maxResultSteps = 10000
 
-// cleanText cuts s to maxText bytes (on a character boundary, saying how
-// much was cut) and cleans it with protocol.CleanText.
-func cleanText(s string) string {
+// cut shortens s to maxText bytes on a character boundary, saying how much
+// was cut.
+func cut(s string) string {
 	if len(s) <= maxText {
-		return protocol.CleanText(s)
+		return s
 	}
 	end := maxText
 	for end > 0 && !utf8.RuneStart(s[end]) {
 		end--
 	}
-	return protocol.CleanText(s[:end]) + " … (" + strconv.Itoa(len(s)-end) + " more bytes cut by the hub)"
+	return s[:end] + " … (" + strconv.Itoa(len(s)-end) + " more bytes cut by the hub)"
 }
 
-func cleanEvent(e *protocol.Event) {
-	for _, p := range []*string{&e.StepID, &e.StepType, &e.Status, &e.Error, &e.Screenshot, &e.Name, &e.Level, &e.Message} {
-		*p = cleanText(*p)
+// eventTexts replaces every text of an event with f of it.
+func eventTexts(e *protocol.Event, f func(string) string) {
+	for _, p := range []*string{&e.StepID, &e.StepType, &e.Status, &e.Error, &e.Screenshot, &e.Name, &e.ContentType, &e.Level, &e.Message} {
+		*p = f(*p)
 	}
-	if e.HealedBy != nil {
-		e.HealedBy.Value, e.HealedBy.Name = cleanText(e.HealedBy.Value), cleanText(e.HealedBy.Name)
-	}
+	e.HealedBy = locatorTexts(e.HealedBy, f)
 }
 
-func cleanResult(r *protocol.RunResult) {
-	r.Error = cleanText(r.Error)
-	if len(r.Steps) > maxResultSteps {
-		r.Steps = r.Steps[:maxResultSteps]
-	}
+// resultTexts replaces every text of a run result with f of it.
+func resultTexts(r *protocol.RunResult, f func(string) string) {
+	r.Error = f(r.Error)
+	r.Status = f(r.Status)
 	for i := range r.Steps {
 		st := &r.Steps[i]
 		for _, p := range []*string{&st.ID, &st.Type, &st.Status, &st.Error, &st.Screenshot} {
-			*p = cleanText(*p)
+			*p = f(*p)
 		}
-		if st.HealedBy != nil {
-			st.HealedBy.Value, st.HealedBy.Name = cleanText(st.HealedBy.Value), cleanText(st.HealedBy.Name)
-		}
+		st.HealedBy = locatorTexts(st.HealedBy, f)
 	}
+}
+
+func locatorTexts(l *protocol.Locator, f func(string) string) *protocol.Locator {
+	if l == nil {
+		return nil
+	}
+	c := *l
+	c.Kind, c.Value, c.Name = f(c.Kind), f(c.Value), f(c.Name)
+	return &c
 }

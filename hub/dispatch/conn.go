@@ -59,7 +59,19 @@ func (c *conn) reader(ctx context.Context) {
 		}
 		select {
 		case c.frames <- frame{typ, data}:
+			continue
+		default:
+		}
+		stall := time.NewTimer(c.h.Stall)
+		select {
+		case c.frames <- frame{typ, data}:
+			stall.Stop()
 		case <-ctx.Done():
+			stall.Stop()
+			return
+		case <-stall.C:
+			c.h.log.Warn("the hub cannot take this agent's messages for now; closing its connection", "agent", c.agent.ID, "after", c.h.Stall)
+			c.ws.CloseNow()
 			return
 		}
 	}
@@ -200,6 +212,7 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		c.agent, err = h.Store.AgentByToken(ctx, auth.Digest(hello.Token), h.Now())
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			// The database is away: not a reason to make the agent pair again.
+			h.noteOutage()
 			h.log.Warn("agent connect: cannot check its token", "err", err)
 			c.close("the hub cannot check this computer's token right now; it will try again")
 			return
@@ -217,6 +230,7 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 	// Before the connection can be given new runs: take back the ones the
 	// agent no longer has.
 	if err := h.reconcile(ctx, c, hello.Runs); err != nil {
+		h.noteOutage()
 		h.log.Warn("agent connect: cannot reconcile its runs", "agent", c.agent.ID, "err", err)
 		c.close("the hub cannot take this computer's runs right now; it will try again")
 		return

@@ -10,10 +10,13 @@ package dispatch
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/testautomation/ta/hub/artifacts"
@@ -39,6 +42,13 @@ type Config struct {
 	// Limits bound what one run may store; a run that goes over ends as
 	// error. Zero fields take DefaultLimits'.
 	Limits store.RunLimits
+	// Stall is how long a connection's reader waits for its messages to be
+	// taken (while the database is away, say) before it closes the
+	// connection: not reading would mean not answering the agent's pings
+	// nor noticing it left. The agent sends what was not acknowledged
+	// again when it reconnects. Default 15 s, under the agent's ping
+	// time-out.
+	Stall time.Duration
 	// Secrets decrypts secret values for the runs that use them (Jobs);
 	// they are masked again in everything an agent sends back.
 	Secrets Opener
@@ -56,6 +66,24 @@ type Hub struct {
 	watchers map[string]map[chan struct{}]struct{} // guarded by mu: run id → wake-up channels
 	kicking  map[string]*sync.Mutex                // guarded by mu: one assignment pass per user at a time
 	pairings int                                   // guarded by mu: connections waiting on a pairing code
+	// outageAt is when the database last failed the dispatcher (unix
+	// nanoseconds by Now): leases are not judged for a while after, since
+	// renewals could not be stored and agents are still reconnecting.
+	outageAt atomic.Int64
+}
+
+// outageGrace is how long after a database outage lapsed leases are left
+// alone, in leases: room for agents to reconnect (their backoff reaches
+// 30 s) and renew.
+const outageGrace = 2
+
+// noteOutage records that the database failed just now.
+func (h *Hub) noteOutage() { h.outageAt.Store(h.Now().UnixNano()) }
+
+// recovering reports whether the database failed within the grace period.
+func (h *Hub) recovering(now time.Time) bool {
+	at := h.outageAt.Load()
+	return at != 0 && now.Sub(time.Unix(0, at)) < outageGrace*h.Lease
 }
 
 // DefaultLimits bound one run: room for a 500-step test with retries and
@@ -81,6 +109,9 @@ func New(cfg Config) *Hub {
 	}
 	if cfg.MaxRunTime == 0 {
 		cfg.MaxRunTime = 2 * time.Hour
+	}
+	if cfg.Stall == 0 {
+		cfg.Stall = 15 * time.Second
 	}
 	if cfg.Limits.Events == 0 {
 		cfg.Limits.Events = DefaultLimits.Events
@@ -232,6 +263,7 @@ func (h *Hub) pickAgent(userID string) *conn {
 func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 	job, err := h.jobs.Build(ctx, r)
 	if err != nil && store.Transient(err) {
+		h.noteOutage()
 		h.log.Warn("build job: trying again later", "run", r.ID, "err", err)
 		return
 	}
@@ -240,13 +272,6 @@ func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 		h.finishLogged(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunError, Error: "the hub could not prepare this run: " + err.Error()})
 		return
 	}
-	last, err := h.Store.LastSeq(ctx, r.ID)
-	if err != nil {
-		h.log.Error("last seq", "run", r.ID, "err", err)
-		return
-	}
-	job.FirstSeq = last + 1
-	job.LeaseMs = h.Lease.Milliseconds()
 	ok, err := h.Store.AssignRun(ctx, r.ID, c.agent.ID, h.Now().Add(h.Lease))
 	if err != nil {
 		h.log.Error("assign run", "run", r.ID, "err", err)
@@ -254,6 +279,22 @@ func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 	if err != nil || !ok {
 		return
 	}
+	if r.Attempts > 0 {
+		// A started run whose agent was lost starts over: say so in its
+		// events, once, before the new attempt's.
+		h.hubEventOnce(ctx, r.ID, protocol.Event{Kind: protocol.LogLine, Level: "warn",
+			Message: "attempt " + strconv.Itoa(r.Attempts) + " was lost with its agent (it stopped answering or restarted); the run was queued again and starts over"})
+	}
+	last, err := h.Store.LastSeq(ctx, r.ID)
+	if err != nil {
+		h.log.Error("last seq", "run", r.ID, "err", err)
+		if _, err := h.Store.Requeue(ctx, r.ID, c.agent.ID); err != nil {
+			h.log.Error("requeue", "run", r.ID, "err", err)
+		}
+		return
+	}
+	job.FirstSeq = last + 1
+	job.LeaseMs = h.Lease.Milliseconds()
 	c.hold(r.ID, r.UserID, job.Secrets)
 	if err := c.send(ctx, protocol.Message{Type: protocol.MsgAssign, RunID: r.ID, Job: &job}); err != nil {
 		c.release(r.ID)
@@ -357,13 +398,31 @@ func (h *Hub) hubEvent(ctx context.Context, runID string, e protocol.Event) {
 	h.wake(runID)
 }
 
+// hubEventOnce is hubEvent unless the run's last event already says the
+// same (the same lost attempt handed over again).
+func (h *Hub) hubEventOnce(ctx context.Context, runID string, e protocol.Event) {
+	if last, err := h.Store.LastSeq(ctx, runID); err == nil && last > 0 {
+		if rows, err := h.Store.Events(ctx, runID, last-1, 1); err == nil && len(rows) == 1 {
+			var prev protocol.Event
+			if json.Unmarshal(rows[0].Data, &prev) == nil && prev.Kind == e.Kind && prev.Message == e.Message {
+				return
+			}
+		}
+	}
+	h.hubEvent(ctx, runID, e)
+}
+
 // Sweep ends or requeues runs whose agent stopped renewing, ends runs that
 // waited too long for an agent, and retries assignment. Run calls it every
 // lease/3.
 func (h *Hub) Sweep(ctx context.Context) {
 	now := h.Now()
-	lapsed, err := h.Store.LapsedRuns(ctx, now)
-	if err != nil {
+	var lapsed []store.Run
+	var err error
+	if h.recovering(now) {
+		h.log.Info("the database was away a moment ago: lapsed leases wait until agents have reconnected")
+	} else if lapsed, err = h.Store.LapsedRuns(ctx, now); err != nil {
+		h.noteOutage()
 		h.log.Error("lapsed runs", "err", err)
 	}
 	for _, r := range lapsed {
@@ -417,12 +476,15 @@ func (h *Hub) Sweep(ctx context.Context) {
 func (h *Hub) lost(ctx context.Context, r store.Run, why string) {
 	switch f, msg := decideLost(r, why); f {
 	case fateRequeue, fateRetry:
+		// The run's own "queued again" line is written when its next
+		// attempt is assigned (assign): until then its agent may come back
+		// and take it over, numbering its events on from where it was.
 		ok, err := h.Store.Requeue(ctx, r.ID, r.AgentID)
 		if err != nil {
 			h.log.Error("requeue a lost run", "run", r.ID, "err", err)
 		}
 		if ok && f == fateRetry {
-			h.hubEvent(ctx, r.ID, protocol.Event{Kind: protocol.LogLine, Level: "warn", Message: msg})
+			h.log.Warn("run lost with its agent", "run", r.ID, "agent", r.AgentID, "why", msg)
 		}
 	case fateCancelled:
 		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunCancelled, Error: msg})
@@ -432,11 +494,44 @@ func (h *Hub) lost(ctx context.Context, r store.Run, why string) {
 }
 
 // reconcile runs when an agent (re)connects: runs assigned to it that it
-// does not say it holds are lost.
+// does not say it holds are lost; runs it holds that the hub queued again
+// meanwhile (it was away longer than its lease) are taken back, so what
+// it ran is kept, not run twice.
 func (h *Hub) reconcile(ctx context.Context, c *conn, running []string) error {
 	runs, err := h.Store.AgentRuns(ctx, c.agent.ID)
 	if err != nil {
 		return err
+	}
+	for _, id := range running {
+		if slices.ContainsFunc(runs, func(r store.Run) bool { return r.ID == id }) {
+			continue
+		}
+		r, err := h.Store.Run(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !decideTakeBack(r, c.agent.UserID) {
+			// Someone else's now, cancelled, or over: the agent stops it
+			// (a no-op for one it has finished).
+			_ = c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: id})
+			continue
+		}
+		ok, err := h.Store.AssignRun(ctx, id, c.agent.ID, h.Now().Add(h.Lease))
+		if err != nil {
+			return err
+		}
+		if ok {
+			h.log.Info("took back a run its agent still held", "run", id, "agent", c.agent.ID)
+			runs = append(runs, r)
+			if r.Attempts > 0 {
+				if err := h.Store.ResumeRun(ctx, id, c.agent.ID); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	for _, r := range runs {
 		if slices.Contains(running, r.ID) {

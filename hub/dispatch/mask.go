@@ -50,28 +50,21 @@ func (m *masker) str(s string) string {
 	return m.r.Replace(s)
 }
 
-func (m *masker) event(e *protocol.Event) {
-	e.Error = m.str(e.Error)
-	e.Message = m.str(e.Message)
-	e.Name = m.str(e.Name)
-	e.Screenshot = m.str(e.Screenshot)
-	if e.HealedBy != nil {
-		l := *e.HealedBy
-		l.Value, l.Name = m.str(l.Value), m.str(l.Name)
-		e.HealedBy = &l
-	}
-}
+// scrub makes one text from an agent safe to store and show: cleaned of
+// characters PostgreSQL refuses or that only confuse (protocol.CleanText),
+// then masked, then cut to maxText. Cleaning comes first: taking out NULs
+// or control characters can join the pieces of a secret ("h\x00u\x00n..."
+// from a UTF-16 text), which must be masked whole; cutting comes last, so
+// no cut leaves half a secret.
+func (m *masker) scrub(s string) string { return cut(m.str(protocol.CleanText(s))) }
 
+// event scrubs every text of an agent's event.
+func (m *masker) event(e *protocol.Event) { eventTexts(e, m.scrub) }
+
+// result scrubs every text of an agent's run result.
 func (m *masker) result(r *protocol.RunResult) {
-	r.Error = m.str(r.Error)
-	for i := range r.Steps {
-		s := &r.Steps[i]
-		s.Error = m.str(s.Error)
-		s.Screenshot = m.str(s.Screenshot)
-		if s.HealedBy != nil {
-			l := *s.HealedBy
-			l.Value, l.Name = m.str(l.Value), m.str(l.Name)
-			s.HealedBy = &l
-		}
+	if len(r.Steps) > maxResultSteps {
+		r.Steps = r.Steps[:maxResultSteps]
 	}
+	resultTexts(r, m.scrub)
 }

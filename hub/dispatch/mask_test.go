@@ -3,6 +3,7 @@ package dispatch
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -66,5 +67,29 @@ func TestMaskerEncodings(t *testing.T) {
 	// Values under 3 characters are not masked, nor their encodings.
 	if got := m.str("ab YWI= YWI"); got != "ab YWI= YWI" {
 		t.Errorf("a short value masked: %q", got)
+	}
+}
+
+// Cleaning an agent's text takes characters out; a secret split by them
+// ("h\x00u\x00n..." from UTF-16, a carriage return, an escape sequence)
+// must not come back whole: the hub cleans first, then masks, in every
+// text field of events and results.
+func TestMaskAfterCleaning(t *testing.T) {
+	m := newMasker(map[string]string{"S": "hunter22"})
+	for _, in := range []string{"h\x00u\x00n\x00t\x00e\x00r\x002\x002\x00", "hun\rter22", "hun\x1bter22", "hunter\x0022"} {
+		e := protocol.Event{StepID: in, StepType: in, Status: in, Level: in, Message: in, Error: in, Name: in,
+			HealedBy: &protocol.Locator{Kind: in, Value: in, Name: in}}
+		m.event(&e)
+		r := protocol.RunResult{Status: in, Error: in, Steps: []protocol.StepResult{{ID: in, Type: in, Status: in, Error: in, Screenshot: in}}}
+		m.result(&r)
+		all := fmt.Sprintf("%+v %+v %+v %+v", e, *e.HealedBy, r, r.Steps[0])
+		if strings.Contains(all, "hunter22") || strings.ContainsRune(all, 0) {
+			t.Errorf("%q came through as %s", in, all)
+		}
+	}
+	// A long text is cut after masking: no half secret at the cut.
+	long := strings.Repeat("x", maxText-4) + "hunter22"
+	if got := m.scrub(long); strings.Contains(got, "hunt") {
+		t.Errorf("cut left part of a secret: %q", got[len(got)-60:])
 	}
 }

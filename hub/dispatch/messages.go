@@ -96,12 +96,15 @@ func (c *conn) handleStored(ctx context.Context, m protocol.Message, content *fr
 			c.h.log.Error("agent message refused", "agent", c.agent.ID, "type", m.Type, "run", m.RunID, "err", err)
 			return nil
 		}
+		c.h.noteOutage()
 		if attempt == 1 || attempt%20 == 0 {
 			c.h.log.Warn("cannot store an agent's message yet; trying again", "agent", c.agent.ID, "type", m.Type,
 				"run", m.RunID, "attempt", attempt, "err", err)
 		}
 		select {
 		case <-c.gone:
+			return errGone
+		case <-ctx.Done():
 			return errGone
 		case <-time.After(wait):
 		}
@@ -144,11 +147,10 @@ func (c *conn) handle(ctx context.Context, m protocol.Message, content *frame) e
 			return nil
 		}
 		res := *m.Result
+		hr.mask.result(&res)
 		if !protocol.Final(res.Status) {
 			res.Status = protocol.RunError
 		}
-		hr.mask.result(&res)
-		cleanResult(&res)
 		c.h.mu.Lock()
 		final := hr.finished
 		c.h.mu.Unlock()
@@ -180,14 +182,13 @@ func (c *conn) event(ctx context.Context, m protocol.Message, hr *heldRun) error
 	h := c.h
 	e := *m.Event
 	e.RunID = m.RunID
+	hr.mask.event(&e)
 	if !artifactTypes[e.ContentType] && e.ContentType != "" {
 		e.ContentType = "application/octet-stream"
 	}
 	if e.Time.IsZero() {
 		e.Time = h.Now().UTC()
 	}
-	hr.mask.event(&e)
-	cleanEvent(&e)
 	if e.Kind == protocol.RunFinished {
 		h.mu.Lock()
 		hr.finished = &e
@@ -218,7 +219,7 @@ func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun, f 
 	if a == nil || f == nil || f.typ != websocket.MessageBinary || len(f.data) > protocol.MaxArtifact {
 		return nil
 	}
-	name := hr.mask.str(a.Name)
+	name := hr.mask.scrub(a.Name)
 	if !protocol.ValidArtifactName(name) {
 		c.h.log.Warn("agent sent an artifact with an unsafe name", "run", m.RunID)
 		return nil
@@ -227,17 +228,15 @@ func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun, f 
 	if !artifactTypes[ct] {
 		ct = "application/octet-stream"
 	}
-	got, err := c.h.Store.ReserveArtifact(ctx, m.RunID, name, int64(len(f.data)), c.h.Limits)
+	row := store.ArtifactRow{Name: name, ContentType: ct, Size: int64(len(f.data)), Step: a.Step}
+	got, err := c.h.Store.AddArtifactWithin(ctx, m.RunID, row, c.h.Limits)
 	if err != nil {
 		return err
 	}
 	if got == store.StoredOver {
 		return c.overLimit(ctx, m.RunID, fmt.Sprintf("the run's artifacts went over %d MiB, the hub's limit for one run", c.h.Limits.ArtifactBytes>>20))
 	}
-	if err := c.h.Artifacts.Put(ctx, m.RunID, name, f.data); err != nil {
-		return err
-	}
-	return c.h.Store.AddArtifact(ctx, m.RunID, store.ArtifactRow{Name: name, ContentType: ct, Size: int64(len(f.data)), Step: a.Step})
+	return c.h.Artifacts.Put(ctx, m.RunID, name, f.data)
 }
 
 // overLimit ends a run that went over its limits as error and tells its

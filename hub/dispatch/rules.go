@@ -46,6 +46,13 @@ func decideLost(r store.Run, why string) (fate, string) {
 	}
 }
 
+// decideTakeBack says whether a run an agent says it holds, which the hub
+// has queued again meanwhile, goes back to that agent: only while no other
+// agent has it, nobody asked to cancel it, and it is the agent's user's.
+func decideTakeBack(r store.Run, agentUser string) bool {
+	return r.Status == protocol.RunQueued && r.AgentID == "" && !r.CancelRequested && r.UserID == agentUser
+}
+
 // decideStale says whether a run queued for longer than the queue time-out
 // ends as error: not while it waits for a busy agent of its user (one is
 // connected and has not been handed the run yet).

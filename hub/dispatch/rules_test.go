@@ -32,6 +32,26 @@ func TestDecideLost(t *testing.T) {
 	}
 }
 
+func TestDecideTakeBack(t *testing.T) {
+	requeued := store.Run{Status: protocol.RunQueued, UserID: "usr_a"}
+	for _, c := range []struct {
+		name string
+		run  store.Run
+		want bool
+	}{
+		{"queued again while its agent was away", requeued, true},
+		{"handed to another agent meanwhile", store.Run{Status: protocol.RunQueued, UserID: "usr_a", AgentID: "agt_other"}, false},
+		{"running on another agent", store.Run{Status: protocol.RunRunning, UserID: "usr_a", AgentID: "agt_other"}, false},
+		{"cancel asked", store.Run{Status: protocol.RunQueued, UserID: "usr_a", CancelRequested: true}, false},
+		{"already over", store.Run{Status: protocol.RunError, UserID: "usr_a"}, false},
+		{"another user's run", store.Run{Status: protocol.RunQueued, UserID: "usr_b"}, false},
+	} {
+		if got := decideTakeBack(c.run, "usr_a"); got != c.want {
+			t.Errorf("%s: take back %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 func TestDecideStale(t *testing.T) {
 	for _, c := range []struct {
 		connected, assigned, ends bool

@@ -145,6 +145,13 @@ func (s *Store) StartRun(ctx context.Context, runID, agentID string, now time.Ti
 	return err
 }
 
+// ResumeRun marks running again a started run its agent took back after
+// it had been queued again: not a new attempt.
+func (s *Store) ResumeRun(ctx context.Context, runID, agentID string) error {
+	_, err := s.pool.Exec(ctx, `UPDATE runs SET status = 'running' WHERE id = $1 AND agent_id = $2 AND status = 'queued'`, runID, agentID)
+	return err
+}
+
 // RenewLease extends the lease of a run its agent still holds.
 func (s *Store) RenewLease(ctx context.Context, runID, agentID string, until time.Time) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `UPDATE runs SET lease_until = $3 WHERE id = $1 AND agent_id = $2 AND status IN ('queued', 'running')`,
@@ -260,7 +267,7 @@ type RunLimits struct {
 // Stored says what became of an agent's event or artifact.
 type Stored int
 
-// The outcomes of AddEventWithin and ReserveArtifact.
+// The outcomes of AddEventWithin and AddArtifactWithin.
 const (
 	StoredNew  Stored = iota // stored
 	StoredDup                // already there: a repeat after a reconnect
@@ -335,15 +342,21 @@ type ArtifactRow struct {
 	Step              *int
 }
 
-// ReserveArtifact counts an artifact's bytes against the run's limit
-// before its content is written; a repeat of the same name counts only the
-// difference.
-func (s *Store) ReserveArtifact(ctx context.Context, runID, name string, size int64, lim RunLimits) (Stored, error) {
+// AddArtifactWithin records an artifact of a run before its content is
+// written, counting its bytes against the run's limit in the same
+// statement. A repeat of the same name (a replaced screenshot, or the same
+// message again after a failed write) counts only the difference, so
+// trying again never counts twice.
+func (s *Store) AddArtifactWithin(ctx context.Context, runID string, a ArtifactRow, lim RunLimits) (Stored, error) {
 	var one int
 	err := s.pool.QueryRow(ctx, `WITH old AS (
-			SELECT coalesce((SELECT size FROM run_artifacts WHERE run_id = $1 AND name = $2), 0) AS size)
-		UPDATE runs SET artifact_bytes = artifact_bytes - old.size + $3 FROM old
-		WHERE id = $1 AND artifact_bytes - old.size + $3 <= $4 RETURNING 1`, runID, name, size, lim.ArtifactBytes).Scan(&one)
+			SELECT coalesce((SELECT size FROM run_artifacts WHERE run_id = $1 AND name = $2), 0) AS size),
+		counted AS (
+			UPDATE runs SET artifact_bytes = artifact_bytes - old.size + $3 FROM old
+			WHERE id = $1 AND artifact_bytes - old.size + $3 <= $6 RETURNING 1)
+		INSERT INTO run_artifacts (run_id, name, content_type, size, step) SELECT $1, $2, $4, $3, $5 FROM counted
+		ON CONFLICT (run_id, name) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, step = EXCLUDED.step
+		RETURNING 1`, runID, a.Name, a.Size, a.ContentType, a.Step, lim.ArtifactBytes).Scan(&one)
 	if isNoRows(err) {
 		return StoredOver, nil
 	}
@@ -351,14 +364,6 @@ func (s *Store) ReserveArtifact(ctx context.Context, runID, name string, size in
 		return 0, err
 	}
 	return StoredNew, nil
-}
-
-// AddArtifact records an artifact of a run (a repeat replaces it).
-func (s *Store) AddArtifact(ctx context.Context, runID string, a ArtifactRow) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO run_artifacts (run_id, name, content_type, size, step) VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (run_id, name) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, step = EXCLUDED.step`,
-		runID, a.Name, a.ContentType, a.Size, a.Step)
-	return err
 }
 
 // Artifact returns one artifact's description.

@@ -59,8 +59,12 @@ func Transient(err error) bool {
 func Unavailable(err error) bool {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
-		c := pg.Code[:2]
-		return c == "08" || c == "53" || c == "57"
+		switch c := pg.Code[:2]; {
+		case pg.Code == "57014", pg.Code == "57P04": // a statement timeout, a dropped database: asking again will not help
+			return false
+		default:
+			return c == "08" || c == "53" || c == "57"
+		}
 	}
 	var ce *pgconn.ConnectError
 	var op *net.OpError

@@ -27,6 +27,7 @@ func TestTransientAndUnavailable(t *testing.T) {
 		{"connection failure", &pgconn.PgError{Code: "08006"}, true, true},
 		{"too many connections", &pgconn.PgError{Code: "53300"}, true, true},
 		{"serialization failure", &pgconn.PgError{Code: "40001"}, true, false},
+		{"statement timeout: would time out again", &pgconn.PgError{Code: "57014"}, false, false},
 		{"unique violation", &pgconn.PgError{Code: "23505"}, false, false},
 		{"invalid text (NUL)", &pgconn.PgError{Code: "22021"}, false, false},
 		{"dial refused", fmt.Errorf("query: %w", &pgconn.ConnectError{}), true, true},
