@@ -20,7 +20,7 @@ export function AgentNotice({ headed }: { headed: boolean }) {
   const notice = agentNotice(agents.data, headed);
   if (notice === "none") {
     return (
-      <p className="notice notice-warn" role="status">
+      <p className="notice notice-warn" aria-live="polite">
         No agent of yours is connected, so this run waits in the queue until one is. Start the desktop agent on your computer
         {agents.data.agents.length === 0 ? " and pair it" : ""}: <Link to="/agents">how to start and pair an agent</Link>.
       </p>
@@ -28,7 +28,7 @@ export function AgentNotice({ headed }: { headed: boolean }) {
   }
   if (notice === "no-display") {
     return (
-      <p className="notice notice-warn" role="status">
+      <p className="notice notice-warn" aria-live="polite">
         None of your connected agents has a display, so this run cannot show a browser window: it runs headless. Start the agent on a
         computer with a desktop to watch it.
       </p>

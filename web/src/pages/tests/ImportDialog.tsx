@@ -104,7 +104,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
             ))}
           </ul>
           {r.skipped.length > 0 && (
-            <div className="notice notice-warn tl-skipped" role="status">
+            <div className="notice notice-warn tl-skipped">
               <strong>
                 {r.skipped.length === 1 ? "1 command was" : `${r.skipped.length} commands were`} left out: add{" "}
                 {r.skipped.length === 1 ? "its step" : "their steps"} in the editor.
