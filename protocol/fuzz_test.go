@@ -72,8 +72,8 @@ func FuzzImportSide(f *testing.F) {
 		docs, skipped, issues := ImportSide(data)
 		checkIssues(t, issues)
 		for _, sk := range skipped {
-			if sk.Reason == "" || sk.Index < 0 {
-				t.Fatalf("skipped without a reason or index: %+v", sk)
+			if sk.Reason == "" || sk.Index < 0 || sk.Command != CleanLabel(sk.Command) || sk.Test != CleanLabel(sk.Test) {
+				t.Fatalf("skipped without a reason or index, or not clean: %+v", sk)
 			}
 		}
 		if len(issues) > 0 {

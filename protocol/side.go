@@ -96,7 +96,9 @@ func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[s
 	var skipped []Skipped
 	var from []int // the index of the command that made each step
 	skip := func(j int, cmd, reason string) {
-		skipped = append(skipped, Skipped{Test: strings.TrimSpace(name), Index: j, Command: clip(strings.TrimSpace(cmd), 40), Reason: reason})
+		// Shown to people as they came: cleaned, as a label is.
+		skipped = append(skipped, Skipped{Test: CleanLabel(strings.TrimSpace(name)), Index: j,
+			Command: clip(CleanLabel(strings.TrimSpace(cmd)), 40), Reason: CleanText(reason)})
 	}
 	var cmds []any
 	if v := tm["commands"]; v != nil {
