@@ -282,16 +282,17 @@ func (h *Hub) register(c *conn) {
 // unregister forgets the connection and records when its agent was last
 // seen: now, as it goes.
 func (h *Hub) unregister(c *conn) {
-	// Written first, so whoever sees the agent disconnected sees when.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := h.Store.TouchAgent(ctx, c.agent.ID, h.Now()); err != nil {
-		h.log.Warn("record when an agent was last seen", "agent", c.agent.ID, "err", err)
-	}
+	// Forgotten first, so no run goes to it while the database is slow.
+	now := h.Now()
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.agents[c.agent.ID] == c {
 		delete(h.agents, c.agent.ID)
+	}
+	h.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := h.Store.TouchAgent(ctx, c.agent.ID, now); err != nil {
+		h.log.Warn("record when an agent was last seen", "agent", c.agent.ID, "err", err)
 	}
 }
 
