@@ -3,9 +3,13 @@
 
 SHELL := /bin/bash
 GO    ?= go
-ADDR  ?= 127.0.0.1:8080
+# The hub's address and data folder: ADDR=/DATA= on the command line, else
+# HUB_ADDR/HUB_DATA from the environment (as the README's table says).
+ADDR  ?= $(or $(HUB_ADDR),127.0.0.1:8080)
 # The hub keeps its private database, audit log and artifacts here.
-DATA  ?= $(CURDIR)/data
+DATA  ?= $(or $(HUB_DATA),$(CURDIR)/data)
+# The hub `make agent` connects to: HUB=, else AGENT_HUB, else the one of `make run`.
+HUB   ?= $(or $(AGENT_HUB),http://$(ADDR))
 
 .DEFAULT_GOAL := help
 
@@ -62,7 +66,7 @@ web/dist/index.html: web/node_modules/.installed $(WEB_SOURCES)
 web: deps web/dist/index.html ## build the web application into web/dist (embedded by the hub)
 
 .PHONY: run
-run: deps web ## start the hub on 127.0.0.1:8080 (ADDR=...) with its own PostgreSQL in ./data (DATA=...)
+run: deps web ## start the hub on 127.0.0.1:8080 (ADDR= or HUB_ADDR) with its own PostgreSQL in ./data (DATA= or HUB_DATA)
 	@if [ "$(RUN_DATA)" != "$(DATA)" ]; then echo "note: the postgres account cannot reach $(DATA); using $(RUN_DATA) instead"; fi
 	$(GO) build -o bin/hub ./hub
 	exec bin/hub --addr $(ADDR) --data $(RUN_DATA)
@@ -73,9 +77,9 @@ build: web ## build the web application, the hub and the agent into bin/
 	$(GO) build -o bin/agent ./agent
 
 .PHONY: agent
-agent: deps ## run a headless agent against the hub of `make run` (HUB=...)
+agent: deps ## run a headless agent against the hub of `make run` (HUB= or AGENT_HUB)
 	$(GO) build -o bin/agent ./agent
-	exec bin/agent --hub $(or $(HUB),http://$(ADDR)) --headless
+	exec bin/agent --hub $(HUB) --headless
 
 .PHONY: test
 test: deps fmt-check vet web-test ## gofmt check, go vet, all Go tests with the race detector, short fuzz runs, web unit and end-to-end tests

@@ -45,9 +45,9 @@ func parseFlags(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
 	fs.StringVar(&o.hub, "hub", os.Getenv("AGENT_HUB"), "the hub's address, e.g. http://127.0.0.1:8080 (AGENT_HUB)")
-	fs.StringVar(&o.config, "config", "", "folder for the agent's token (default: the user config folder)/testautomation-agent")
+	fs.StringVar(&o.config, "config", "", "folder for the agent's token (default "+defaultConfigHelp()+")")
 	fs.StringVar(&o.browser, "browser", "", "Chromium or Google Chrome to drive (default: found on PATH)")
-	fs.BoolVar(&o.headless, "headless", false, "run without a tray icon (servers, CI)")
+	fs.BoolVar(&o.headless, "headless", false, "run without a tray icon and without showing browser windows (servers, CI)")
 	fs.IntVar(&o.parallel, "parallel", 1, "runs at once")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -63,9 +63,21 @@ func parseFlags(args []string) (options, error) {
 		if err != nil {
 			return o, fmt.Errorf("no user config folder (%v): pass --config", err)
 		}
-		o.config = filepath.Join(dir, "testautomation-agent")
+		o.config = filepath.Join(dir, configFolder)
 	}
 	return o, nil
+}
+
+// configFolder is the agent's folder inside the user's config folder.
+const configFolder = "testautomation-agent"
+
+// defaultConfigHelp names the default --config folder for --help: the real
+// path when the user config folder is known.
+func defaultConfigHelp() string {
+	if dir, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(dir, configFolder)
+	}
+	return filepath.Join("<user config folder>", configFolder)
 }
 
 func main() {
@@ -91,15 +103,17 @@ func run(ctx context.Context, o options, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, Logger: logger, CanHead: hasDisplay()})
+	// --headless shows no windows at all, display or not.
+	canHead := hasDisplay() && !o.headless
+	b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, Logger: logger, CanHead: canHead})
 	if err != nil {
 		return err
 	}
 	defer b.Close()
 	host, _ := os.Hostname()
 	cfg := client.Config{HubURL: o.hub, ConfigDir: o.config, Hostname: host, OS: runtime.GOOS,
-		Version: version, Parallel: o.parallel, Runner: browserRunner{b}, Logger: logger, Out: os.Stdout}
-	logger.Info("agent starting", "hub", o.hub, "browser", path, "protocol", protocol.Version, "parallel", o.parallel)
+		Version: version, Parallel: o.parallel, Headless: !canHead, Runner: browserRunner{b}, Logger: logger, Out: os.Stdout}
+	logger.Info("agent starting", "hub", o.hub, "browser", path, "protocol", protocol.Version, "parallel", o.parallel, "display", canHead)
 	if o.headless {
 		return runHeadless(ctx, cfg)
 	}

@@ -21,7 +21,8 @@ const Version = 2
 //
 //	agent → hub  hello      first message: protocol version, and either the
 //	                        agent's token or a pairing request (hostname, OS);
-//	                        on a reconnect also the runs it still holds
+//	                        whether it has no display (Headless); on a
+//	                        reconnect also the runs it still holds
 //	hub → agent  pairing    a short code to approve at <base_url>/pair/<code>
 //	hub → agent  paired     after approval: the agent's id and token; the
 //	                        agent stores the token and uses it from then on
@@ -109,6 +110,9 @@ type Message struct {
 	Pair     *PairRequest `json:"pair,omitempty"`
 	Agent    string       `json:"agent,omitempty"`    // the agent's build version
 	Parallel int          `json:"parallel,omitempty"` // runs it takes at once
+	// Headless: this agent has no display: headed runs run without a
+	// window (the run.started event's Headed says so per run).
+	Headless bool `json:"headless,omitempty"`
 	// Runs lists the runs the agent is still running (on a reconnect); the
 	// hub takes back the ones assigned to it that it does not list.
 	Runs []string `json:"runs,omitempty"`

@@ -33,7 +33,8 @@
 // validates. Document.Validate checks a typed document. Both return every
 // Issue at once, each named by its JSON path with a machine code, ordered
 // by path, so the hub can answer 422 with all of them. ImportSide converts
-// a Selenium IDE project (.side), one document per test. RenderPlaywright
+// a Selenium IDE project (.side), one document per test, leaving out (and
+// listing as Skipped) the commands it cannot convert. RenderPlaywright
 // renders a document as a Playwright Test script in TypeScript.
 //
 // # Agent messages

@@ -53,7 +53,9 @@ func Final(status string) bool {
 //	step.finished: Index, StepID, StepType, Status, DurationMs, Error, HealedBy, Screenshot
 //	artifact:      Name, ContentType, Step (the step index, if any), Size
 //	log:           Level (info, warn, error), Message, Step (if any)
-//	run.started:   Version (of the test), Total (steps)
+//	run.started:   Version (of the test), Total (steps), Headed (whether
+//	               the browser window is really shown: false for a headed
+//	               run on an agent without a display)
 //	run.finished:  Status, Passed, Total, DurationMs, Error
 //
 // Secret values never appear in an event: the agent masks them as ***.
@@ -84,6 +86,9 @@ type Event struct {
 	Version int  `json:"version,omitempty"`
 	Passed  *int `json:"passed,omitempty"`
 	Total   *int `json:"total,omitempty"`
+	// Headed, in run.started: whether this run's browser window is really
+	// shown (true only when headed was asked and the agent has a display).
+	Headed *bool `json:"headed,omitempty"`
 }
 
 // StepResult is one step's outcome in a run's result.

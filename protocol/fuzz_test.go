@@ -69,8 +69,13 @@ func FuzzImportSide(f *testing.F) {
 	f.Add([]byte(`{"tests":[{"name":"t","commands":[{"command":"selectFrame","target":"index=0"},{"command":"click","target":"id=a","targets":[["css=#a"],["xpath=//a"]]}]}]}`))
 	seeds(f, "testdata/side/*.side")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		docs, issues := ImportSide(data)
+		docs, skipped, issues := ImportSide(data)
 		checkIssues(t, issues)
+		for _, sk := range skipped {
+			if sk.Reason == "" || sk.Index < 0 || sk.Command != CleanLabel(sk.Command) || sk.Test != CleanLabel(sk.Test) {
+				t.Fatalf("skipped without a reason or index, or not clean: %+v", sk)
+			}
+		}
 		if len(issues) > 0 {
 			return
 		}

@@ -2,6 +2,8 @@ package protocol
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -18,26 +20,40 @@ func IsSide(data []byte) bool {
 	return !steps && !dsl && strings.HasPrefix(tests, "[")
 }
 
+// Skipped is a .side command the import left out: the test's name, the
+// command's index in it (from 0), the command and why.
+type Skipped struct {
+	Test    string `json:"test"`
+	Index   int    `json:"index"`
+	Command string `json:"command"`
+	Reason  string `json:"reason"`
+}
+
 // ImportSide converts a Selenium IDE project: each test becomes one
 // document named after the test, in the suite of the first Selenium suite
 // that lists it, with a step per command (see ParseSeleniumLocator for the
 // locators; a command's targets become ranked fallbacks after its target).
 // open with a relative URL is resolved against the project's url.
 //
-// Unsupported commands are issues at "tests[i].commands[j].command", and
-// their tests come back without them. Disabled commands (// prefix) and
-// comment-only rows are skipped as Selenium IDE skips them, and kept in the
-// description of the next step. Every document is validated; its issues
-// carry the prefix "tests[i].". It never panics.
-func ImportSide(data []byte) (docs []Document, issues []Issue) {
+// It imports what it can: a command that cannot be converted (unsupported,
+// a locator kind we lack, a value out of range) or whose step would not be
+// valid is left out and listed in skipped with its test and index, and the
+// rest of its test comes through; a test whose every command is skipped
+// comes back without steps. Issues are what stops the whole import: input
+// that is not a project, a test or command that is not an object, a test
+// without a name. Disabled commands (// prefix) and comment-only rows are
+// skipped as Selenium IDE skips them (not listed), and kept in the
+// description of the next step. Issues carry the prefix "tests[i].". It
+// never panics.
+func ImportSide(data []byte) (docs []Document, skipped []Skipped, issues []Issue) {
 	root, bad := readJSON(data)
 	if bad != nil {
-		return nil, []Issue{*bad}
+		return nil, nil, []Issue{*bad}
 	}
 	d := &decoder{}
 	m, ok := d.object("", root)
 	if !ok {
-		return nil, d.issues
+		return nil, nil, d.issues
 	}
 	var base string
 	if v := m["url"]; v != nil {
@@ -57,16 +73,18 @@ func ImportSide(data []byte) (docs []Document, issues []Issue) {
 		if !ok {
 			continue
 		}
-		doc, vi := sideTest(d, p, tm, base, suites)
+		doc, sk, vi := sideTest(d, p, tm, base, suites)
 		docs = append(docs, doc)
+		skipped = append(skipped, sk...)
 		issues = append(issues, prefixed(p+".", vi)...)
 	}
-	return docs, sortIssues(append(d.issues, issues...))
+	return docs, skipped, sortIssues(append(d.issues, issues...))
 }
 
-// sideTest converts one test; it returns the validation issues of the
-// document apart, to be prefixed with the test's path.
-func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[string]string) (Document, []Issue) {
+// sideTest converts one test, leaving out the commands it cannot convert;
+// it returns the validation issues of the document apart, to be prefixed
+// with the test's path.
+func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[string]string) (Document, []Skipped, []Issue) {
 	var name, id string
 	if v := tm["name"]; v != nil {
 		name, _ = d.str(p+".name", v)
@@ -75,20 +93,64 @@ func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[s
 		id = v
 	}
 	c := &converter{baseURL: base}
+	var skipped []Skipped
+	var from []int // the index of the command that made each step
+	skip := func(j int, cmd, reason string) {
+		// Shown to people as they came: cleaned, as a label is.
+		skipped = append(skipped, Skipped{Test: CleanLabel(strings.TrimSpace(name)), Index: j,
+			Command: clip(CleanLabel(strings.TrimSpace(cmd)), 40), Reason: CleanText(reason)})
+	}
+	var cmds []any
 	if v := tm["commands"]; v != nil {
-		if cmds, ok := d.array(p+".commands", v); ok {
-			for j, x := range cmds {
-				if cmd, ok := d.seCommand(index(p+".commands", j), x, false); ok {
-					c.command(cmd)
-				}
-			}
+		cmds, _ = d.array(p+".commands", v)
+	}
+	names := make([]string, len(cmds))
+	for j, x := range cmds {
+		cmd, ok := d.seCommand(index(p+".commands", j), x, false)
+		if !ok {
+			continue
+		}
+		names[j] = cmd.Command
+		issues, steps, frames := len(c.issues), len(c.steps), c.frames
+		c.command(cmd)
+		if len(c.issues) > issues {
+			skip(j, cmd.Command, c.issues[issues].Message)
+			c.issues, c.steps, c.frames = c.issues[:issues], c.steps[:steps], frames
+			continue
+		}
+		for range len(c.steps) - steps {
+			from = append(from, j)
 		}
 	}
-	d.issues = merge(d.issues, c.issues)
 	steps := c.finish() // before describe: it may leave words for the document
 	doc := Document{DSL: DSLVersion, Name: name, Suite: suites[id], Steps: steps, Description: c.describe("")}
 	doc.normalise()
-	return doc, doc.validate()
+	vi := doc.validate()
+	// A step that would not be valid goes too, with the command that made it.
+	bad := map[int]string{}
+	for _, is := range vi {
+		var k int
+		if _, err := fmt.Sscanf(is.Path, "steps[%d]", &k); err == nil && k >= 0 && k < len(from) && bad[from[k]] == "" {
+			bad[from[k]] = is.Message
+		}
+	}
+	if len(bad) == 0 {
+		return doc, skipped, vi
+	}
+	kept := doc.Steps[:0:0]
+	for k, st := range doc.Steps {
+		if _, drop := bad[from[k]]; !drop {
+			kept = append(kept, st)
+		}
+	}
+	for j := range cmds {
+		if reason, ok := bad[j]; ok {
+			skip(j, names[j], reason)
+		}
+	}
+	slices.SortFunc(skipped, func(a, b Skipped) int { return a.Index - b.Index })
+	doc.Steps = kept
+	return doc, skipped, doc.validate()
 }
 
 // sideSuites maps test ids to the name of the first suite listing them;

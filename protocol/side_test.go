@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -36,8 +38,9 @@ func TestImportSide(t *testing.T) {
 	if !IsSide(data) {
 		t.Fatal("IsSide = false")
 	}
-	docs, issues := ImportSide(data)
-	wantIssues(t, issues, "tests[1].commands[7].command unsupported")
+	docs, skipped, issues := ImportSide(data)
+	wantIssues(t, issues)
+	wantSkipped(t, skipped, "Checkout#7 dragAndDropToObject: not supported")
 	if len(docs) != 2 {
 		t.Fatalf("%d documents", len(docs))
 	}
@@ -65,7 +68,7 @@ func TestImportSide(t *testing.T) {
 	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(map[string]any{"documents": docs, "issues": issues}); err != nil {
+	if err := enc.Encode(map[string]any{"documents": docs, "skipped": skipped, "issues": issues}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "testdata/side/shop.want.json", out.Bytes())
@@ -76,29 +79,84 @@ func TestImportSideIssues(t *testing.T) {
 		name, in string
 		docs     int
 		want     []string
+		skipped  []string // "test#index command: reason contains"
 	}{
-		{"malformed", `{"tests": [`, 0, []string{" json"}},
-		{"not an object", `[]`, 0, []string{" type"}},
-		{"no tests", `{"name":"p","tests":[]}`, 0, []string{"tests required"}},
-		{"tests not an array", `{"tests":{}}`, 0, []string{"tests type"}},
-		{"test not an object", `{"tests":[1]}`, 0, []string{"tests[0] type"}},
+		{"malformed", `{"tests": [`, 0, []string{" json"}, nil},
+		{"not an object", `[]`, 0, []string{" type"}, nil},
+		{"no tests", `{"name":"p","tests":[]}`, 0, []string{"tests required"}, nil},
+		{"tests not an array", `{"tests":{}}`, 0, []string{"tests type"}, nil},
+		{"test not an object", `{"tests":[1]}`, 0, []string{"tests[0] type"}, nil},
 		{"unknown command and empty name", `{"url":"http://x","tests":[{"name":"","commands":[
 			{"command":"open","target":"/a"},{"command":"frobnicate","target":"x"},{"command":"click","target":"dom=x"}]}]}`, 1,
-			[]string{"tests[0].commands[1].command unsupported", "tests[0].commands[2].target unsupported", "tests[0].name required"}},
-		{"commands not an array", `{"tests":[{"name":"t","commands":"open"}]}`, 1, []string{"tests[0].commands type"}},
-		{"validation issue of a step", `{"tests":[{"name":"t","commands":[{"command":"store","target":"x","value":"a b"}]}]}`, 1,
-			[]string{"tests[0].steps[0].name format"}},
+			[]string{"tests[0].name required"}, []string{"#1 frobnicate: not supported", "#2 click: dom"}},
+		{"commands not an array", `{"tests":[{"name":"t","commands":"open"}]}`, 1, []string{"tests[0].commands type"}, nil},
+		{"a step that would not be valid is skipped", `{"tests":[{"name":"t","commands":[{"command":"store","target":"x","value":"a b"}]}]}`, 1,
+			nil, []string{"t#0 store: "}},
 		{"command not an object", `{"tests":[{"name":"t","commands":[null, 3]}]}`, 1,
-			[]string{"tests[0].commands[0] type", "tests[0].commands[1] type"}},
+			[]string{"tests[0].commands[0] type", "tests[0].commands[1] type"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			docs, issues := ImportSide([]byte(tc.in))
+			docs, skipped, issues := ImportSide([]byte(tc.in))
 			wantIssues(t, issues, tc.want...)
 			if len(docs) != tc.docs {
 				t.Errorf("%d documents, want %d", len(docs), tc.docs)
 			}
+			wantSkipped(t, skipped, tc.skipped...)
 		})
+	}
+}
+
+func wantSkipped(t *testing.T, got []Skipped, want ...string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("skipped %+v, want %q", got, want)
+	}
+	for i, w := range want {
+		head, reason, _ := strings.Cut(w, ": ")
+		g := got[i]
+		if g.Test+"#"+strconv.Itoa(g.Index)+" "+g.Command != head || !strings.Contains(g.Reason, reason) {
+			t.Errorf("skipped[%d] = %+v, want %q", i, g, w)
+		}
+	}
+}
+
+// A project with commands we cannot run imports the rest: each test keeps
+// its other commands in order, and every left-out command is listed with
+// its test and index; a test with nothing left comes with no steps.
+func TestImportSidePartial(t *testing.T) {
+	in := `{"url":"https://shop.test","tests":[
+		{"id":"a","name":"Checkout","commands":[
+			{"command":"open","target":"/cart"},
+			{"command":"dragAndDropToObject","target":"id=item","value":"id=cart"},
+			{"command":"selectFrame","target":"index=0"},
+			{"command":"click","target":"dom=document.x"},
+			{"command":"click","target":"id=pay"},
+			{"command":"pause","target":"-5"},
+			{"command":"assertTitle","target":"Paid"}]},
+		{"id":"b","name":"Only unsupported","commands":[{"command":"answerOnNextPrompt","target":"yes"}]}]}`
+	docs, skipped, issues := ImportSide([]byte(in))
+	wantIssues(t, issues)
+	wantSkipped(t, skipped, "Checkout#1 dragAndDropToObject: not supported", "Checkout#3 click: dom",
+		"Checkout#5 pause: milliseconds", "Only unsupported#0 answerOnNextPrompt: not supported")
+	if len(docs) != 2 {
+		t.Fatalf("%d documents", len(docs))
+	}
+	var types []string
+	for _, st := range docs[0].Steps {
+		types = append(types, st.Type)
+	}
+	if strings.Join(types, ",") != "navigate,click,assertTitle" {
+		t.Errorf("Checkout steps %v", types)
+	}
+	if f := docs[0].Steps[1].Target.Frame; len(f) != 1 {
+		t.Errorf("the frame selected before a skipped command still applies: %+v", f)
+	}
+	if docs[1].Name != "Only unsupported" || len(docs[1].Steps) != 0 {
+		t.Errorf("second test %+v", docs[1])
+	}
+	for _, d := range docs {
+		wantIssues(t, d.Validate())
 	}
 }
 

@@ -55,9 +55,12 @@ type Config struct {
 	OS        string
 	Version   string // the agent's build
 	Parallel  int
-	Runner    Runner
-	Logger    *slog.Logger
-	OnState   func(State) // may be nil
+	// Headless: this computer has no display, so headed runs run without
+	// a window; hello tells the hub.
+	Headless bool
+	Runner   Runner
+	Logger   *slog.Logger
+	OnState  func(State) // may be nil
 	// Out, when set, gets the lines a person at a terminal needs: the
 	// pairing code and where to approve it.
 	Out io.Writer

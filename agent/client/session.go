@@ -30,7 +30,8 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 
-	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Agent: c.cfg.Version, Parallel: c.cfg.Parallel}
+	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Agent: c.cfg.Version, Parallel: c.cfg.Parallel,
+		Headless: c.cfg.Headless}
 	hello.Runs = c.heldRuns()
 	if tok := c.Token(); tok != "" {
 		hello.Token = tok

@@ -151,6 +151,9 @@ func TestHeadedRunWithoutDisplay(t *testing.T) {
 	if k := rec.kinds(); k[0] != "run.started" || k[1] != "log:warn" {
 		t.Errorf("events %v", k)
 	}
+	if started := rec.ofKind(protocol.RunStarted); len(started) != 1 || started[0].Headed == nil || *started[0].Headed {
+		t.Errorf("run.started %+v, want headed false: no window is shown", started)
+	}
 }
 
 func TestDialogsAreDismissed(t *testing.T) {

@@ -46,7 +46,10 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 	start := time.Now()
 	steps := r.job.Document.Steps
 	total := len(steps)
-	r.out.event(protocol.Event{Kind: protocol.RunStarted, Version: r.job.Version, Total: &total})
+	// Headed says whether a window is really shown, so the run page can
+	// tell a headed run on an agent without a display.
+	headed := r.job.Headed && r.b.opts.CanHead
+	r.out.event(protocol.Event{Kind: protocol.RunStarted, Version: r.job.Version, Total: &total, Headed: &headed})
 
 	ctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)

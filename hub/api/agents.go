@@ -18,6 +18,9 @@ type agentJSON struct {
 	OS        string `json:"os"`
 	Connected bool   `json:"connected"`
 	Busy      int    `json:"busy"`
+	// Headless: the agent has no display, so headed runs run without a
+	// window (as it said when it last connected).
+	Headless  bool   `json:"headless"`
 	LastSeen  string `json:"lastSeen"`
 	CreatedAt string `json:"createdAt"`
 }
@@ -37,7 +40,7 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 		st := s.Dispatch.Status(a.ID)
 		connected = connected || st.Connected
 		out = append(out, agentJSON{ID: a.ID, Name: a.Name, OS: a.OS, Connected: st.Connected, Busy: st.Busy,
-			LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)})
+			Headless: a.Headless, LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"agents": out, "needed": !connected})
 }
@@ -119,12 +122,40 @@ func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request) (string, st
 		writeError(w, http.StatusNotFound, codeNotFound, "no computer is waiting with this code: it may have expired (codes last 10 minutes) or been used")
 		return "", p, false
 	}
+	if errors.Is(err, dispatch.ErrPairingGone) {
+		// A right code: the limit does not count it.
+		s.pairs.hit(u.ID)
+		writeError(w, http.StatusGone, codePairingGone, "this computer is no longer waiting (its agent was stopped): start the agent again for a new code")
+		return "", p, false
+	}
 	if err != nil {
 		s.internal(w, r, err)
 		return "", p, false
 	}
 	s.pairs.hit(u.ID)
 	return code, p, true
+}
+
+// codePairingGone: the code is right but its computer no longer waits.
+const codePairingGone = "pairing_gone"
+
+type pendingJSON struct {
+	Code     string `json:"code"`
+	Hostname string `json:"hostname"`
+	OS       string `json:"os"`
+	Since    string `json:"since"`
+}
+
+// pendingAgents lists the computers waiting for approval whose pairing
+// connection comes from the caller's own address: computers near the
+// caller, approvable in one click. Others' computers stay out of sight,
+// so nobody can take a computer that is not beside them.
+func (s *Server) pendingAgents(w http.ResponseWriter, r *http.Request) {
+	out := []pendingJSON{}
+	for _, p := range s.Dispatch.WaitingFrom(clientAddress(r)) {
+		out = append(out, pendingJSON{Code: p.Code, Hostname: p.Hostname, OS: p.OS, Since: p.Since.UTC().Format(timeFormat)})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"pending": out})
 }
 
 type pairingJSON struct {
@@ -152,7 +183,7 @@ func (s *Server) approvePairing(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := s.Dispatch.Approve(r.Context(), code, currentUserID(r))
 	if errors.Is(err, dispatch.ErrNoPairing) {
-		writeError(w, http.StatusNotFound, codeNotFound, "the computer stopped waiting for this code: start its agent again")
+		writeError(w, http.StatusGone, codePairingGone, "this computer is no longer waiting (its agent was stopped): start the agent again for a new code")
 		return
 	}
 	if err != nil {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/testautomation/ta/hub/access"
 )
@@ -59,6 +60,32 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 		User       userJSON  `json:"user"`
 		RecentRuns []runJSON `json:"recentRuns"`
 	}{toUserJSON(u), recent})
+}
+
+// saveProfile changes what the caller may change of their own account:
+// their name, checked as registration checks it.
+func (s *Server) saveProfile(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if !decode(w, r, &in) {
+		return
+	}
+	in.Name = strings.TrimSpace(in.Name)
+	var issues issueList
+	issues.name("name", in.Name)
+	if len(issues) > 0 {
+		writeIssues(w, "the profile is not valid", issues)
+		return
+	}
+	u, err := s.store.SetUserName(r.Context(), currentUserID(r), in.Name)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		User userJSON `json:"user"`
+	}{toUserJSON(u)})
 }
 
 type permissionJSON struct {

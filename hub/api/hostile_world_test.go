@@ -93,6 +93,7 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/auth/forgot":   {obj{"email": w.ownerEmail}},
 		"POST /api/auth/reset":    {obj{"token": "abcdefabcdef", "password": pw}},
 		"POST /api/auth/password": {obj{"currentPassword": pw, "newPassword": pw}},
+		"PUT /api/profile":        {obj{"name": "Renamed Person"}},
 
 		"POST /api/members":                       {obj{"name": "Account", "email": "account@example.com", "password": pw, "platformAdmin": false}},
 		"POST /api/orgs":                          {obj{"name": "Globex"}},

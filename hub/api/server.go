@@ -146,6 +146,7 @@ func (s *Server) routes(r chi.Router) {
 	r.Post("/auth/password", s.changePassword)
 	r.Get("/context", s.context)
 	r.Get("/profile", s.profile)
+	r.Put("/profile", s.saveProfile)
 	r.Get("/roles", s.roles)
 
 	r.Get("/members", s.listAccounts)
@@ -163,6 +164,7 @@ func (s *Server) routes(r chi.Router) {
 	r.Post("/orgs/{id}/projects", s.createProject)
 
 	r.Get("/agent", s.listAgents)
+	r.Get("/agent/pending", s.pendingAgents)
 	r.Delete("/agent/{id}", s.disconnectAgent)
 	r.Get("/agent/pair/{code}", s.getPairing)
 	r.Post("/agent/pair/{code}", s.approvePairing)

@@ -11,7 +11,9 @@ import (
 
 // importTests takes a DSL document of any supported version, or a Selenium
 // IDE project (.side), and saves each test as Shared, owned by the caller.
-// Anything invalid or unsupported is answered as issues and nothing saved.
+// A .side command that cannot be imported is left out of its test and
+// listed in skipped ({test, index, command, reason}); anything else invalid
+// is answered as issues and nothing saved.
 func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 	sc := headerScope(r)
 	if !allow(w, sc, access.AuthorTests) {
@@ -24,9 +26,11 @@ func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 	data, _ := json.Marshal(fields)
 	var docs []protocol.Document
 	var migratedFrom any
+	skipped := []protocol.Skipped{}
 	if protocol.IsSide(data) {
 		var issues []protocol.Issue
-		if docs, issues = protocol.ImportSide(data); len(issues) > 0 {
+		var sk []protocol.Skipped
+		if docs, sk, issues = protocol.ImportSide(data); len(issues) > 0 {
 			invalidDocument(issues).write(w)
 			return
 		}
@@ -35,6 +39,7 @@ func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		migratedFrom = "side"
+		skipped = append(skipped, sk...)
 	} else {
 		// An exported test may carry its old id: the import gets a new one.
 		delete(fields, "id")
@@ -66,5 +71,6 @@ func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
 		"test": all[0].Test, "version": all[0].Version, "migratedFrom": migratedFrom, "tests": all,
+		"skipped": skipped,
 	})
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,14 +82,44 @@ func TestImport(t *testing.T) {
 	if nav := got["document"].(map[string]any)["steps"].([]any)[0].(map[string]any); nav["url"] != "https://shop.example.com/search" {
 		t.Errorf("relative open: %v", nav["url"])
 	}
+	if sk, ok := r["skipped"].([]any); !ok || len(sk) != 0 {
+		t.Errorf("nothing skipped, yet skipped is %v", r["skipped"])
+	}
+	// What cannot be imported is left out and listed; the rest is saved.
+	side["tests"].([]map[string]any)[0]["commands"] = append(side["tests"].([]map[string]any)[0]["commands"].([]map[string]any),
+		map[string]any{"id": "c5", "command": "click", "target": "dom=document.forms[0]", "value": ""},
+		map[string]any{"id": "c6", "command": "assertTitle", "target": "Results", "value": ""})
 	side["tests"].([]map[string]any)[1]["commands"] = []map[string]any{{"id": "c9", "command": "teleport", "target": "", "value": ""}}
-	bad = imp(side, 422)
-	if !strings.Contains(string(bad.body), `"tests[1].commands[0].command"`) {
-		t.Errorf(".side unknown command issue: %s", bad.body)
+	r = imp(side, 201).json()
+	all = r["tests"].([]any)
+	if len(all) != 2 || num(all[0].(map[string]any)["test"].(map[string]any)["steps"]) != 4 || num(all[1].(map[string]any)["test"].(map[string]any)["steps"]) != 0 {
+		t.Fatalf("partial .side import: %v", r)
 	}
-	if list := c.do("GET", "/api/tests", nil, ProjectHeader, o.project).want(t, 200).json(); num(list["total"]) != 4 {
-		t.Errorf("refused imports saved tests: total %v", list["total"])
+	want := []string{"Search 3 click dom", "Home 0 teleport not supported"}
+	sk := r["skipped"].([]any)
+	for i, w := range want {
+		f := strings.SplitN(w, " ", 4)
+		if i >= len(sk) {
+			t.Fatalf("skipped %v, want %v", sk, want)
+		}
+		g := sk[i].(map[string]any)
+		if g["test"] != f[0] || num(g["index"]) != atoi(f[1]) || g["command"] != f[2] || !strings.Contains(g["reason"].(string), f[3]) {
+			t.Errorf("skipped[%d] = %v, want %s", i, g, w)
+		}
 	}
+	if len(sk) != len(want) {
+		t.Errorf("skipped %v", sk)
+	}
+	// Input that is no project at all still saves nothing.
+	imp(map[string]any{"tests": []any{1}}, 422)
+	if list := c.do("GET", "/api/tests", nil, ProjectHeader, o.project).want(t, 200).json(); num(list["total"]) != 6 {
+		t.Errorf("tests saved: total %v, want 6", list["total"])
+	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 func TestScriptAndRegistry(t *testing.T) {

@@ -1,12 +1,15 @@
 package dispatch
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +44,12 @@ type conn struct {
 	// only the read loop uses it.
 	told map[string]bool
 	addr string // the client address, while pairing
+	// waitingFor is the pairing this connection waits on; set before the
+	// connection is listed in h.waiting and not changed after.
+	waitingFor store.Pairing
+	// seen is when last_seen_at was last written for this connection;
+	// guarded by h.mu.
+	seen time.Time
 }
 
 type frame struct {
@@ -226,6 +235,10 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 	} else if !c.pair(ctx, hello.Pair, r.RemoteAddr) {
 		return
 	}
+	c.agent.Headless = hello.Headless
+	if err := h.Store.SetAgentHeadless(ctx, c.agent.ID, hello.Headless); err != nil {
+		h.log.Warn("agent connect: cannot store whether it has a display", "agent", c.agent.ID, "err", err)
+	}
 	ws.SetReadLimit(protocol.MaxArtifact + 1024)
 	// Before the connection can be given new runs: take back the ones the
 	// agent no longer has.
@@ -276,14 +289,46 @@ func (h *Hub) register(c *conn) {
 		// runs the agent still has.
 		go old.ws.Close(websocket.StatusGoingAway, "replaced by a new connection") //nolint:errcheck
 	}
+	c.seen = h.Now() // the token check or the approval has just written it
 	h.agents[c.agent.ID] = c
 }
 
+// unregister forgets the connection and records when its agent was last
+// seen: now, as it goes.
 func (h *Hub) unregister(c *conn) {
+	// Forgotten first, so no run goes to it while the database is slow.
+	now := h.Now()
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.agents[c.agent.ID] == c {
 		delete(h.agents, c.agent.ID)
+	}
+	h.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := h.Store.TouchAgent(ctx, c.agent.ID, now); err != nil {
+		h.log.Warn("record when an agent was last seen", "agent", c.agent.ID, "err", err)
+	}
+}
+
+// seenEvery is how often a connected agent's last_seen_at is written.
+const seenEvery = time.Minute
+
+// touchConnected moves last_seen_at of the agents connected for another
+// seenEvery since it was last written.
+func (h *Hub) touchConnected(ctx context.Context, now time.Time) {
+	var due []string
+	h.mu.Lock()
+	for id, c := range h.agents {
+		if now.Sub(c.seen) >= seenEvery {
+			c.seen = now
+			due = append(due, id)
+		}
+	}
+	h.mu.Unlock()
+	for _, id := range due {
+		if err := h.Store.TouchAgent(ctx, id, now); err != nil {
+			h.log.Warn("record when an agent was last seen", "agent", id, "err", err)
+		}
 	}
 }
 
@@ -328,10 +373,7 @@ func NormalizeCode(s string) string {
 
 // pair gives the connection a code and waits for a user to approve it.
 func (c *conn) pair(ctx context.Context, req *protocol.PairRequest, remote string) bool {
-	addr, _, _ := strings.Cut(remote, ":")
-	if i := strings.LastIndex(remote, ":"); i > 0 {
-		addr = remote[:i]
-	}
+	addr := ClientAddress(remote)
 	c.h.mu.Lock()
 	perAddr := 0
 	for _, w := range c.h.waiting {
@@ -370,6 +412,7 @@ func (c *conn) pair(ctx context.Context, req *protocol.PairRequest, remote strin
 		return false
 	}
 	c.approved = make(chan pairingResult, 1)
+	c.waitingFor = p
 	c.h.mu.Lock()
 	c.h.waiting[p.Code] = c
 	c.h.mu.Unlock()
@@ -396,6 +439,45 @@ func (c *conn) pair(ctx context.Context, req *protocol.PairRequest, remote strin
 	return false
 }
 
+// ClientAddress is the host part of a request's RemoteAddr, the address
+// pairing requests are counted and shown by (as the API's sign-in limit
+// takes it).
+func ClientAddress(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		return remote
+	}
+	return host
+}
+
+// Waiting is a computer waiting for its pairing code to be approved.
+type Waiting struct {
+	Code     string
+	Hostname string
+	OS       string
+	Since    time.Time
+}
+
+// WaitingFrom lists the computers waiting on a pairing code whose
+// connection comes from addr, oldest first: the ones near a user whose
+// browser has that address.
+func (h *Hub) WaitingFrom(addr string) []Waiting {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := []Waiting{}
+	for code, c := range h.waiting {
+		if c.addr == addr {
+			out = append(out, Waiting{Code: code, Hostname: c.waitingFor.Hostname, OS: c.waitingFor.OS, Since: c.waitingFor.CreatedAt})
+		}
+	}
+	slices.SortFunc(out, func(a, b Waiting) int { return cmp.Or(a.Since.Compare(b.Since), strings.Compare(a.Code, b.Code)) })
+	return out
+}
+
+// ErrPairingGone says a code is still open but its computer no longer
+// waits on it (its agent exited, or the hub restarted).
+var ErrPairingGone = errors.New("the computer no longer waits on this code")
+
 // ErrNoPairing says a code is unknown, used, expired, or its computer is no
 // longer waiting.
 var ErrNoPairing = errors.New("no such pairing code")
@@ -406,7 +488,16 @@ func (h *Hub) Pairing(ctx context.Context, code string) (store.Pairing, error) {
 	if errors.Is(err, store.ErrNotFound) {
 		return p, ErrNoPairing
 	}
-	return p, err
+	if err != nil {
+		return p, err
+	}
+	h.mu.Lock()
+	c := h.waiting[code]
+	h.mu.Unlock()
+	if c == nil {
+		return p, ErrPairingGone
+	}
+	return p, nil
 }
 
 // Approve pairs the computer waiting on code with the user: the agent gets

@@ -145,6 +145,8 @@ func (h *Hub) Run(ctx context.Context) {
 type AgentStatus struct {
 	Connected bool
 	Busy      int
+	// Headless: the connected agent has no display (its hello said so).
+	Headless bool
 }
 
 // Status reports an agent's live state.
@@ -155,7 +157,7 @@ func (h *Hub) Status(agentID string) AgentStatus {
 	if !ok {
 		return AgentStatus{}
 	}
-	return AgentStatus{Connected: true, Busy: len(c.runs)}
+	return AgentStatus{Connected: true, Busy: len(c.runs), Headless: c.agent.Headless}
 }
 
 // UserConnected reports whether the user has a connected agent.
@@ -413,7 +415,8 @@ func (h *Hub) hubEventOnce(ctx context.Context, runID string, e protocol.Event) 
 }
 
 // Sweep ends or requeues runs whose agent stopped renewing, ends runs that
-// waited too long for an agent, and retries assignment. Run calls it every
+// waited too long for an agent, moves connected agents' last seen time, and
+// retries assignment. Run calls it every
 // lease/3.
 func (h *Hub) Sweep(ctx context.Context) {
 	now := h.Now()
@@ -458,6 +461,7 @@ func (h *Hub) Sweep(ctx context.Context) {
 		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
 			Error: "the run took longer than " + h.MaxRunTime.String() + " and was stopped"})
 	}
+	h.touchConnected(ctx, now)
 	if err := h.Store.DeletePairings(ctx, now.Add(-time.Hour)); err != nil {
 		h.log.Warn("delete old pairing codes", "err", err)
 	}

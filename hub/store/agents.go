@@ -15,13 +15,16 @@ type Agent struct {
 	OS         string
 	CreatedAt  time.Time
 	LastSeenAt time.Time
+	// Headless: the agent said it has no display, so headed runs run
+	// without a window.
+	Headless bool
 }
 
-const agentCols = `id, user_id, name, os, created_at, last_seen_at`
+const agentCols = `id, user_id, name, os, created_at, last_seen_at, headless`
 
 func scanAgent(row pgx.Row) (Agent, error) {
 	var a Agent
-	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.OS, &a.CreatedAt, &a.LastSeenAt)
+	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.OS, &a.CreatedAt, &a.LastSeenAt, &a.Headless)
 	if isNoRows(err) {
 		return Agent{}, ErrNotFound
 	}
@@ -98,6 +101,13 @@ func (s *Store) AgentByToken(ctx context.Context, digest []byte, now time.Time) 
 // TouchAgent records that an agent was seen.
 func (s *Store) TouchAgent(ctx context.Context, id string, now time.Time) error {
 	_, err := s.pool.Exec(ctx, `UPDATE agents SET last_seen_at = $2 WHERE id = $1`, id, now)
+	return err
+}
+
+// SetAgentHeadless records whether an agent has a display, as its hello
+// says on every connection.
+func (s *Store) SetAgentHeadless(ctx context.Context, id string, headless bool) error {
+	_, err := s.pool.Exec(ctx, `UPDATE agents SET headless = $2 WHERE id = $1`, id, headless)
 	return err
 }
 

@@ -163,6 +163,18 @@ func (s *Store) SetPassword(ctx context.Context, userID, hash string) error {
 	return nil
 }
 
+// SetUserName changes the account's display name and returns the account.
+func (s *Store) SetUserName(ctx context.Context, userID, name string) (User, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE users SET name = $2 WHERE id = $1`, userID, name)
+	if err != nil {
+		return User{}, err
+	}
+	if tag.RowsAffected() == 0 {
+		return User{}, ErrNotFound
+	}
+	return s.UserByID(ctx, userID)
+}
+
 // SetPlatformAdmin grants platform administration to an account.
 func (s *Store) SetPlatformAdmin(ctx context.Context, userID string) error {
 	_, err := s.pool.Exec(ctx, `UPDATE users SET platform_admin = true WHERE id = $1`, userID)

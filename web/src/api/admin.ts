@@ -16,6 +16,7 @@ export const keys = {
   applications: ["applications", "list"] as const,
   suites: ["suites", "list"] as const,
   agents: ["agent", "list"] as const,
+  pendingAgents: ["agent", "pending"] as const,
   pairing: (code: string) => ["agent", "pairing", code] as const,
   roles: ["roles"] as const,
   orgMembers: (orgId: string) => ["orgMembers", orgId] as const,
@@ -137,6 +138,8 @@ export interface Agent {
   os: string;
   connected: boolean;
   busy: number;
+  /** The agent has no display: a headed run runs there without a window. */
+  headless: boolean;
   lastSeen: string;
   createdAt: string;
 }
@@ -156,6 +159,15 @@ export interface Pairing {
   expiresAt: string;
 }
 
+/** hub/api/agents.go pendingJSON: a computer waiting for approval from the caller's own address. */
+export interface PendingAgent {
+  code: string;
+  hostname: string;
+  os: string;
+  since: string;
+}
+
+export const listPendingAgents = () => get<{ pending: PendingAgent[] }>("/api/agent/pending", { noProject: true });
 export const listAgents = () => get<AgentList>("/api/agent", { noProject: true });
 export const disconnectAgent = (id: string) => del(`/api/agent/${encodeURIComponent(id)}`, { noProject: true });
 const pairPath = (code: string) => `/api/agent/pair/${encodeURIComponent(code)}`;

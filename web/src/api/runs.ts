@@ -4,7 +4,7 @@
 // (hub/api/dashboard.go), the profile (hub/api/context.go) and the few
 // lists the run screens borrow: environments to run against, whether an
 // agent is needed, and the project's member names.
-import { get, post, recordCall, request, query, type RequestOptions } from "./client";
+import { get, post, put, recordCall, request, query, type RequestOptions } from "./client";
 import type { Locator, TestDocument } from "./tests";
 import type { User } from "./types";
 
@@ -232,4 +232,9 @@ export function fetchProfile(): Promise<Profile> {
 /** POST /api/auth/password: 204; the hub signs the user's other sessions out. */
 export function changePassword(currentPassword: string, newPassword: string): Promise<null> {
   return post("/api/auth/password", { currentPassword, newPassword }, { noProject: true });
+}
+
+/** PUT /api/profile: changes the user's name; 422 with an issue at "name" when it is not valid. */
+export function saveProfileName(name: string): Promise<{ user: User }> {
+  return put("/api/profile", { name }, { noProject: true });
 }

@@ -98,13 +98,23 @@ export interface ImportResult {
   /** The DSL version the document was migrated from, "side" for a Selenium IDE project, null when already current. */
   migratedFrom: number | "side" | null;
   tests: ImportedTest[];
+  /** .side commands left out of their test: index counts from 0 in the test's commands. */
+  skipped: SkippedCommand[];
+}
+
+/** protocol.Skipped: a Selenium IDE command the import could not take. */
+export interface SkippedCommand {
+  test: string;
+  index: number;
+  command: string;
+  reason: string;
 }
 
 /** POST /api/tests/import with a file's text as the body: a DSL 1 or 2 document, or a Selenium IDE .side project. */
 export async function importTests(text: string): Promise<ImportResult> {
   const res = await request<ImportResult>("POST", "/api/tests/import", undefined, { rawBody: text });
   const data = res.data;
-  return { ...data, tests: data.tests ?? [{ test: data.test, version: data.version }] };
+  return { ...data, tests: data.tests ?? [{ test: data.test, version: data.version }], skipped: data.skipped ?? [] };
 }
 
 function testPath(id: string): string {

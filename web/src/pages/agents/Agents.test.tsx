@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../test/render";
 import { AgentBanner } from "./AgentBanner";
 import { AgentsPage } from "./AgentsPage";
-import { EXPIRED_MESSAGE, PairPage } from "./PairPage";
+import { EXPIRED_MESSAGE, GONE_MESSAGE, PairPage } from "./PairPage";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -17,6 +17,7 @@ const laptop = {
   os: "linux",
   connected: true,
   busy: 1,
+  headless: false,
   lastSeen: "2026-11-02T10:00:00Z",
   createdAt: "2026-11-01T10:00:00Z",
 };
@@ -139,5 +140,55 @@ describe("PairPage", () => {
     expect(await screen.findByText(/You already approved code/)).toHaveTextContent(
       "You already approved code K7Q-4MP: mia-laptop is paired.",
     );
+  });
+
+  it("lists computers waiting near the user and approves one in one click", async () => {
+    let pending = [{ code: "K7Q-4MP", hostname: "mia-desktop", os: "linux", since: new Date(Date.now() - 3 * 60_000).toISOString() }];
+    const { calls } = fakeFetch({
+      "GET /api/agent": { body: { agents: [], needed: true } },
+      "GET /api/agent/pending": () => ({ body: { pending } }),
+      "POST /api/agent/pair/K7Q-4MP": () => {
+        pending = [];
+        return { status: 201, body: { ...laptop, name: "mia-desktop", busy: 0, headless: false } };
+      },
+    });
+    renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
+    const section = await screen.findByRole("region", { name: "Computers waiting for approval" });
+    expect(section).toHaveTextContent("mia-desktop linux · code K7Q-4MP · waiting for 3 minutes");
+    await userEvent.click(within(section).getByRole("button", { name: "Approve mia-desktop" }));
+    expect(await within(section).findByRole("status")).toHaveTextContent("Paired: mia-desktop is now one of your computers.");
+    expect(calls.filter((c) => c.method === "POST").map((c) => c.path)).toEqual(["/api/agent/pair/K7Q-4MP"]);
+  });
+
+  it("shows no waiting section when no computer waits", async () => {
+    const { fn } = fakeFetch({
+      "GET /api/agent": { body: { agents: [laptop], needed: false } },
+      "GET /api/agent/pending": { body: { pending: [] } },
+    });
+    renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
+    await screen.findByText("mia-laptop");
+    await waitFor(() => expect(fn).toHaveBeenCalledTimes(2));
+    expect(screen.queryByText("Computers waiting for approval")).not.toBeInTheDocument();
+  });
+
+  it("marks a computer without a display", async () => {
+    fakeFetch({ "GET /api/agent": { body: { agents: [{ ...laptop, headless: true }], needed: false } } });
+    renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
+    expect(await screen.findByText("No display")).toHaveAttribute(
+      "title",
+      "This computer has no display: headed runs run there without a window.",
+    );
+  });
+
+  it("says a computer that stopped waiting is gone", async () => {
+    fakeFetch({
+      "GET /api/agent/pair/K7Q-4MP": {
+        status: 410,
+        body: { error: "this computer is no longer waiting", code: "pairing_gone" },
+      },
+    });
+    renderPage(<PairPage />, { route: "/pair/K7Q-4MP", path: "/pair/:code" });
+    expect(await screen.findByRole("alert")).toHaveTextContent(GONE_MESSAGE);
+    expect(screen.queryByRole("button", { name: "Approve" })).not.toBeInTheDocument();
   });
 });

@@ -2,9 +2,18 @@
 // and how to pair another. The list refreshes every few seconds so a
 // computer approved in another tab, or one that just connected, shows up.
 import { useState, type FormEvent } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { disconnectAgent, keys, listAgents, normalizeCode, type Agent } from "../../api/admin";
+import {
+  approvePairing,
+  disconnectAgent,
+  keys,
+  listAgents,
+  listPendingAgents,
+  normalizeCode,
+  type Agent,
+  type PendingAgent,
+} from "../../api/admin";
 import { Confirm, Empty, ErrorBox, Loading, PageHeader, When } from "../../components/ui";
 import "./agents.css";
 
@@ -20,6 +29,7 @@ export function AgentsPage() {
         title="Agents"
         subtitle="Your paired computers. A run you start goes to one of your connected agents, which drives a local browser and streams the results back."
       />
+      <PendingAgents />
       {agents.isPending ? (
         <Loading label="Loading your computers" />
       ) : agents.isError ? (
@@ -71,6 +81,11 @@ function AgentTable({ agents, onDisconnect }: { agents: Agent[]; onDisconnect: (
             <td>{a.os || <span className="muted">—</span>}</td>
             <td>
               <span className={a.connected ? "badge badge-connected" : "badge badge-offline"}>{a.connected ? "Connected" : "Offline"}</span>
+              {a.headless && (
+                <span className="badge badge-offline" title="This computer has no display: headed runs run there without a window.">
+                  No display
+                </span>
+              )}
             </td>
             <td>{a.connected ? "now" : <When at={a.lastSeen} />}</td>
             <td>
@@ -96,6 +111,71 @@ function AgentTable({ agents, onDisconnect }: { agents: Agent[]; onDisconnect: (
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** waitingFor says how long a computer has waited: "for 3 minutes". */
+export function waitingFor(since: string, now = Date.now()): string {
+  const ms = now - new Date(since).getTime();
+  if (Number.isNaN(ms)) return "";
+  const min = Math.floor(ms / 60_000);
+  return min < 1 ? "less than a minute" : min === 1 ? "1 minute" : `${min} minutes`;
+}
+
+/**
+ * PendingAgents lists the computers near the user (the hub shows only those
+ * whose agent connects from the browser's own address) that wait for
+ * approval, each approvable in one click.
+ */
+function PendingAgents() {
+  const qc = useQueryClient();
+  const pending = useQuery({ queryKey: keys.pendingAgents, queryFn: listPendingAgents, refetchInterval: AGENTS_POLL_MS });
+  const approve = useMutation({
+    mutationFn: (p: PendingAgent) => approvePairing(p.code),
+    onSettled: () => qc.invalidateQueries({ queryKey: ["agent"] }),
+  });
+  const list = pending.data?.pending ?? [];
+  if (list.length === 0 && !approve.isSuccess) return null;
+  return (
+    <section className="panel pending-agents" aria-labelledby="pending-title">
+      <h2 id="pending-title">Computers waiting for approval</h2>
+      {approve.isSuccess && (
+        <p className="ok-box" role="status">
+          Paired: <strong>{approve.data.name}</strong> is now one of your computers.
+        </p>
+      )}
+      {list.length > 0 && (
+        <>
+          <p className="hint">
+            Agents started near you (on this network address) that wait for their pairing code to be approved. Approve only a computer you
+            control: it runs the tests you start, with your permissions.
+          </p>
+          <ul className="pending-list">
+            {list.map((p) => (
+              <li key={p.code}>
+                <span>
+                  <strong>{p.hostname}</strong> <span className="muted">{p.os}</span> · code <code>{p.code}</code> · waiting for{" "}
+                  <time dateTime={p.since}>{waitingFor(p.since)}</time>
+                </span>
+                <button
+                  type="button"
+                  className="primary small"
+                  aria-label={`Approve ${p.hostname}`}
+                  disabled={approve.isPending}
+                  onClick={() => approve.mutate(p)}
+                >
+                  Approve
+                </button>
+                <Link to={`/pair/${encodeURIComponent(p.code)}`} className="small">
+                  Details
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <ErrorBox error={approve.error} title="The computer was not paired" />
+    </section>
   );
 }
 

@@ -9,6 +9,7 @@ import { ErrorBox, formatDate, Loading, PageHeader } from "../../components/ui";
 import "./agents.css";
 
 export const EXPIRED_MESSAGE = "This pairing code is unknown or has expired. Restart the agent to get a new code.";
+export const GONE_MESSAGE = "This computer is no longer waiting: start the agent again for a new code.";
 
 // The codes this browser approved, so that coming back to the page (the
 // hub forgets a used code) says it was approved rather than unknown.
@@ -44,6 +45,11 @@ export function expiresIn(iso: string, now = Date.now()): string {
 
 function isGone(err: unknown): boolean {
   return err instanceof ApiError && (err.status === 404 || err.status === 410);
+}
+
+/** stoppedWaiting: the code is right but its agent exited (410 pairing_gone). */
+function stoppedWaiting(err: unknown): boolean {
+  return err instanceof ApiError && err.code === "pairing_gone";
 }
 
 export function PairPage() {
@@ -85,6 +91,10 @@ export function PairPage() {
           <div className="ok-box" role="status">
             You already approved code <code>{code}</code>: <strong>{already}</strong> is paired.{" "}
             <Link to="/agents">See your computers</Link>
+          </div>
+        ) : stoppedWaiting(err) ? (
+          <div className="error-box" role="alert">
+            {GONE_MESSAGE}
           </div>
         ) : isGone(err) ? (
           <div className="error-box" role="alert">

@@ -97,4 +97,39 @@ describe("ProfilePage", () => {
     await fill("old-password-1", "new-password-1", "new-password-1");
     await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("this account may not change its password"));
   });
+
+  it("edits the name, and shows the hub's issue beside it", async () => {
+    const { calls } = fakeFetch({
+      "GET /api/profile": { body: profile },
+      "PUT /api/profile": (call) =>
+        (call.body as { name: string }).name.trim() === ""
+          ? {
+              status: 422,
+              body: {
+                error: "the profile is not valid",
+                code: "invalid",
+                issues: [{ path: "name", message: "name is required", code: "required" }],
+              },
+            }
+          : { body: { user: { ...profile.user, name: (call.body as { name: string }).name.trim() } } },
+    });
+    renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
+    await userEvent.click(await screen.findByRole("button", { name: "Edit name" }));
+    const input = screen.getByLabelText("Name");
+    expect(input).toHaveValue("Mia Tester");
+    await userEvent.clear(input);
+    await userEvent.click(screen.getByRole("button", { name: "Save name" }));
+    expect(await screen.findByText("name is required")).toBeInTheDocument();
+    expect(input).toHaveAttribute("aria-invalid", "true");
+    await userEvent.type(input, "Mia Q. Tester");
+    await userEvent.click(screen.getByRole("button", { name: "Save name" }));
+    expect(await screen.findByRole("button", { name: "Edit name" })).toBeInTheDocument();
+    expect(screen.getByText("Saved.")).toBeInTheDocument();
+    expect(screen.getAllByText(/Mia Q\. Tester/).length).toBeGreaterThan(0);
+    const puts = calls.filter((c) => c.method === "PUT");
+    expect(puts.map((c) => [c.path, c.body, c.headers["Content-Type"] ?? c.headers["content-type"]])).toEqual([
+      ["/api/profile", { name: "" }, "application/json"],
+      ["/api/profile", { name: "Mia Q. Tester" }, "application/json"],
+    ]);
+  });
 });

@@ -1,11 +1,12 @@
-// The signed-in user's profile (/profile): who they are, the runs they
-// started last (in any project), and changing the password, which signs
-// out their other sessions (POST /api/auth/password).
+// The signed-in user's profile (/profile): who they are, changing their
+// name (PUT /api/profile), the runs they started last (in any project), and
+// changing the password, which signs out their other sessions
+// (POST /api/auth/password).
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, describeError } from "../../api";
-import { changePassword, fetchProfile } from "../../api/runs";
+import { changePassword, fetchProfile, saveProfileName, type Profile } from "../../api/runs";
 import { ErrorBox, Empty, Loading, PageHeader, formatDate } from "../../components/ui";
 import { RunTable } from "../runs/runBits";
 import "./profile.css";
@@ -32,7 +33,9 @@ export function ProfilePage() {
           <h2 id="profile-account-heading">Account</h2>
           <dl className="profile-facts">
             <dt>Name</dt>
-            <dd>{user.name}</dd>
+            <dd>
+              <NameForm name={user.name} />
+            </dd>
             <dt>Email</dt>
             <dd>{user.email}</dd>
             <dt>Member since</dt>
@@ -60,6 +63,81 @@ export function ProfilePage() {
         )}
       </section>
     </div>
+  );
+}
+
+/** NameForm shows the user's name and edits it in place. */
+function NameForm({ name }: { name: string }) {
+  const qc = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(name);
+  const save = useMutation({
+    mutationFn: () => saveProfileName(value),
+    onSuccess: ({ user }) => {
+      qc.setQueryData<Profile>(["profile"], (p) => (p ? { ...p, user } : p));
+      void qc.invalidateQueries({ queryKey: ["session"] });
+      void qc.invalidateQueries({ queryKey: ["context"] });
+      setEditing(false);
+    },
+  });
+  if (!editing) {
+    return (
+      <span className="profile-name">
+        {name}{" "}
+        <button
+          type="button"
+          className="small"
+          onClick={() => {
+            setValue(name);
+            save.reset();
+            setEditing(true);
+          }}
+        >
+          Edit name
+        </button>
+        {save.isSuccess && (
+          <span className="muted" role="status">
+            {" "}
+            Saved.
+          </span>
+        )}
+      </span>
+    );
+  }
+  const issue = issueFor(save.error, "name");
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form className="profile-name-form" onSubmit={submit} noValidate>
+      <label className={issue ? "field has-error" : "field"}>
+        <span className="sr-only">Name</span>
+        <input
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          autoComplete="name"
+          aria-label="Name"
+          maxLength={200}
+          autoFocus
+          aria-invalid={issue ? true : undefined}
+          aria-describedby={issue ? "profile-name-error" : undefined}
+        />
+      </label>
+      <button type="submit" className="primary small" disabled={save.isPending}>
+        {save.isPending ? "Saving…" : "Save name"}
+      </button>
+      <button type="button" className="small" onClick={() => setEditing(false)}>
+        Cancel
+      </button>
+      {issue ? (
+        <span className="field-error" id="profile-name-error">
+          {issue}
+        </span>
+      ) : (
+        <ErrorBox error={save.error} />
+      )}
+    </form>
   );
 }
 

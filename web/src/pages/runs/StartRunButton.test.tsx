@@ -220,4 +220,67 @@ describe("StartRunButton", () => {
     dialog = await screen.findByRole("dialog", { name: "Run Checkout" });
     expect(await within(within(dialog).getByLabelText("Environment")).findByRole("option", { name: "QA" })).toBeInTheDocument();
   });
+
+  describe("what it says about the agents", () => {
+    const agent = (over: object) => ({
+      id: "agt_1",
+      name: "ci-box",
+      os: "linux",
+      connected: true,
+      busy: 0,
+      headless: false,
+      lastSeen: "2026-11-02T10:00:00Z",
+      createdAt: "2026-11-01T10:00:00Z",
+      ...over,
+    });
+    const open = async () => {
+      renderPage(<StartRunButton test={makeTest()} />, { route: "/tests/tc_1", path: "/tests/:id" });
+      await userEvent.click(screen.getByRole("button", { name: "Run" }));
+      return screen.findByRole("dialog", { name: "Run Checkout" });
+    };
+
+    it("says when no agent is connected and where to start and pair one; the run still starts", async () => {
+      const { calls } = fakeFetch({
+        ...envs,
+        "GET /api/agent": { body: { agents: [], needed: true } },
+        "POST /api/runs": { status: 201, body: { runId: "run_44", status: "queued" } },
+      });
+      const dialog = await open();
+      const notice = await within(dialog).findByText(/No agent of yours is connected/);
+      expect(notice).toHaveTextContent("this run waits in the queue until one is. Start the desktop agent on your computer and pair it");
+      expect(within(notice).getByRole("link", { name: "how to start and pair an agent" })).toHaveAttribute("href", "/agents");
+      await userEvent.click(within(dialog).getByRole("button", { name: "Start run" }));
+      await screen.findByTestId("elsewhere");
+      expect(calls.some((c) => c.method === "POST" && c.path === "/api/runs")).toBe(true);
+    });
+
+    it("warns before a headed run that no connected agent has a display", async () => {
+      fakeFetch({
+        ...envs,
+        "GET /api/agent": {
+          body: { agents: [agent({ headless: true }), agent({ id: "agt_2", name: "old-laptop", connected: false })], needed: false },
+        },
+      });
+      const dialog = await open();
+      const headed = within(dialog).getByLabelText("Headed (show the browser window)");
+      await waitFor(() => expect(within(dialog).queryByText(/No agent of yours/)).not.toBeInTheDocument());
+      expect(within(dialog).queryByText(/has a display/)).not.toBeInTheDocument();
+      await userEvent.click(headed);
+      expect(await within(dialog).findByText(/None of your connected agents has a display/)).toHaveTextContent("it runs headless");
+      await userEvent.click(headed);
+      expect(within(dialog).queryByText(/has a display/)).not.toBeInTheDocument();
+    });
+
+    it("says nothing when a connected agent has a display", async () => {
+      const { calls } = fakeFetch({
+        ...envs,
+        "GET /api/agent": { body: { agents: [agent({ headless: true }), agent({ id: "agt_2", headless: false })], needed: false } },
+      });
+      const dialog = await open();
+      await userEvent.click(within(dialog).getByLabelText("Headed (show the browser window)"));
+      await waitFor(() => expect(calls.some((c) => c.path === "/api/agent")).toBe(true));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(within(dialog).queryByText(/has a display|No agent of yours/)).not.toBeInTheDocument();
+    });
+  });
 });

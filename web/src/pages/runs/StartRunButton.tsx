@@ -9,6 +9,7 @@ import type { Test } from "../../api";
 import { environmentChoicesKey, listEnvironmentChoices, startRun } from "../../api/runs";
 import { useWorkspace } from "../../session";
 import { PROTECTED_RULE, protectedRefusal } from "../environments/protection";
+import { AgentNotice } from "./AgentNotice";
 import "./runs.css";
 
 const LAST_ENV = "ta.lastEnvironment.";
@@ -120,6 +121,7 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
           </label>
         </fieldset>
         <p className="hint">Version {test.version} runs on one of your connected agents; without one, it waits in the queue.</p>
+        <AgentNotice headed={headed} />
         <ErrorBox error={start.error} title="The run was not started" />
         <IssueList error={start.error} />
         <FormActions onCancel={onClose} label="Start run" busyLabel="Starting…" busy={start.isPending} />

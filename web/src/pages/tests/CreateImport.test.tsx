@@ -155,4 +155,66 @@ describe("Import", () => {
     expect(await within(dialog).findByRole("alert")).toHaveTextContent("This is not JSON");
     await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(false));
   });
+
+  it("lists every command a Selenium IDE import left out, with its test and place", async () => {
+    fakeFetch({
+      ...BASE,
+      "POST /api/tests/import": {
+        status: 201,
+        body: {
+          test: makeTest({ id: "tc_1", name: "Checkout" }),
+          version: 1,
+          migratedFrom: "side",
+          tests: [{ test: makeTest({ id: "tc_1", name: "Checkout" }), version: 1 }],
+          skipped: [
+            {
+              test: "Checkout",
+              index: 1,
+              command: "dragAndDropToObject",
+              reason: 'Selenium IDE command "dragAndDropToObject" is not supported',
+            },
+            { test: "Checkout", index: 4, command: "click", reason: "dom= locators are not supported" },
+          ],
+        },
+      },
+    });
+    renderList();
+    await userEvent.click(await screen.findByRole("button", { name: "Import" }));
+    const dialog = screen.getByRole("dialog", { name: "Import tests" });
+    await userEvent.click(within(dialog).getByLabelText("Or paste a document"));
+    await userEvent.paste('{"name":"Side project","tests":[]}');
+    await userEvent.click(within(dialog).getByRole("button", { name: "Import tests" }));
+    expect(await within(dialog).findByText(/Imported 1 test/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/2 commands were left out/)).toBeInTheDocument();
+    const rows = within(within(dialog).getByRole("table", { name: "Skipped commands" })).getAllByRole("row");
+    expect(rows.map((r) => r.textContent)).toEqual([
+      "TestCommandWhy",
+      'Checkout#2 dragAndDropToObjectSelenium IDE command "dragAndDropToObject" is not supported',
+      "Checkout#5 clickdom= locators are not supported",
+    ]);
+  });
+
+  it("lists nothing when an import left nothing out", async () => {
+    fakeFetch({
+      ...BASE,
+      "POST /api/tests/import": {
+        status: 201,
+        body: {
+          test: makeTest({ id: "tc_1", name: "One" }),
+          version: 1,
+          migratedFrom: null,
+          tests: [{ test: makeTest({ id: "tc_1", name: "One" }), version: 1 }],
+          skipped: [],
+        },
+      },
+    });
+    renderList();
+    await userEvent.click(await screen.findByRole("button", { name: "Import" }));
+    const dialog = screen.getByRole("dialog", { name: "Import tests" });
+    await userEvent.click(within(dialog).getByLabelText("Or paste a document"));
+    await userEvent.paste('{"dsl":2,"name":"One","steps":[]}');
+    await userEvent.click(within(dialog).getByRole("button", { name: "Import tests" }));
+    expect(await within(dialog).findByText(/Imported 1 test/)).toBeInTheDocument();
+    expect(within(dialog).queryByText(/left out/)).not.toBeInTheDocument();
+  });
 });

@@ -1,7 +1,9 @@
 // The "Import tests" dialog: a DSL 1 or 2 document or a Selenium IDE .side
 // project, from a file or pasted, sent as is to POST /api/tests/import. The
 // hub migrates, validates and saves each test as Shared, owned by the
-// caller; anything invalid comes back as issues and nothing is saved.
+// caller. A .side command that cannot be imported is left out and listed
+// after the import; anything else invalid comes back as issues and nothing
+// is saved.
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -101,6 +103,34 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
               </li>
             ))}
           </ul>
+          {r.skipped.length > 0 && (
+            <div className="notice notice-warn tl-skipped">
+              <strong>
+                {r.skipped.length === 1 ? "1 command was" : `${r.skipped.length} commands were`} left out: add{" "}
+                {r.skipped.length === 1 ? "its step" : "their steps"} in the editor.
+              </strong>
+              <table className="table" aria-label="Skipped commands">
+                <thead>
+                  <tr>
+                    <th>Test</th>
+                    <th>Command</th>
+                    <th>Why</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {r.skipped.map((s) => (
+                    <tr key={`${s.test}#${s.index}`}>
+                      <td>{s.test || <span className="muted">(no name)</span>}</td>
+                      <td>
+                        #{s.index + 1} <code>{s.command || "(none)"}</code>
+                      </td>
+                      <td>{s.reason}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
         </div>
         <div className="modal-actions">
           <button type="button" onClick={again}>
