@@ -51,7 +51,7 @@ func with(m obj, kv ...any) obj {
 type hostileWorld struct {
 	o                                  org
 	ownerID, ownerEmail, outsiderEmail string
-	test, run, env, app, suite         string
+	test, run, env, app, suite, batch  string
 }
 
 func newHostileWorld(t *testing.T, h *harness) hostileWorld {
@@ -69,6 +69,7 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 	w.app = p("POST", "/api/applications", obj{"name": "Shop", "baseUrl": "https://shop.example.com"}).want(t, 201).str("id")
 	w.env = p("POST", "/api/environments", obj{"name": "Staging", "variables": obj{"user": "bob"}, "applicationId": w.app}).want(t, 201).str("id")
 	w.run = p("POST", "/api/runs", obj{"testId": w.test, "environmentId": w.env}).want(t, 201).str("runId")
+	w.batch = p("POST", "/api/runs", obj{"testIds": []any{w.test}, "environmentId": w.env}).want(t, 201).str("batchId")
 	return w
 }
 
@@ -106,8 +107,10 @@ func (w hostileWorld) samples() map[string][]any {
 
 		"POST /api/agent/pair/{code}": {noBody},
 		"POST /api/runs/{id}/cancel":  {noBody},
-		"POST /api/runs":              {obj{"testId": w.test, "environmentId": w.env, "headed": false, "screenshots": true}},
-		"POST /api/script":            {doc, obj{"testId": w.test}},
+		"POST /api/runs": {obj{"testId": w.test, "environmentId": w.env, "headed": false, "screenshots": true},
+			obj{"testIds": []any{w.test}, "environmentId": w.env, "headed": false, "screenshots": true}, obj{"suite": w.suite}},
+		"POST /api/batches/{id}/rerun": {obj{"failedOnly": false}},
+		"POST /api/script":             {doc, obj{"testId": w.test}},
 
 		"POST /api/environments": {obj{"name": "Production", "variables": obj{"user": "carol"}, "secrets": obj{"TOKEN": "s3cret"}, "applicationId": w.app},
 			obj{"id": w.env, "name": "Staging", "variables": obj{"user": "bob"}}},
@@ -141,6 +144,8 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return w.test, true
 	case "id after runs":
 		return w.run, true
+	case "id after batches":
+		return w.batch, true
 	case "id after environments":
 		return w.env, true
 	case "id after applications":

@@ -17,10 +17,15 @@ const codeEnvironmentProtected = "environment_protected"
 // refuseProtected answers 403 environment_protected, before anything is
 // queued, when the caller may not run test t against env.
 func refuseProtected(w http.ResponseWriter, sc scope, env store.Environment, t store.Test) bool {
-	msg := dispatch.ProtectedRefusal(env, sc.Role, t.Status, "your")
+	msg := protectedRefusal(env, sc, t)
 	if msg == "" {
 		return false
 	}
 	writeError(w, http.StatusForbidden, codeEnvironmentProtected, msg)
 	return true
+}
+
+// protectedRefusal says why the caller may not run test t against env, or "".
+func protectedRefusal(env store.Environment, sc scope, t store.Test) string {
+	return dispatch.ProtectedRefusal(env, sc.Role, t.Status, "your")
 }

@@ -21,6 +21,7 @@ const runNotFound = "no such run, or it is not visible to you"
 type runJSON struct {
 	RunID         string  `json:"runId"`
 	TestID        string  `json:"testId"`
+	BatchID       *string `json:"batchId"`
 	TestName      string  `json:"testName"`
 	ProjectID     string  `json:"projectId"`
 	EnvironmentID *string `json:"environmentId"`
@@ -66,6 +67,7 @@ func toRunJSON(r store.Run) runJSON {
 		e := r.EnvironmentID
 		out.EnvironmentID = &e
 	}
+	out.BatchID = strPtr(r.BatchID)
 	out.Options.Headed, out.Options.Screenshots = r.Headed, r.Screenshots
 	out.Result.Steps = []protocol.StepResult{}
 	if len(r.Result) > 0 {
@@ -87,13 +89,16 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	if !allow(w, sc, access.RunTests) {
 		return
 	}
-	var in struct {
-		TestID        string `json:"testId"`
-		EnvironmentID string `json:"environmentId"`
-		Headed        bool   `json:"headed"`
-		Screenshots   *bool  `json:"screenshots"`
-	}
+	var in runRequest
 	if !decode(w, r, &in) {
+		return
+	}
+	if in.TestID != "" && (in.TestIDs != nil || in.Suite != nil) {
+		writeIssues(w, "the run is not valid", issueList{{Path: "testId", Code: "exclusive", Message: "send one of testId, testIds or suite"}})
+		return
+	}
+	if in.TestIDs != nil || in.Suite != nil {
+		s.startBatch(w, r, sc, in)
 		return
 	}
 	if in.TestID == "" {
@@ -155,10 +160,14 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	query := store.RunQuery{ProjectID: sc.Project.ID, UserID: currentUserID(r), TestID: q.Get("testId"), Status: q.Get("status")}
+	query := store.RunQuery{ProjectID: sc.Project.ID, UserID: currentUserID(r), TestID: q.Get("testId"), Status: q.Get("status"),
+		BatchID: q.Get("batchId")}
 	var issues issueList
 	if query.TestID != "" && !ids.Valid(ids.Test, query.TestID) {
 		issues.add("testId", "format", "testId must be a test id (tc_...)")
+	}
+	if query.BatchID != "" && !ids.Valid(kindBatch, query.BatchID) {
+		issues.add("batchId", "format", "batchId must be a batch id (bat_...)")
 	}
 	if query.Status != "" && !slices.Contains(runStatuses, query.Status) {
 		issues.add("status", "enum", "status must be queued, running, passed, failed, error or cancelled")

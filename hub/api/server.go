@@ -175,6 +175,8 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/runs/{id}/events", s.runEvents)
 	r.Get("/runs/{id}/artifacts/{name}", s.runArtifact)
 	r.Post("/runs/{id}/cancel", s.cancelRun)
+	r.Get("/batches/{id}", s.getBatch)
+	r.Post("/batches/{id}/rerun", s.rerunBatch)
 
 	r.Get("/registry", s.registry)
 	r.Post("/script", s.script)

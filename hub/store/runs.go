@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Run is a run row with the facts of its test that decide who sees it.
@@ -13,6 +14,7 @@ type Run struct {
 	ID              string
 	ProjectID       string
 	TestID          string
+	BatchID         string // "" for a run started alone
 	Version         int
 	EnvironmentID   string
 	UserID          string
@@ -39,7 +41,8 @@ type Run struct {
 
 const runCols = `r.id, r.project_id, r.test_id, r.version, coalesce(r.environment_id, ''), coalesce(r.user_id, ''), r.status,
 	r.headed, r.screenshots, r.passed, r.total, r.duration_ms, r.error, r.result, coalesce(r.agent_id, ''), r.attempts, r.assignments,
-	r.cancel_requested, r.created_at, r.started_at, r.finished_at, t.name, t.visibility, coalesce(t.owner_id, ''), coalesce(u.name, '')`
+	r.cancel_requested, r.created_at, r.started_at, r.finished_at, t.name, t.visibility, coalesce(t.owner_id, ''), coalesce(u.name, ''),
+	coalesce(r.batch_id, '')`
 
 const runFrom = ` FROM runs r JOIN tests t ON t.id = r.test_id LEFT JOIN users u ON u.id = r.user_id `
 
@@ -47,7 +50,8 @@ func scanRun(row pgx.Row) (Run, error) {
 	var r Run
 	err := row.Scan(&r.ID, &r.ProjectID, &r.TestID, &r.Version, &r.EnvironmentID, &r.UserID, &r.Status,
 		&r.Headed, &r.Screenshots, &r.Passed, &r.Total, &r.DurationMs, &r.Error, &r.Result, &r.AgentID, &r.Attempts, &r.Assignments,
-		&r.CancelRequested, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.TestName, &r.TestVisibility, &r.TestOwnerID, &r.UserName)
+		&r.CancelRequested, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.TestName, &r.TestVisibility, &r.TestOwnerID, &r.UserName,
+		&r.BatchID)
 	if isNoRows(err) {
 		return Run{}, ErrNotFound
 	}
@@ -63,9 +67,15 @@ func collectRuns(rows pgx.Rows, err error) ([]Run, error) {
 
 // CreateRun queues a run.
 func (s *Store) CreateRun(ctx context.Context, r Run) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO runs (id, project_id, test_id, version, environment_id, user_id, status, headed, screenshots, created_at)
-		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9)`,
-		r.ID, r.ProjectID, r.TestID, r.Version, r.EnvironmentID, r.UserID, r.Headed, r.Screenshots, r.CreatedAt)
+	return createRun(ctx, s.pool, r)
+}
+
+func createRun(ctx context.Context, db interface {
+	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+}, r Run) error {
+	_, err := db.Exec(ctx, `INSERT INTO runs (id, project_id, test_id, version, environment_id, user_id, status, headed, screenshots, created_at, batch_id)
+		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9, nullif($10, ''))`,
+		r.ID, r.ProjectID, r.TestID, r.Version, r.EnvironmentID, r.UserID, r.Headed, r.Screenshots, r.CreatedAt, r.BatchID)
 	return err
 }
 
@@ -78,6 +88,7 @@ func (s *Store) Run(ctx context.Context, id string) (Run, error) {
 type RunQuery struct {
 	ProjectID, UserID string
 	TestID, Status    string
+	BatchID           string
 	After             *Cursor // Key: created_at RFC 3339 nano
 	Limit             int
 }
@@ -85,16 +96,16 @@ type RunQuery struct {
 // ListRuns returns runs newest first; runs of other people's private
 // tests are never listed.
 func (s *Store) ListRuns(ctx context.Context, q RunQuery) ([]Run, *Cursor, error) {
-	args := []any{q.ProjectID, q.UserID, q.TestID, q.Status, q.Limit + 1}
+	args := []any{q.ProjectID, q.UserID, q.TestID, q.Status, q.Limit + 1, q.BatchID}
 	cond := `r.project_id = $1 AND (t.visibility = 'Shared' OR t.owner_id = $2)
-		AND ($3 = '' OR r.test_id = $3) AND ($4 = '' OR r.status = $4)`
+		AND ($3 = '' OR r.test_id = $3) AND ($4 = '' OR r.status = $4) AND ($6 = '' OR r.batch_id = $6)`
 	if q.After != nil {
 		at, err := time.Parse(time.RFC3339Nano, q.After.Key)
 		if err != nil {
 			return nil, nil, ErrBadCursor
 		}
 		args = append(args, at, q.After.ID)
-		cond += ` AND (r.created_at, r.id) < ($6, $7)`
+		cond += ` AND (r.created_at, r.id) < ($7, $8)`
 	}
 	runs, err := collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`WHERE `+cond+` ORDER BY r.created_at DESC, r.id DESC LIMIT $5`, args...))
 	if err != nil || len(runs) <= q.Limit {

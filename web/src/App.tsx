@@ -11,6 +11,7 @@ import { VersionsPage } from "./pages/tests/VersionsPage";
 import { EditorPage } from "./pages/editor/EditorPage";
 import { RunsPage } from "./pages/runs/RunsPage";
 import { RunPage } from "./pages/runs/RunPage";
+import { BatchPage } from "./pages/batches/BatchPage";
 import { DashboardPage } from "./pages/dashboard/DashboardPage";
 import { ProfilePage } from "./pages/profile/ProfilePage";
 import { EnvironmentsPage } from "./pages/environments/EnvironmentsPage";
@@ -47,6 +48,7 @@ export function AppRoutes() {
           <Route path="/profile" element={<ProfilePage />} />
           <Route path="/admin" element={<AdminPage />} />
           <Route path="/runs/:id" element={<RunPage />} />
+          <Route path="/batches/:id" element={<BatchPage />} />
           <Route path="/tests/:id" element={<EditorPage />} />
           <Route path="/tests/:id/versions" element={<VersionsPage />} />
           <Route element={<RequireProject />}>

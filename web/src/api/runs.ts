@@ -35,6 +35,8 @@ export interface StepResult {
 export interface Run {
   runId: string;
   testId: string;
+  /** The batch it was started in (many tests at once), or null. */
+  batchId?: string | null;
   testName: string;
   projectId: string;
   environmentId: string | null;

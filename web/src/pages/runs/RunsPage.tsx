@@ -120,7 +120,7 @@ export function RunsPage() {
           <RunTable
             runs={all}
             caption={testId ? `Runs of ${testName}` : "Runs"}
-            columns={{ test: !testId, environment: true, startedBy: true }}
+            columns={{ test: !testId, environment: true, startedBy: true, batch: true }}
             environments={envQ.data ?? (envQ.isError ? {} : undefined)}
           />
           {runs.isFetchNextPageError && <ErrorBox error={runs.error} title="More runs could not be loaded" />}

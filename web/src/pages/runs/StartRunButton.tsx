@@ -14,7 +14,7 @@ import "./runs.css";
 
 const LAST_ENV = "ta.lastEnvironment.";
 
-function rememberedEnvironment(projectId: string): string {
+export function rememberedEnvironment(projectId: string): string {
   try {
     return localStorage.getItem(LAST_ENV + projectId) ?? "";
   } catch {
@@ -22,7 +22,7 @@ function rememberedEnvironment(projectId: string): string {
   }
 }
 
-function rememberEnvironment(projectId: string, id: string): void {
+export function rememberEnvironment(projectId: string, id: string): void {
   try {
     localStorage.setItem(LAST_ENV + projectId, id);
   } catch {

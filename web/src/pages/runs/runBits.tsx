@@ -48,6 +48,8 @@ export interface RunTableColumns {
   test?: boolean;
   environment?: boolean;
   startedBy?: boolean;
+  /** A link to the batch a run was started in. */
+  batch?: boolean;
 }
 
 /**
@@ -83,6 +85,7 @@ export function RunTable({
           </th>
           {columns.environment && <th scope="col">Environment</th>}
           {columns.startedBy && <th scope="col">Started by</th>}
+          {columns.batch && <th scope="col">Batch</th>}
           <th scope="col">Started</th>
         </tr>
       </thead>
@@ -108,6 +111,17 @@ export function RunTable({
               <td>{r.environmentId ? envName(r.environmentId, environments) : <span className="muted">none</span>}</td>
             )}
             {columns.startedBy && <td>{starter(r)}</td>}
+            {columns.batch && (
+              <td>
+                {r.batchId ? (
+                  <Link to={`/batches/${r.batchId}`} aria-label={`Batch of the run ${r.runId}`}>
+                    Batch
+                  </Link>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+            )}
             <td>
               <When at={r.createdAt} />
             </td>

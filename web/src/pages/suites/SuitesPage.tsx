@@ -1,6 +1,7 @@
 // Suites: the project's named groups of tests. Test Developers and up add,
 // rename (which moves the suite's tests, each getting a new version noting
-// it) and delete empty ones.
+// it) and delete empty ones. Everyone may run a suite: every test of it
+// they can see that is not Deprecated, as one batch.
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -9,6 +10,7 @@ import { listSuites, type Suite } from "../../api/testsApi";
 import { ApiError } from "../../api";
 import { useWorkspace } from "../../session";
 import { Confirm, Empty, ErrorBox, IssueList, Loading, Modal, PageHeader } from "../../components/ui";
+import { BatchRunDialog } from "../runs/BatchRunDialog";
 import "./suites.css";
 
 export const NOT_EMPTY_HINT = "Only empty suites can be deleted";
@@ -31,6 +33,7 @@ export function SuitesPage() {
   const suites = useQuery({ queryKey: keys.suites, queryFn: ({ signal }) => listSuites(signal) });
   const [renaming, setRenaming] = useState<Suite | null>(null);
   const [deleting, setDeleting] = useState<Suite | null>(null);
+  const [running, setRunning] = useState<Suite | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
   return (
@@ -59,11 +62,9 @@ export function SuitesPage() {
               <tr>
                 <th>Name</th>
                 <th className="num">Tests</th>
-                {canManage && (
-                  <th>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                )}
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -73,25 +74,36 @@ export function SuitesPage() {
                     <Link to={`/tests?suite=${encodeURIComponent(s.name)}`}>{s.name}</Link>
                   </td>
                   <td className="num">{s.tests}</td>
-                  {canManage && (
-                    <td className="suite-actions">
-                      <button type="button" className="small" aria-label={`Rename ${s.name}`} onClick={() => setRenaming(s)}>
-                        Rename
-                      </button>
-                      <span title={s.tests > 0 ? NOT_EMPTY_HINT : undefined}>
-                        <button
-                          type="button"
-                          className="small"
-                          aria-label={`Delete ${s.name}`}
-                          disabled={s.tests > 0}
-                          aria-describedby={s.tests > 0 ? "suite-delete-hint" : undefined}
-                          onClick={() => setDeleting(s)}
-                        >
-                          Delete
+                  <td className="suite-actions">
+                    <button
+                      type="button"
+                      className="small primary"
+                      aria-label={`Run suite ${s.name}`}
+                      disabled={s.tests === 0}
+                      onClick={() => setRunning(s)}
+                    >
+                      Run suite
+                    </button>
+                    {canManage && (
+                      <>
+                        <button type="button" className="small" aria-label={`Rename ${s.name}`} onClick={() => setRenaming(s)}>
+                          Rename
                         </button>
-                      </span>
-                    </td>
-                  )}
+                        <span title={s.tests > 0 ? NOT_EMPTY_HINT : undefined}>
+                          <button
+                            type="button"
+                            className="small"
+                            aria-label={`Delete ${s.name}`}
+                            disabled={s.tests > 0}
+                            aria-describedby={s.tests > 0 ? "suite-delete-hint" : undefined}
+                            onClick={() => setDeleting(s)}
+                          >
+                            Delete
+                          </button>
+                        </span>
+                      </>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -112,6 +124,15 @@ export function SuitesPage() {
               `Suite ${renaming.name} is now ${to}${moved > 0 ? `: ${moved} test${moved === 1 ? "" : "s"} moved, each with a new version noting the rename.` : "."}`,
             )
           }
+        />
+      )}
+      {running && ws.project && (
+        <BatchRunDialog
+          title={`Run suite ${running.name}`}
+          summary={`The tests of ${running.name} you can see (${running.tests}) will run, each as its own run; Deprecated tests are left out.`}
+          selection={{ suite: running.name }}
+          projectId={ws.project.id}
+          onClose={() => setRunning(null)}
         />
       )}
       {deleting && (

@@ -1,6 +1,8 @@
 // The project's tests: search, suite and visibility filters kept in the URL
-// (so reload and back keep them), cursor paging, and the New test and
-// Import dialogs.
+// (so reload and back keep them), cursor paging, the New test and Import
+// dialogs, and runs of many tests: "Run selected" (the ticked tests) and
+// "Run all N matching" (every test the filters match, fetched page by page
+// when it starts, Deprecated ones left out) open the batch run dialog.
 import { useEffect, useId, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
@@ -18,6 +20,8 @@ import { Empty, ErrorBox, Loading, PageHeader, StatusBadge, When } from "../../c
 import { useWorkspace } from "../../session";
 import { CreateTestDialog } from "./CreateTestDialog";
 import { ImportDialog } from "./ImportDialog";
+import { BatchRunDialog } from "../runs/BatchRunDialog";
+import { MAX_BATCH, matchingTestIds } from "../../api/batches";
 import "./tests.css";
 
 /** The Suite filter's value for "Unsorted": suite names cannot hold a slash, so none can collide. */
@@ -47,7 +51,15 @@ export function TestListPage() {
   const id = useId();
   const [params, setParams] = useSearchParams();
   const filters = filtersFromParams(params);
-  const [dialog, setDialog] = useState<"create" | "import" | null>(null);
+  const [dialog, setDialog] = useState<"create" | "import" | "selected" | "matching" | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const toggle = (testId: string, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(testId);
+      else next.delete(testId);
+      return next;
+    });
 
   // The search box updates the URL after a pause in typing, replacing the
   // history entry so Back leaves the page instead of undoing letters.
@@ -105,6 +117,17 @@ export function TestListPage() {
   if (filters.suite && !suiteNames.includes(filters.suite)) suiteNames.push(filters.suite);
   const tests = list.data?.pages.flatMap((p) => p.tests) ?? [];
   const total = list.data?.pages[0]?.total ?? 0;
+  const runnable = tests.filter((t) => t.can.run && t.status !== "Deprecated");
+  const allShownSelected = runnable.length > 0 && runnable.every((t) => selected.has(t.id));
+  const toggleAll = (on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      for (const t of runnable) {
+        if (on) next.add(t.id);
+        else next.delete(t.id);
+      }
+      return next;
+    });
 
   return (
     <div className="tl-page">
@@ -187,7 +210,21 @@ export function TestListPage() {
         <Empty>{filtered ? "No test matches these filters" : "No tests yet — create one or import a file"}</Empty>
       ) : (
         <>
-          <TestTable tests={tests} />
+          <div className="tl-batch" role="toolbar" aria-label="Run many tests">
+            <button type="button" className="primary" disabled={selected.size === 0} onClick={() => setDialog("selected")}>
+              Run selected{selected.size > 0 ? ` (${selected.size})` : ""}
+            </button>
+            <button type="button" disabled={total === 0 || total > MAX_BATCH} onClick={() => setDialog("matching")}>
+              Run all {total.toLocaleString()} {filtered ? "matching" : total === 1 ? "test" : "tests"}
+            </button>
+            {selected.size > 0 && (
+              <button type="button" className="link-button" onClick={() => setSelected(new Set())}>
+                Clear selection
+              </button>
+            )}
+            {total > MAX_BATCH && <span className="muted">At most {MAX_BATCH} tests run at once: narrow the filters.</span>}
+          </div>
+          <TestTable tests={tests} selected={selected} onToggle={toggle} allSelected={allShownSelected} onToggleAll={toggleAll} />
           <div className="tl-more">
             <span className="muted">
               Showing {plural(tests.length, "test", "tests")} of {total.toLocaleString()}
@@ -204,15 +241,56 @@ export function TestListPage() {
 
       {dialog === "create" && <CreateTestDialog suites={suites.data ?? []} onClose={() => setDialog(null)} />}
       {dialog === "import" && <ImportDialog onClose={() => setDialog(null)} />}
+      {dialog === "selected" && (
+        <BatchRunDialog
+          title={`Run ${plural(selected.size, "test", "tests")}`}
+          summary={`The ${plural(selected.size, "selected test", "selected tests")} will run, each as its own run.`}
+          selection={{ testIds: [...selected] }}
+          projectId={projectId}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === "matching" && (
+        <BatchRunDialog
+          title={`Run ${plural(total, "test", "tests")}`}
+          summary={`Every test ${filtered ? "these filters match" : "of the project"} (${total.toLocaleString()}) will run, each as its own run; Deprecated tests are left out.`}
+          selection={async () => {
+            const { ids } = await matchingTestIds(filters);
+            return { testIds: ids };
+          }}
+          projectId={projectId}
+          onClose={() => setDialog(null)}
+        />
+      )}
     </div>
   );
 }
 
-function TestTable({ tests }: { tests: Test[] }) {
+function TestTable({
+  tests,
+  selected,
+  onToggle,
+  allSelected,
+  onToggleAll,
+}: {
+  tests: Test[];
+  selected: ReadonlySet<string>;
+  onToggle: (id: string, on: boolean) => void;
+  allSelected: boolean;
+  onToggleAll: (on: boolean) => void;
+}) {
   return (
     <table className="table tl-table">
       <thead>
         <tr>
+          <th scope="col" className="tl-check">
+            <input
+              type="checkbox"
+              aria-label="Select all shown tests"
+              checked={allSelected}
+              onChange={(e) => onToggleAll(e.target.checked)}
+            />
+          </th>
           <th scope="col">Name</th>
           <th scope="col">Suite</th>
           <th scope="col">Status</th>
@@ -226,16 +304,27 @@ function TestTable({ tests }: { tests: Test[] }) {
       </thead>
       <tbody>
         {tests.map((t) => (
-          <TestRow key={t.id} test={t} />
+          <TestRow key={t.id} test={t} selected={selected.has(t.id)} onToggle={(on) => onToggle(t.id, on)} />
         ))}
       </tbody>
     </table>
   );
 }
 
-function TestRow({ test: t }: { test: Test }) {
+function TestRow({ test: t, selected, onToggle }: { test: Test; selected: boolean; onToggle: (on: boolean) => void }) {
+  const runnable = t.can.run && t.status !== "Deprecated";
   return (
-    <tr>
+    <tr className={selected ? "tl-selected" : undefined}>
+      <td className="tl-check">
+        <input
+          type="checkbox"
+          aria-label={`Select ${t.name}`}
+          checked={selected}
+          disabled={!runnable}
+          title={runnable ? undefined : "A Deprecated test does not run"}
+          onChange={(e) => onToggle(e.target.checked)}
+        />
+      </td>
       <td className="tl-name">
         <Link to={`/tests/${encodeURIComponent(t.id)}`}>{t.name}</Link> <span className="muted tl-version">v{t.version}</span>
         {t.tags.length > 0 && (

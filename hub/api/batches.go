@@ -1,0 +1,324 @@
+package api
+
+// Batches: one start of many runs. POST /api/runs with testIds (the tests
+// chosen, in order, duplicates dropped) or suite (every test of that suite
+// the caller can see that is not Deprecated; "" is Unsorted, the tests of no
+// suite) queues one run per test under a batch id. Each test is checked as a
+// single run is, and one test that may not run refuses the whole batch, with
+// an issue per test (path testIds[i], or tests[i] for a suite), so nothing
+// half-starts: 422, or 403 environment_protected when a protected
+// environment is among the reasons. A batch is visible to the members of its
+// project, but lists and counts only the runs each of them can see.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/ids"
+	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
+)
+
+const (
+	kindBatch      = "bat"
+	batchNotFound  = "no such batch, or it is not visible to you"
+	maxBatchTests  = 500
+	batchInvalid   = "the batch is not valid"
+	codeEmptyBatch = "empty"
+)
+
+// runRequest is a POST /api/runs body: one of testId, testIds or suite.
+type runRequest struct {
+	TestID        string   `json:"testId"`
+	TestIDs       []string `json:"testIds"`
+	Suite         *string  `json:"suite"`
+	EnvironmentID string   `json:"environmentId"`
+	Headed        bool     `json:"headed"`
+	Screenshots   *bool    `json:"screenshots"`
+}
+
+type batchRunRef struct {
+	RunID  string `json:"runId"`
+	TestID string `json:"testId"`
+}
+
+type batchStarted struct {
+	BatchID string        `json:"batchId"`
+	RunIDs  []string      `json:"runIds"`
+	Runs    []batchRunRef `json:"runs"`
+}
+
+// startBatch answers POST /api/runs with testIds or suite.
+func (s *Server) startBatch(w http.ResponseWriter, r *http.Request, sc scope, in runRequest) {
+	b := store.Batch{ID: ids.New(kindBatch), ProjectID: sc.Project.ID, UserID: currentUserID(r), EnvironmentID: in.EnvironmentID,
+		Headed: in.Headed, Screenshots: in.Screenshots == nil || *in.Screenshots, Source: "tests", CreatedAt: s.Now()}
+	path := "testIds"
+	testIDs := in.TestIDs
+	if in.Suite != nil {
+		if in.TestIDs != nil {
+			writeIssues(w, batchInvalid, issueList{{Path: "suite", Code: "exclusive", Message: "send testIds or suite, not both"}})
+			return
+		}
+		b.Source, b.Suite, path = "suite", *in.Suite, "tests"
+		var issues issueList
+		if b.Suite != "" { // "" is Unsorted
+			issues.suite("suite", b.Suite)
+		}
+		if len(issues) > 0 {
+			writeIssues(w, batchInvalid, issues)
+			return
+		}
+		var err error
+		if testIDs, err = s.store.SuiteTestIDs(r.Context(), sc.Project.ID, b.UserID, b.Suite, maxBatchTests+1); err != nil {
+			s.internal(w, r, err)
+			return
+		}
+		if len(testIDs) == 0 {
+			writeIssues(w, batchInvalid, issueList{{Path: "suite", Code: codeEmptyBatch, Message: "this suite has no test you can run"}})
+			return
+		}
+	}
+	s.queueBatch(w, r, sc, b, path, testIDs)
+}
+
+// queueBatch checks every test, then queues the batch and its runs at once.
+func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b store.Batch, path string, testIDs []string) {
+	var issues issueList
+	switch {
+	case len(testIDs) == 0:
+		issues.add(path, codeEmptyBatch, "choose at least one test")
+	case len(testIDs) > maxBatchTests:
+		issues.add(path, "too_many", fmt.Sprintf("a batch runs at most %d tests", maxBatchTests))
+	}
+	var env *store.Environment
+	if b.EnvironmentID != "" {
+		e, err := s.store.Environment(r.Context(), b.EnvironmentID)
+		if err != nil || !s.bodyRecord(r, sc, e.ProjectID) { // another project's: refused and audited
+			issues.add("environmentId", "unknown", "no such environment in this project")
+		}
+		env = &e
+	}
+	if len(issues) > 0 {
+		writeIssues(w, batchInvalid, issues)
+		return
+	}
+	runs := make([]store.Run, 0, len(testIDs))
+	seen := map[string]bool{}
+	protected := false
+	for i, id := range testIDs {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		t, is, err := s.batchTest(r, sc, id, env)
+		if err != nil {
+			s.internal(w, r, err)
+			return
+		}
+		if is != nil {
+			is.Path = fmt.Sprintf("%s[%d]", path, i)
+			protected = protected || is.Code == codeEnvironmentProtected
+			issues = append(issues, *is)
+			continue
+		}
+		runs = append(runs, store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version,
+			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots,
+			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond)}) // queued in the order chosen
+	}
+	if protected {
+		writeJSON(w, http.StatusForbidden, errorBody{Error: "a test of this batch may not use this environment", Code: codeEnvironmentProtected, Issues: issues})
+		return
+	}
+	if len(issues) > 0 {
+		writeIssues(w, "some of these tests cannot run; nothing was started", issues)
+		return
+	}
+	if err := s.store.CreateBatch(r.Context(), b, runs); err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	if s.Dispatch != nil {
+		go s.Dispatch.Kick(context.WithoutCancel(r.Context()), b.UserID)
+	}
+	out := batchStarted{BatchID: b.ID, RunIDs: make([]string, len(runs)), Runs: make([]batchRunRef, len(runs))}
+	for i, run := range runs {
+		out.RunIDs[i], out.Runs[i] = run.ID, batchRunRef{RunID: run.ID, TestID: run.TestID}
+	}
+	writeJSON(w, http.StatusCreated, out)
+}
+
+// batchTest checks one test of a batch as a single run would be: an issue
+// says why it cannot run. A test the caller cannot see (missing, another
+// project's, someone else's private one) is "unknown" alike.
+func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Environment) (store.Test, *Issue, error) {
+	unknown := &Issue{Code: "unknown", Message: fmt.Sprintf("no test %q in this project, or it is not visible to you", id)}
+	if !ids.Valid(ids.Test, id) {
+		return store.Test{}, unknown, nil
+	}
+	t, err := s.store.Test(r.Context(), id)
+	if err == store.ErrNotFound {
+		return t, unknown, nil
+	}
+	if err != nil {
+		return t, nil, err
+	}
+	if !s.bodyRecord(r, sc, t.ProjectID) || t.Visibility == store.Private && t.OwnerID != currentUserID(r) {
+		return t, unknown, nil
+	}
+	if t.Status == store.Deprecated {
+		return t, &Issue{Code: "deprecated", Message: fmt.Sprintf("%q is Deprecated and cannot be run", t.Name)}, nil
+	}
+	doc, err := s.versionDocument(r.Context(), t.ID, t.Version)
+	if err != nil {
+		return t, nil, err
+	}
+	if n := len(doc.Validate()); n > 0 {
+		return t, &Issue{Code: "invalid_document", Message: fmt.Sprintf("%q has %d problem(s) in its document; fix them in the editor", t.Name, n)}, nil
+	}
+	if env != nil {
+		if msg := protectedRefusal(*env, sc, t); msg != "" {
+			return t, &Issue{Code: codeEnvironmentProtected, Message: fmt.Sprintf("%q: %s", t.Name, msg)}, nil
+		}
+	}
+	return t, nil, nil
+}
+
+type batchJSON struct {
+	ID            string         `json:"id"`
+	ProjectID     string         `json:"projectId"`
+	Status        string         `json:"status"`
+	Counts        map[string]int `json:"counts"`
+	Total         int            `json:"total"`
+	Passed        int            `json:"passed"`
+	Failed        int            `json:"failed"`
+	DurationMs    int64          `json:"durationMs"`
+	Source        string         `json:"source"`
+	Suite         *string        `json:"suite"`
+	RerunOf       *string        `json:"rerunOf"`
+	EnvironmentID *string        `json:"environmentId"`
+	Options       struct {
+		Headed      bool `json:"headed"`
+		Screenshots bool `json:"screenshots"`
+	} `json:"options"`
+	StartedBy     string    `json:"startedBy"`
+	StartedByName *string   `json:"startedByName"`
+	CreatedAt     string    `json:"createdAt"`
+	FinishedAt    *string   `json:"finishedAt"`
+	Runs          []runJSON `json:"runs"`
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// toBatchJSON sums up the runs the caller sees. The status is queued while
+// no run has started, running until every run is final, then passed when
+// all passed and failed otherwise; the duration is the wall-clock time from
+// the start of the batch to its last run's end (or now).
+func toBatchJSON(b store.Batch, runs []store.Run, now time.Time) batchJSON {
+	out := batchJSON{ID: b.ID, ProjectID: b.ProjectID, Source: b.Source, RerunOf: strPtr(b.RerunOf), EnvironmentID: strPtr(b.EnvironmentID),
+		StartedBy: b.UserID, StartedByName: strPtr(b.UserName), CreatedAt: b.CreatedAt.UTC().Format(timeFormat),
+		Counts: map[string]int{}, Total: len(runs), Runs: make([]runJSON, 0, len(runs))}
+	if b.Source == "suite" {
+		out.Suite = &b.Suite
+	}
+	out.Options.Headed, out.Options.Screenshots = b.Headed, b.Screenshots
+	for _, st := range runStatuses {
+		out.Counts[st] = 0
+	}
+	var last *time.Time
+	for _, run := range runs {
+		out.Counts[run.Status]++
+		out.Runs = append(out.Runs, toRunJSON(run))
+		if run.FinishedAt != nil && (last == nil || run.FinishedAt.After(*last)) {
+			last = run.FinishedAt
+		}
+	}
+	out.Passed = out.Counts[protocol.RunPassed]
+	out.Failed = out.Total - out.Passed - out.Counts[protocol.RunQueued] - out.Counts[protocol.RunRunning]
+	end := now
+	switch {
+	case out.Counts[protocol.RunQueued] == out.Total:
+		out.Status = protocol.RunQueued
+	case out.Counts[protocol.RunQueued]+out.Counts[protocol.RunRunning] > 0:
+		out.Status = protocol.RunRunning
+	case out.Passed == out.Total:
+		out.Status = protocol.RunPassed
+	default:
+		out.Status = protocol.RunFailed
+	}
+	if protocol.Final(out.Status) && last != nil {
+		end = *last
+		out.FinishedAt = timePtr(last)
+	}
+	if d := end.Sub(b.CreatedAt); d > 0 {
+		out.DurationMs = d.Milliseconds()
+	}
+	return out
+}
+
+// loadBatch resolves /batches/{id} for a member of its project.
+func (s *Server) loadBatch(w http.ResponseWriter, r *http.Request) (store.Batch, scope, bool) {
+	return loadVisible(s, w, r, kindBatch, chi.URLParam(r, "id"), batchNotFound, s.store.GetBatch,
+		func(b store.Batch) string { return b.ProjectID },
+		func(store.Batch) (bool, string) { return false, "" })
+}
+
+func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) {
+	b, _, ok := s.loadBatch(w, r)
+	if !ok {
+		return
+	}
+	runs, err := s.store.BatchRuns(r.Context(), b.ID, currentUserID(r))
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toBatchJSON(b, runs, s.Now()))
+}
+
+// rerunBatch starts a new batch of the same tests (those of the runs the
+// caller sees; with failedOnly, those whose run did not pass) with the same
+// options, each at its current version.
+func (s *Server) rerunBatch(w http.ResponseWriter, r *http.Request) {
+	old, sc, ok := s.loadBatch(w, r)
+	if !ok || !allow(w, sc, access.RunTests) {
+		return
+	}
+	var in struct {
+		FailedOnly bool `json:"failedOnly"`
+	}
+	if !decode(w, r, &in) {
+		return
+	}
+	runs, err := s.store.BatchRuns(r.Context(), old.ID, currentUserID(r))
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	var testIDs []string
+	for _, run := range runs {
+		if in.FailedOnly && (run.Status == protocol.RunPassed || !protocol.Final(run.Status)) {
+			continue
+		}
+		testIDs = append(testIDs, run.TestID)
+	}
+	if len(testIDs) == 0 {
+		msg := "this batch has no run you can see"
+		if in.FailedOnly {
+			msg = "no finished run of this batch failed"
+		}
+		writeIssues(w, batchInvalid, issueList{{Path: "failedOnly", Code: codeEmptyBatch, Message: msg}})
+		return
+	}
+	b := store.Batch{ID: ids.New(kindBatch), ProjectID: old.ProjectID, UserID: currentUserID(r), EnvironmentID: old.EnvironmentID,
+		Headed: old.Headed, Screenshots: old.Screenshots, Source: "rerun", RerunOf: old.ID, CreatedAt: s.Now()}
+	s.queueBatch(w, r, sc, b, "tests", testIDs)
+}

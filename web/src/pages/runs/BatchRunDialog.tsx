@@ -1,0 +1,110 @@
+// The run dialog for many tests (a selection, the list's matches, a suite):
+// the same choices as a single run's (environment, headed, screenshots),
+// then POST /api/runs with testIds or suite and on to the batch page. The
+// hub refuses the whole batch when one test cannot run, listing each.
+import { useState, type FormEvent } from "react";
+import { useNavigate } from "react-router";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { ErrorBox, IssueList, Modal, FormActions } from "../../components/ui";
+import { environmentChoicesKey, listEnvironmentChoices } from "../../api/runs";
+import { startBatch, type BatchSelection } from "../../api/batches";
+import { PROTECTED_RULE } from "../environments/protection";
+import { rememberEnvironment, rememberedEnvironment } from "./StartRunButton";
+import "./runs.css";
+
+export function BatchRunDialog({
+  title,
+  summary,
+  selection,
+  projectId,
+  onClose,
+}: {
+  title: string;
+  /** What will run, in words ("3 tests of suite Checkout"). */
+  summary: string;
+  /** The tests, or a promise of them (the list's matches are fetched on start). */
+  selection: BatchSelection | (() => Promise<BatchSelection>);
+  projectId: string;
+  onClose: () => void;
+}) {
+  const navigate = useNavigate();
+  const envs = useQuery({
+    queryKey: environmentChoicesKey(projectId),
+    queryFn: () => listEnvironmentChoices(projectId),
+    staleTime: 60_000,
+  });
+  const [environmentId, setEnvironmentId] = useState(() => rememberedEnvironment(projectId));
+  const [headed, setHeaded] = useState(false);
+  const [screenshots, setScreenshots] = useState(true);
+  const envId = envs.data && !envs.data.some((e) => e.id === environmentId) ? "" : environmentId;
+  const chosen = envs.data?.find((e) => e.id === envId);
+
+  const start = useMutation({
+    mutationFn: async () => {
+      const sel = typeof selection === "function" ? await selection() : selection;
+      return startBatch(sel, { ...(envId ? { environmentId: envId } : {}), headed, screenshots }, projectId);
+    },
+    onSuccess: (res) => {
+      rememberEnvironment(projectId, envId);
+      navigate(`/batches/${res.batchId}`);
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    start.mutate();
+  };
+
+  return (
+    <Modal title={title} onClose={onClose}>
+      <form className="form start-run" onSubmit={submit}>
+        <p>{summary}</p>
+        <div className="field">
+          <label>
+            Environment
+            <select value={envId} onChange={(e) => setEnvironmentId(e.target.value)} disabled={envs.isPending}>
+              <option value="">No environment</option>
+              {(envs.data ?? []).map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.protected ? `${e.name} (protected)` : e.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className="hint">
+            {envs.isPending
+              ? "Loading the environments…"
+              : "Its variables (baseUrl and others) and secrets fill the tests' ${…} references."}
+          </span>
+        </div>
+        {envs.isError && <ErrorBox error={envs.error} title="The environments could not be loaded" />}
+        {chosen?.protected && (
+          <p className="hint">
+            {chosen.name} is protected. {PROTECTED_RULE}
+          </p>
+        )}
+        <label className="inline">
+          <input type="checkbox" checked={headed} onChange={(e) => setHeaded(e.target.checked)} />
+          Headed (show the browser windows)
+        </label>
+        <fieldset>
+          <legend>Screenshots</legend>
+          <label className="inline">
+            <input type="radio" name="screenshots" checked={screenshots} onChange={() => setScreenshots(true)} />
+            Every step
+          </label>
+          <label className="inline">
+            <input type="radio" name="screenshots" checked={!screenshots} onChange={() => setScreenshots(false)} />
+            Failures only
+          </label>
+        </fieldset>
+        <p className="hint">
+          Each test runs its current version, spread over your connected agents and their parallel slots; without an agent, the runs wait in
+          the queue. If one test cannot run, nothing starts and each problem is listed.
+        </p>
+        <ErrorBox error={start.error} title="The runs were not started" />
+        <IssueList error={start.error} />
+        <FormActions onCancel={onClose} label="Start runs" busyLabel="Starting…" busy={start.isPending} />
+      </form>
+    </Modal>
+  );
+}
