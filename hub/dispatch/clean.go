@@ -37,6 +37,25 @@ func cleanEvent(e *protocol.Event) {
 	if e.HealedBy != nil {
 		e.HealedBy.Value, e.HealedBy.Name = cleanText(e.HealedBy.Value), cleanText(e.HealedBy.Name)
 	}
+	e.Used = cleanUsed(e.Used)
+}
+
+// maxUsed bounds the values one step reports using.
+const maxUsed = 20
+
+// cleanUsed cleans a step's used values, keeping at most maxUsed of them.
+func cleanUsed(u protocol.Used) protocol.Used {
+	if len(u) == 0 {
+		return nil
+	}
+	out := protocol.Used{}
+	for k, v := range u {
+		if len(out) == maxUsed {
+			break
+		}
+		out[cleanText(k)] = cleanText(v)
+	}
+	return out
 }
 
 func cleanResult(r *protocol.RunResult) {
@@ -52,5 +71,6 @@ func cleanResult(r *protocol.RunResult) {
 		if st.HealedBy != nil {
 			st.HealedBy.Value, st.HealedBy.Name = cleanText(st.HealedBy.Value), cleanText(st.HealedBy.Name)
 		}
+		st.Used = cleanUsed(st.Used)
 	}
 }

@@ -60,6 +60,19 @@ func (m *masker) event(e *protocol.Event) {
 		l.Value, l.Name = m.str(l.Value), m.str(l.Name)
 		e.HealedBy = &l
 	}
+	e.Used = m.used(e.Used)
+}
+
+// used masks a copy of a step's used values.
+func (m *masker) used(u protocol.Used) protocol.Used {
+	if m == nil || m.r == nil || u == nil {
+		return u
+	}
+	out := make(protocol.Used, len(u))
+	for k, v := range u {
+		out[m.str(k)] = m.str(v)
+	}
+	return out
 }
 
 func (m *masker) result(r *protocol.RunResult) {
@@ -73,5 +86,6 @@ func (m *masker) result(r *protocol.RunResult) {
 			l.Value, l.Name = m.str(l.Value), m.str(l.Name)
 			s.HealedBy = &l
 		}
+		s.Used = m.used(s.Used)
 	}
 }

@@ -1,0 +1,98 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testautomation/ta/protocol"
+)
+
+// A failing assertion reports where its element was, in CSS pixels of the
+// viewport, on its step.finished event and in the result; the box matches
+// the element's own client rectangle.
+func TestFailedStepBox(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rect := protocol.Step{Type: "script", Assign: "rect",
+		Code: "const r = document.getElementById('email').getBoundingClientRect(); return [r.x, r.y, r.width, r.height, innerWidth].map(Math.round).join(',');"}
+	// The fill step's used value tells the script's answer.
+	doc := document(t, nav("/login.html"), rect, fillStep(css("#notes"), "${rect}"), short(valueIs(css("#email"), "nobody"), 800))
+	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: false})
+	if res.Status != protocol.RunFailed {
+		t.Fatalf("status %s: %s", res.Status, res.Error)
+	}
+	fin := rec.ofKind(protocol.StepFinished)[3]
+	b := fin.Box
+	if b == nil || res.Steps[3].Box == nil || *res.Steps[3].Box != *b {
+		t.Fatalf("box: event %+v, result %+v", b, res.Steps[3].Box)
+	}
+	want := res.Steps[2].Used["value"]
+	got := strings.Join([]string{itoa(b.X), itoa(b.Y), itoa(b.Width), itoa(b.Height), itoa(b.ViewportWidth)}, ",")
+	if got != want {
+		t.Errorf("box %s, want the element's rectangle %s", got, want)
+	}
+	if b.Width <= 0 || b.Height <= 0 || b.ViewportWidth < b.X+b.Width || b.ViewportHeight <= 0 || b.DPR <= 0 {
+		t.Errorf("box %+v", b)
+	}
+	if res.Steps[3].Screenshot == "" {
+		t.Errorf("no failure screenshot to draw the box on")
+	}
+	if res.Steps[0].Box != nil {
+		t.Errorf("a navigate step has no box: %+v", res.Steps[0].Box)
+	}
+}
+
+func itoa(f float64) string { b, _ := json.Marshal(int(f + 0.5)); return string(b) }
+
+// Each step reports the values it used after interpolation, a secret
+// masked: a typed secret shows as ***, never as itself.
+func TestUsedValues(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	secret := "pa55-w0rd-xyz"
+	doc := document(t,
+		protocol.Step{Type: "navigate", URL: "/login.html"},
+		fillStep(css("#email"), "${user}"),
+		fillStep(css("#password"), "${secrets.PASSWORD}"),
+		valueIs(css("#email"), "${user}"),
+		protocol.Step{Type: "press", Key: "Tab"},
+	)
+	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc,
+		Variables: map[string]string{"baseUrl": site.URL, "user": "ann@example.com"},
+		Secrets:   map[string]string{"PASSWORD": secret}})
+	mustPass(t, res)
+	want := []protocol.Used{
+		{"url": site.URL + "/login.html"},
+		{"value": "ann@example.com"},
+		{"value": Mask},
+		{"expected": "ann@example.com"},
+		{"key": "Tab"},
+	}
+	fins := rec.ofKind(protocol.StepFinished)
+	for i, w := range want {
+		if !sameUsed(res.Steps[i].Used, w) || !sameUsed(fins[i].Used, w) {
+			t.Errorf("step %d used: result %v, event %v, want %v", i+1, res.Steps[i].Used, fins[i].Used, w)
+		}
+	}
+	all, _ := json.Marshal([]any{rec.events, res})
+	if strings.Contains(string(all), secret) {
+		t.Errorf("the secret shows in %s", all)
+	}
+}
+
+func sameUsed(a, b protocol.Used) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
