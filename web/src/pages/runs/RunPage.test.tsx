@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage, testContext } from "../../test/render";
@@ -301,5 +301,38 @@ describe("RunPage", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent(
       "Headed was asked for but this agent has no display: the browser ran without a window",
     );
+  });
+
+  it("draws the element's box on a screenshot that loaded before the box came", async () => {
+    fakeFetch({ ...common, "GET /api/runs/run_1": { status: 202, body: makeRun() } });
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = latest();
+    es.open();
+    es.emit(ev("run.started", { version: 3, total: 2 }));
+    es.emit(ev("step.started", { index: 0, id: "s1", type: "navigate" }));
+    es.emit(ev("artifact", { name: "step-001-s1-failure.png", contentType: "image/png", step: 0, size: 100 }));
+    const thumb = await screen.findByRole("button", { name: "Open screenshot of step 1" });
+    const img = thumb.querySelector("img");
+    if (!img) throw new Error("no thumbnail image");
+    Object.defineProperty(img, "naturalWidth", { value: 2000 });
+    Object.defineProperty(img, "naturalHeight", { value: 1000 });
+    fireEvent.load(img);
+    expect(within(thumb).queryByTestId("element-box")).not.toBeInTheDocument();
+    const box = { x: 100, y: 50, width: 200, height: 40, viewportWidth: 1000, viewportHeight: 500, dpr: 2 };
+    es.emit(
+      ev("step.finished", {
+        index: 0,
+        id: "s1",
+        type: "navigate",
+        status: "failed",
+        durationMs: 10,
+        screenshot: "step-001-s1-failure.png",
+        box,
+      }),
+    );
+    const drawn = await within(thumb).findByTestId("element-box");
+    expect(drawn.style.left).toBe("10%");
+    expect(drawn.style.width).toBe("20%");
   });
 });

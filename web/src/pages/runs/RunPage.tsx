@@ -29,7 +29,6 @@ import {
   stepElapsed,
   usedWords,
   zoomOn,
-  type PercentRect,
   type LogEntry,
   type RunFinish,
   type RunView,
@@ -346,7 +345,7 @@ export function stepText(step: Step | undefined): string {
   if (loc) parts.push(describeLocator(loc));
   if (step.value) parts.push(`value "${step.value}"`);
   if (step.key) parts.push(`key ${step.key}`);
-  if (step.expected) parts.push(`${step.match ?? "equals"} "${step.expected}"`);
+  if (step.expected) parts.push(`${step.match || "contains"} "${step.expected}"`);
   if (typeof step.ms === "number") parts.push(`${step.ms} ms`);
   if (step.name) parts.push(step.name);
   if (step.component) parts.push(`component ${step.component}`);
@@ -438,14 +437,16 @@ function StepRow({
 
 /** A screenshot with its step's element outlined, when the box fits the image. */
 function ShotImage({ src, alt, box, lazy }: { src: string; alt: string; box: RunBox | null; lazy?: boolean }) {
-  const [rect, setRect] = useState<PercentRect | null>(null);
+  // The image's size, once loaded: the box may come after the image (step.finished follows its artifact).
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  const rect = size ? boxOnImage(box, size.width, size.height) : null;
   return (
     <span className="run-shot-frame">
       <img
         src={src}
         alt={alt}
         loading={lazy ? "lazy" : undefined}
-        onLoad={(e) => setRect(boxOnImage(box, e.currentTarget.naturalWidth, e.currentTarget.naturalHeight))}
+        onLoad={(e) => setSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
       />
       {rect && (
         <span
@@ -505,7 +506,7 @@ function Lightbox({
   }, [prev, next, onShow]);
   if (!cur) return null;
   const url = artifactUrl(runId, cur.name);
-  const z = zoom && cur.box ? zoomOn(cur.box, 640, 360) : null;
+  const z = zoom && cur.box ? zoomOn(cur.box, 720, 400) : null;
   const zoomStyle: CSSProperties | undefined =
     z && cur.box
       ? {
@@ -537,7 +538,19 @@ function Lightbox({
         </div>
         {cur.text && <p className="run-shot-text">{cur.text}</p>}
         {zoomStyle ? (
-          <div className="run-shot-zoom" role="img" aria-label={`The element of step ${cur.step + 1}, enlarged`} style={zoomStyle} />
+          <div className="run-shot-zoom" role="img" aria-label={`The element of step ${cur.step + 1}, enlarged`} style={zoomStyle}>
+            {z && cur.box && (
+              <span
+                className="run-shot-box run-shot-box-zoomed"
+                style={{
+                  left: cur.box.x * z.scale + z.x,
+                  top: cur.box.y * z.scale + z.y,
+                  width: cur.box.width * z.scale,
+                  height: cur.box.height * z.scale,
+                }}
+              />
+            )}
+          </div>
         ) : (
           <ShotImage key={cur.name} src={url} alt={`Screenshot of step ${cur.step + 1}${cur.text ? `: ${cur.text}` : ""}`} box={cur.box} />
         )}

@@ -209,6 +209,8 @@ describe("explaining a step", () => {
     // 232 x 72 with a 16 px margin; 640 / 232 = 2.76 is the limit.
     const z = zoomOn(box, 640, 360);
     expect(z).toEqual({ width: 640, height: 198.62, scale: 2.76, x: -231.72, y: -93.79 });
+    // A wide element is still enlarged twice, its start shown.
+    expect(zoomOn({ ...box, x: 0, width: 900 }, 640, 360)).toEqual({ width: 640, height: 144, scale: 2, x: 0, y: -68 });
     // A small element is enlarged 4 times at most.
     expect(zoomOn({ ...box, width: 10, height: 10 }, 640, 360)?.scale).toBe(4);
     // Near the edge the margin stops at the viewport.

@@ -373,10 +373,10 @@ export interface ZoomView {
 
 /**
  * zoomOn frames the element's box with `margin` viewport pixels around it,
- * scaled to fit a window of at most maxWidth x maxHeight CSS pixels (and at
- * most 4 times the viewport's size). Positions are relative to the
- * screenshot shown at the viewport's size (imageWidth = viewportWidth *
- * scale).
+ * enlarged 2 to 4 times: as much as fits a window of maxWidth x maxHeight
+ * CSS pixels, and twice at least, when the window shows the element's
+ * start (its top left part). Positions are relative to the screenshot shown
+ * at the viewport's size times scale.
  */
 export function zoomOn(box: RunBox, maxWidth: number, maxHeight: number, margin = 16): ZoomView | null {
   if (!(box.viewportWidth > 0) || !(box.viewportHeight > 0) || !(box.width > 0) || !(box.height > 0)) return null;
@@ -385,9 +385,15 @@ export function zoomOn(box: RunBox, maxWidth: number, maxHeight: number, margin 
   const x2 = Math.min(box.viewportWidth, box.x + box.width + margin);
   const y2 = Math.min(box.viewportHeight, box.y + box.height + margin);
   if (x2 <= x1 || y2 <= y1) return null;
-  const scale = Math.min(4, maxWidth / (x2 - x1), maxHeight / (y2 - y1));
+  const scale = Math.min(4, Math.max(2, Math.min(maxWidth / (x2 - x1), maxHeight / (y2 - y1))));
   const r = (v: number) => Math.round(v * 100) / 100;
-  return { width: r((x2 - x1) * scale), height: r((y2 - y1) * scale), scale: r(scale), x: r(0 - x1 * scale), y: r(0 - y1 * scale) };
+  return {
+    width: r(Math.min(maxWidth, (x2 - x1) * scale)),
+    height: r(Math.min(maxHeight, (y2 - y1) * scale)),
+    scale: r(scale),
+    x: r(0 - x1 * scale),
+    y: r(0 - y1 * scale),
+  };
 }
 
 /** What a step used, in words: "typed ann@example.com", "expected Welcome". */
