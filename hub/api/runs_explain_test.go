@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/protocol"
 )
 
 // Through hub and a real agent: each step's used values and its element's
@@ -56,5 +60,50 @@ func TestRunUsedValuesAndBox(t *testing.T) {
 	}
 	if !strings.Contains(text, `"value":"***"`) {
 		t.Errorf("the masked form is missing from the stored events and result")
+	}
+}
+
+// A running run's record folds its step.finished events into steps with
+// their box and used values; a used value an agent failed to mask is
+// masked by the hub.
+func TestRunningStepsKeepBoxAndUsed(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	env := mgr.do("POST", "/api/environments", map[string]any{"name": "Prod", "variables": map[string]string{},
+		"secrets": map[string]string{"PW": "raw-agent-secret"}}, ProjectHeader, o.project).want(t, 201).str("id")
+	a := h.rawAgent(t, mgr, "")
+	id := mgr.createTest(t, o.project, map[string]any{"name": "T", "steps": []map[string]any{
+		{"id": "s1", "type": "fill", "value": "${secrets.PW}", "target": target(loc("css", "#pw"))},
+		{"id": "s2", "type": "wait", "ms": 10}}})
+	runID := mgr.do("POST", "/api/runs", map[string]any{"testId": id, "environmentId": env}, ProjectHeader, o.project).want(t, 201).str("runId")
+	a.assigned()
+	a.send(protocol.Message{Type: protocol.MsgAccept, RunID: runID})
+	zero, d := 0, int64(5)
+	box := &protocol.Box{X: 10, Y: 20, Width: 30, Height: 40, ViewportWidth: 1280, ViewportHeight: 720, DPR: 1}
+	for _, e := range []protocol.Event{
+		{Seq: 1, Kind: protocol.RunStarted},
+		{Seq: 2, Kind: protocol.StepFinished, Index: &zero, StepID: "s1", StepType: "fill", Status: protocol.StepPassed, DurationMs: &d,
+			Box: box, Used: protocol.Used{"value": "raw-agent-secret"}},
+	} {
+		a.send(protocol.Message{Type: protocol.MsgEvent, RunID: runID, Event: &e})
+	}
+	var run runJSON
+	for range 200 {
+		r := mgr.do("GET", "/api/runs/"+runID, nil).want(t, 202)
+		_ = json.Unmarshal(r.body, &run)
+		if len(run.Result.Steps) == 1 {
+			if strings.Contains(string(r.body), "raw-agent-secret") {
+				t.Errorf("the secret shows in %s", r.body)
+			}
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(run.Result.Steps) != 1 {
+		t.Fatalf("steps so far: %+v", run.Result.Steps)
+	}
+	if s := run.Result.Steps[0]; s.Box == nil || *s.Box != *box || s.Used["value"] != "***" {
+		t.Errorf("step so far: box %+v used %v", s.Box, s.Used)
 	}
 }
