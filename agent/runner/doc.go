@@ -82,7 +82,10 @@
 // Box: a step with a target reports where the element was when it was
 // last found or, for an action, acted on (CSS pixels of the viewport, with
 // the viewport's size and the device pixel ratio), so the run page draws
-// it on the step's screenshot. Used: the values the step used after
+// it on the step's screenshot. When the step has a screenshot the element
+// is measured again right before it, and a step whose element went away
+// (it navigated) reports no box; a failed step's element outside the
+// viewport is scrolled into view for its failure screenshot. Used: the values the step used after
 // interpolation (url, value, key, expected, ms, name), secrets masked.
 //
 // # Artifacts

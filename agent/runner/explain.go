@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/protocol"
@@ -45,7 +46,31 @@ func usedOf(st protocol.Step) protocol.Used {
 // cannot be measured (detached meanwhile, no layout) keeps the last box.
 func (s *stepRun) mark(ctx context.Context, el elem) {
 	if b, err := s.r.boxOf(ctx, el); err == nil && b != nil {
-		s.box = b
+		s.box, s.el = b, el
+	}
+}
+
+// frame measures the step's element again right before its screenshot, so
+// the box drawn on it is where the element is in it: none when the element
+// went away (the step navigated). A failed step's element outside the
+// viewport (an assertion does not scroll) is scrolled into view first.
+func (s *stepRun) frame(ctx context.Context, failed bool) {
+	if s.box == nil {
+		return
+	}
+	fctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	b, err := s.r.boxOf(fctx, s.el)
+	if err != nil || b == nil {
+		s.box = nil
+		return
+	}
+	s.box = b
+	inView := b.X+b.Width > 0 && b.Y+b.Height > 0 && b.X < b.ViewportWidth && b.Y < b.ViewportHeight
+	if failed && !inView {
+		if err := (proto.DOMScrollIntoViewIfNeeded{ObjectID: s.el.obj}).Call(s.r.sess(fctx)); err == nil {
+			s.mark(fctx, s.el)
+		}
 	}
 }
 

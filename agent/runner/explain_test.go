@@ -96,3 +96,27 @@ func sameUsed(a, b protocol.Used) bool {
 	}
 	return true
 }
+
+// The box is measured again for the screenshot: a clicked element that
+// went away has none, and a failed assertion's element below the fold is
+// scrolled into view for the failure screenshot, its box inside the
+// viewport.
+func TestBoxFitsTheScreenshot(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	add := protocol.Step{Type: "script", Code: `document.body.insertAdjacentHTML('afterbegin',
+		'<button id="gone" onclick="this.remove()">Go</button><div style="height:3000px"></div>');`}
+	doc := document(t, nav("/login.html"), add, click(css("#gone")), short(valueIs(css("#email"), "nobody"), 800))
+	res, _ := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: true})
+	if res.Status != protocol.RunFailed {
+		t.Fatalf("status %s: %s", res.Status, res.Error)
+	}
+	if s := res.Steps[2]; s.Status != protocol.StepPassed || s.Box != nil || s.Screenshot == "" {
+		t.Errorf("the click on an element that removed itself: %+v", s)
+	}
+	b := res.Steps[3].Box
+	if b == nil || b.Y < 0 || b.Y+b.Height > b.ViewportHeight {
+		t.Errorf("the failed assertion's box is not in the viewport: %+v", b)
+	}
+}

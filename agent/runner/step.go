@@ -23,6 +23,7 @@ type stepRun struct {
 	healNote  string        // why the primary did not find it
 	shot      string        // an artifact the step made itself (screenshot step)
 	box       *protocol.Box // where the target element was when last found or acted on
+	el        elem          // the element box measures
 	used      protocol.Used // the values the step used, interpolated
 }
 
@@ -59,15 +60,18 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 		r.out.logf("warn", &i, "step %s: %s; healed by the fallback locator %s: update the test to put it first",
 			st.ID, s.healNote, describe(l))
 	}
-	res.Screenshot, res.Box, res.Used = s.shot, s.box, s.used
+	res.Screenshot = s.shot
 	if ctx.Err() == nil {
 		switch {
 		case res.Status == protocol.StepFailed:
+			s.frame(ctx, true)
 			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s-failure", i+1, st.ID))
 		case r.job.Screenshots && s.shot == "":
+			s.frame(ctx, false)
 			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s", i+1, st.ID))
 		}
 	}
+	res.Box, res.Used = s.box, s.used
 	d := res.DurationMs
 	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: st.ID, StepType: st.Type,
 		Status: res.Status, DurationMs: &d, Error: res.Error, HealedBy: res.HealedBy, Screenshot: res.Screenshot,
