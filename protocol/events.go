@@ -49,8 +49,14 @@ func Final(status string) bool {
 // belong to some kinds only:
 //
 //	step.started:  Index, StepID, StepType
-//	step.retry:    Index, StepID, StepType, Attempt, Error
-//	step.finished: Index, StepID, StepType, Status, DurationMs, Error, HealedBy, Screenshot
+//	step.retry:    Index, StepID, StepType, Attempt, Error: an attempt that
+//	               acted on the page failed and the step acts again (an
+//	               action whose events missed its element). Waiting for an
+//	               element, for it to be actionable or for an assertion to
+//	               hold is auto-waiting, not a retry, and emits nothing.
+//	step.finished: Index, StepID, StepType, Status, DurationMs, Error, HealedBy, Screenshot,
+//	               Box (the target element's box when the step found it),
+//	               Used (the values the step used, interpolated, secrets as ***)
 //	artifact:      Name, ContentType, Step (the step index, if any), Size
 //	log:           Level (info, warn, error), Message, Step (if any)
 //	run.started:   Version (of the test), Total (steps), Headed (whether
@@ -74,6 +80,8 @@ type Event struct {
 	Attempt    int      `json:"attempt,omitempty"`
 	HealedBy   *Locator `json:"healedBy,omitempty"`
 	Screenshot string   `json:"screenshot,omitempty"`
+	Box        *Box     `json:"box,omitempty"`
+	Used       Used     `json:"used,omitempty"`
 
 	Name        string `json:"name,omitempty"`
 	ContentType string `json:"contentType,omitempty"`
@@ -101,8 +109,32 @@ type StepResult struct {
 	Error      string   `json:"error,omitempty"`
 	HealedBy   *Locator `json:"healedBy,omitempty"` // the fallback that found the element when the first locator failed
 	Screenshot string   `json:"screenshot,omitempty"`
-	Attempts   int      `json:"attempts,omitempty"`
+	Attempts   int      `json:"attempts,omitempty"` // 1 + the step's real retries (see step.retry)
+	Box        *Box     `json:"box,omitempty"`      // the target element's box, to draw on Screenshot
+	Used       Used     `json:"used,omitempty"`     // the values the step used
 }
+
+// Box is where a step's target element was when the step last found it
+// (for an action, when it acted): X, Y, Width and Height in CSS pixels
+// relative to the top left corner of the viewport, which is what the step's
+// screenshot shows. ViewportWidth and ViewportHeight are the viewport's size
+// in CSS pixels and DPR the device pixel ratio, so the box maps onto the
+// screenshot (ViewportWidth*DPR pixels wide) at any size it is shown.
+type Box struct {
+	X              float64 `json:"x"`
+	Y              float64 `json:"y"`
+	Width          float64 `json:"width"`
+	Height         float64 `json:"height"`
+	ViewportWidth  float64 `json:"viewportWidth"`
+	ViewportHeight float64 `json:"viewportHeight"`
+	DPR            float64 `json:"dpr"`
+}
+
+// Used holds the values a step used after interpolating ${...}, by the
+// name of its parameter: url, value, key, expected, ms, name, component.
+// Every secret value is masked as ***, as in every other string the agent
+// sends.
+type Used map[string]string
 
 // RunResult is what an agent reports when a run ends.
 type RunResult struct {

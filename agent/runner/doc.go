@@ -56,10 +56,10 @@
 //	log            warn: a headed run on an agent without a display
 //	per step, while the run goes on:
 //	  step.started   Index, StepID, StepType
-//	  step.retry     Attempt, Error: a failed attempt, polling goes on
+//	  step.retry     Attempt, Error: an action that missed its element, acting again
 //	  log            warn: which locator healed the step; info: a dialog dismissed
 //	  artifact       the step's screenshot (after Emitter.Artifact got the bytes)
-//	  step.finished  Status passed or failed, DurationMs, Error, HealedBy, Screenshot
+//	  step.finished  Status passed or failed, DurationMs, Error, HealedBy, Screenshot, Box, Used
 //	per step after a failure, a cancellation or a browser crash:
 //	  step.finished  Status skipped (no step.started)
 //	run.finished   Status, Passed, Total, DurationMs, Error
@@ -71,9 +71,22 @@
 // error.
 //
 // Retries: a step polls until it succeeds or its timeout (step.Timeout())
-// passes. The first failed attempt emits step.retry with Attempt 2 at once;
-// after that at most one step.retry per second, each numbering the attempt
-// that starts. StepResult.Attempts is the last attempt's number.
+// passes. Waiting for the element, for it to be actionable or for an
+// assertion to hold is auto-waiting, as in Playwright, and no retry. A real
+// retry is an attempt that acted on the page and failed (a click or hover
+// whose events missed the element, see intercept.go): the first emits
+// step.retry with Attempt 2 at once; after that at most one step.retry per
+// second, each numbering the attempt that starts. StepResult.Attempts is
+// the last attempt's number.
+//
+// Box: a step with a target reports where the element was when it was
+// last found or, for an action, acted on (CSS pixels of the viewport, with
+// the viewport's size and the device pixel ratio), so the run page draws
+// it on the step's screenshot. When the step has a screenshot the element
+// is measured again right before it, and a step whose element went away
+// (it navigated) reports no box; a failed step's element outside the
+// viewport is scrolled into view for its failure screenshot. Used: the values the step used after
+// interpolation (url, value, key, expected, ms, name), secrets masked.
 //
 // # Artifacts
 //

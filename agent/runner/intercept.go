@@ -120,10 +120,16 @@ func (r *run) guarded(ctx context.Context, el elem, g gesture, act func() error)
 		return nil
 	}
 	if reason, ok := v.Val().(string); ok {
-		return errors.New(reason)
+		return &missedError{reason}
 	}
 	return nil
 }
+
+// missedError is an attempt that acted on the page, but whose events missed
+// the element: the step acts again, which is a real retry (step.retry).
+type missedError struct{ msg string }
+
+func (e *missedError) Error() string { return e.msg }
 
 // act waits until the target resolves to an element that passes c, then
 // performs do at the point to act at under the guard for g. An attempt
@@ -138,6 +144,7 @@ func (s *stepRun) act(ctx context.Context, t *protocol.Target, c checks, g gestu
 		if err != nil {
 			return err
 		}
+		s.mark(ctx, e) // where it is when acted on, scrolled into view
 		return s.r.guarded(ctx, e, g, func() error { return do(ctx, pt) })
 	})
 }

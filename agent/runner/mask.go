@@ -60,6 +60,18 @@ func (m *masker) locator(l *protocol.Locator) *protocol.Locator {
 	return &c
 }
 
+// used masks a copy of a step's used values.
+func (m *masker) used(u protocol.Used) protocol.Used {
+	if u == nil {
+		return nil
+	}
+	out := make(protocol.Used, len(u))
+	for k, v := range u {
+		out[m.String(k)] = m.String(v)
+	}
+	return out
+}
+
 // event masks every string field of e.
 func (m *masker) event(e protocol.Event) protocol.Event {
 	e.StepID = m.String(e.StepID)
@@ -68,6 +80,7 @@ func (m *masker) event(e protocol.Event) protocol.Event {
 	e.Name = m.String(e.Name)
 	e.Message = m.String(e.Message)
 	e.HealedBy = m.locator(e.HealedBy)
+	e.Used = m.used(e.Used)
 	return e
 }
 
@@ -80,6 +93,7 @@ func (m *masker) result(r protocol.RunResult) protocol.RunResult {
 		s.Error = m.String(s.Error)
 		s.Screenshot = m.String(s.Screenshot)
 		s.HealedBy = m.locator(s.HealedBy)
+		s.Used = m.used(s.Used)
 		steps[i] = s
 	}
 	r.Steps = steps

@@ -17,11 +17,14 @@ type stepRun struct {
 	step    protocol.Step // as written; the step function gets an interpolated copy
 	timeout time.Duration
 
-	attempts  int       // the attempt in progress, from 1
-	lastRetry time.Time // when the last step.retry went out
-	healed    int       // index of the locator that found the element; 0 is the primary
-	healNote  string    // why the primary did not find it
-	shot      string    // an artifact the step made itself (screenshot step)
+	attempts  int           // the attempt in progress, from 1
+	lastRetry time.Time     // when the last step.retry went out
+	healed    int           // index of the locator that found the element; 0 is the primary
+	healNote  string        // why the primary did not find it
+	shot      string        // an artifact the step made itself (screenshot step)
+	box       *protocol.Box // where the target element was when last found or acted on
+	el        elem          // the element box measures
+	used      protocol.Used // the values the step used, interpolated
 }
 
 // stepFunc performs one step type with the interpolated step.
@@ -61,14 +64,18 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 	if ctx.Err() == nil {
 		switch {
 		case res.Status == protocol.StepFailed:
+			s.frame(ctx, true)
 			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s-failure", i+1, st.ID))
 		case r.job.Screenshots && s.shot == "":
+			s.frame(ctx, false)
 			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s", i+1, st.ID))
 		}
 	}
+	res.Box, res.Used = s.box, s.used
 	d := res.DurationMs
 	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: st.ID, StepType: st.Type,
-		Status: res.Status, DurationMs: &d, Error: res.Error, HealedBy: res.HealedBy, Screenshot: res.Screenshot})
+		Status: res.Status, DurationMs: &d, Error: res.Error, HealedBy: res.HealedBy, Screenshot: res.Screenshot,
+		Box: res.Box, Used: res.Used})
 	return res
 }
 
@@ -78,6 +85,7 @@ func (s *stepRun) execute(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.used = usedOf(st)
 	fn := stepFuncs[st.Type]
 	if fn == nil {
 		return fmt.Errorf("unknown step type %q", st.Type)
@@ -135,7 +143,10 @@ func (s *stepRun) poll(ctx context.Context, waiting string, try func(ctx context
 			return err
 		}
 		last = plainError(err)
-		s.retry(last)
+		var missed *missedError
+		if errors.As(err, &missed) {
+			s.retry(last)
+		}
 		if !sleep(ctx, pollDelay(i)) {
 			return fmt.Errorf("timed out after %s: %w", s.timeout, last)
 		}
@@ -152,8 +163,10 @@ func pollDelay(i int) time.Duration {
 	return 250 * time.Millisecond
 }
 
-// retry emits step.retry after a failed attempt: at once after the first,
-// then at most once a second.
+// retry emits step.retry after an attempt that acted on the page failed
+// and the step acts again: at once after the first, then at most once a
+// second. Auto-waiting (for the element, for it to be actionable, for an
+// assertion to hold) is not a retry and emits nothing.
 func (s *stepRun) retry(err error) {
 	now := time.Now()
 	if s.attempts > 1 && now.Sub(s.lastRetry) < time.Second {

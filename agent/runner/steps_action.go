@@ -45,6 +45,7 @@ func fill(s *stepRun, ctx context.Context, st protocol.Step) error {
 		if _, err := s.r.check(ctx, e, fillChecks); err != nil {
 			return err
 		}
+		s.mark(ctx, e)
 		v, err := callValue(ctx, s.r.tab.sess, e.obj, fillPrepJS)
 		if err != nil {
 			return err
@@ -140,6 +141,7 @@ func checkTo(want bool) stepFunc {
 			if err != nil {
 				return err
 			}
+			s.mark(ctx, e)
 			el = e
 			return s.r.guarded(ctx, e, clickGesture, func() error { return s.r.click(ctx, pt, 1) })
 		})

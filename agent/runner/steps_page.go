@@ -20,6 +20,7 @@ func navigate(s *stepRun, ctx context.Context, st protocol.Step) error {
 	if err != nil {
 		return err
 	}
+	s.used["url"] = target
 	nav, err := proto.PageNavigate{URL: target}.Call(s.r.sess(ctx))
 	if err != nil {
 		if ctx.Err() != nil {

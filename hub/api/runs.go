@@ -240,7 +240,7 @@ func (s *Server) stepsSoFar(ctx context.Context, runID string) ([]protocol.StepR
 				continue
 			}
 			sr := protocol.StepResult{Index: *ev.Index, ID: ev.StepID, Type: ev.StepType, Status: ev.Status, Error: ev.Error,
-				HealedBy: ev.HealedBy, Screenshot: ev.Screenshot}
+				HealedBy: ev.HealedBy, Screenshot: ev.Screenshot, Box: ev.Box, Used: ev.Used}
 			if ev.DurationMs != nil {
 				sr.DurationMs = *ev.DurationMs
 			}

@@ -1,6 +1,8 @@
 package dispatch
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -37,6 +39,7 @@ func eventTexts(e *protocol.Event, f func(string) string) {
 		*p = f(*p)
 	}
 	e.HealedBy = locatorTexts(e.HealedBy, f)
+	e.Used = usedTexts(e.Used, f)
 }
 
 // resultTexts replaces every text of a run result with f of it.
@@ -49,7 +52,25 @@ func resultTexts(r *protocol.RunResult, f func(string) string) {
 			*p = f(*p)
 		}
 		st.HealedBy = locatorTexts(st.HealedBy, f)
+		st.Used = usedTexts(st.Used, f)
 	}
+}
+
+// maxUsed bounds the values one step reports using.
+const maxUsed = 20
+
+// usedTexts replaces a step's used values (names and values) with f of
+// them, keeping the first maxUsed by name.
+func usedTexts(u protocol.Used, f func(string) string) protocol.Used {
+	if len(u) == 0 {
+		return nil
+	}
+	keys := slices.Sorted(maps.Keys(u))
+	out := make(protocol.Used, min(len(keys), maxUsed))
+	for _, k := range keys[:min(len(keys), maxUsed)] {
+		out[f(k)] = f(u[k])
+	}
+	return out
 }
 
 func locatorTexts(l *protocol.Locator, f func(string) string) *protocol.Locator {

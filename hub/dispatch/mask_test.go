@@ -24,6 +24,14 @@ func TestMasker(t *testing.T) {
 	if r.Error != "***" || r.Steps[0].Error != "x *** y" {
 		t.Errorf("masked result: %+v", r)
 	}
+	// A step's used values, from an agent that did not mask them.
+	e = protocol.Event{Used: protocol.Used{"value": "hunter2", "url": "https://x.test/?pw=hunter2"}}
+	m.event(&e)
+	r = protocol.RunResult{Steps: []protocol.StepResult{{Used: protocol.Used{"expected": "Hi hunter2"}}}}
+	m.result(&r)
+	if e.Used["value"] != "***" || e.Used["url"] != "https://x.test/?pw=***" || r.Steps[0].Used["expected"] != "Hi ***" {
+		t.Errorf("masked used values: %v %v", e.Used, r.Steps[0].Used)
+	}
 	var none *masker
 	if none.str("hunter2") != "hunter2" || newMasker(nil).str("a") != "a" {
 		t.Error("a masker without secrets changes nothing")

@@ -28,7 +28,25 @@ export interface StepResult {
   error?: string;
   healedBy?: Locator;
   screenshot?: string;
+  /** 1 + the step's real retries (an action that missed its element), not auto-waiting. */
   attempts?: number;
+  box?: RunBox;
+  used?: Record<string, string>;
+}
+
+/**
+ * protocol.Box: where a step's element was, in CSS pixels of the viewport
+ * (what the step's screenshot shows), with the viewport's size and the
+ * device pixel ratio.
+ */
+export interface RunBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  viewportWidth: number;
+  viewportHeight: number;
+  dpr: number;
 }
 
 /** hub/api/runs.go runJSON */
@@ -95,6 +113,12 @@ export interface RunEvent {
   /** step.finished: the fallback locator that found the element when the first did not. */
   healedBy?: Locator;
   screenshot?: string;
+  /** step.finished: where the step's element was, to draw on its screenshot. */
+  box?: RunBox;
+  /** step.finished: the values the step used after interpolation, secrets as ***. */
+  used?: Record<string, string>;
+  /** run.started: whether the browser window is really shown (false on an agent without a display). */
+  headed?: boolean;
   /** artifact */
   name?: string;
   contentType?: string;

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage, testContext } from "../../test/render";
@@ -250,5 +250,89 @@ describe("RunPage", () => {
       const call = calls.find((c) => c.method === "GET" && c.path === path);
       expect(call?.headers["x-project-id"]).toBeUndefined();
     }
+  });
+
+  it("explains a failed step: the values it used, a link to it in the editor, and Run again with the same options", async () => {
+    const failed = makeRun({
+      status: "failed",
+      passed: 1,
+      total: 2,
+      durationMs: 5300,
+      options: { headed: true, screenshots: false },
+      finishedAt: "2026-11-02T10:00:07Z",
+      result: {
+        steps: [
+          { index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 300, used: { url: "https://shop.test/login" } },
+          { index: 1, id: "s2", type: "click", status: "failed", durationMs: 5000, error: "no element matches", attempts: 1 },
+        ],
+      },
+    });
+    const { calls } = fakeFetch({
+      ...common,
+      "GET /api/runs/run_1": { status: 200, body: failed },
+      "POST /api/runs": { status: 201, body: { runId: "run_2", status: "queued" } },
+      "GET /api/runs/run_2": { status: 202, body: makeRun({ runId: "run_2", status: "queued", startedAt: null }) },
+    });
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    const step1 = await screen.findByTestId("step-1");
+    expect(within(step1).getByTestId("step-1-used")).toHaveTextContent("opened https://shop.test/login");
+    const step2 = screen.getByTestId("step-2");
+    expect(within(step2).queryByText(/retried/)).not.toBeInTheDocument();
+    expect(within(step2).getByRole("link", { name: "Open step 2 in the editor" })).toHaveAttribute("href", "/tests/tc_1?step=s2");
+    expect(within(step1).queryByRole("link", { name: /in the editor/ })).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole("button", { name: "Run again" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST" && c.path === "/api/runs")).toBe(true));
+    const post = calls.find((c) => c.method === "POST" && c.path === "/api/runs");
+    expect(post?.body).toEqual({ testId: "tc_1", environmentId: "env_1", headed: true, screenshots: false });
+    expect(post?.headers["x-project-id"]).toBe("prj_1");
+    expect(await screen.findByText("Waiting for an agent.")).toBeInTheDocument();
+  });
+
+  it("says prominently when headed was asked for but the agent has no display", async () => {
+    fakeFetch({ ...common, "GET /api/runs/run_1": { status: 202, body: makeRun({ options: { headed: true, screenshots: true } }) } });
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = latest();
+    es.open();
+    es.emit(ev("run.started", { version: 3, total: 2, headed: true }));
+    expect(screen.queryByText(/this agent has no display/)).not.toBeInTheDocument();
+    es.emit(ev("run.started", { version: 3, total: 2, headed: false }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Headed was asked for but this agent has no display: the browser ran without a window",
+    );
+  });
+
+  it("draws the element's box on a screenshot that loaded before the box came", async () => {
+    fakeFetch({ ...common, "GET /api/runs/run_1": { status: 202, body: makeRun() } });
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = latest();
+    es.open();
+    es.emit(ev("run.started", { version: 3, total: 2 }));
+    es.emit(ev("step.started", { index: 0, id: "s1", type: "navigate" }));
+    es.emit(ev("artifact", { name: "step-001-s1-failure.png", contentType: "image/png", step: 0, size: 100 }));
+    const thumb = await screen.findByRole("button", { name: "Open screenshot of step 1" });
+    const img = thumb.querySelector("img");
+    if (!img) throw new Error("no thumbnail image");
+    Object.defineProperty(img, "naturalWidth", { value: 2000 });
+    Object.defineProperty(img, "naturalHeight", { value: 1000 });
+    fireEvent.load(img);
+    expect(within(thumb).queryByTestId("element-box")).not.toBeInTheDocument();
+    const box = { x: 100, y: 50, width: 200, height: 40, viewportWidth: 1000, viewportHeight: 500, dpr: 2 };
+    es.emit(
+      ev("step.finished", {
+        index: 0,
+        id: "s1",
+        type: "navigate",
+        status: "failed",
+        durationMs: 10,
+        screenshot: "step-001-s1-failure.png",
+        box,
+      }),
+    );
+    const drawn = await within(thumb).findByTestId("element-box");
+    expect(drawn.style.left).toBe("10%");
+    expect(drawn.style.width).toBe("20%");
   });
 });

@@ -2,18 +2,33 @@
 // while it runs, and the stored result once it has finished. The page state
 // is runViewReducer over the events (runState.ts); the stored record
 // (GET /api/runs/:id) fills in what the events have not told (yet).
-import { useEffect, useReducer, useState } from "react";
-import { Link, useParams } from "react-router";
+import { useEffect, useReducer, useState, type CSSProperties } from "react";
+import { Link, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ErrorBox, Loading, Modal, PageHeader, StatusBadge, When, formatDate, formatDuration } from "../../components/ui";
 import type { Step } from "../../api";
-import { artifactUrl, cancelRun, fetchRun, fetchRunDocument, isFinalStatus, type Run, type RunEvent, type RunStatus } from "../../api/runs";
 import {
+  artifactUrl,
+  cancelRun,
+  fetchRun,
+  fetchRunDocument,
+  isFinalStatus,
+  startRun,
+  type Run,
+  type RunBox,
+  type RunEvent,
+  type RunStatus,
+} from "../../api/runs";
+import {
+  boxOnImage,
   describeLocator,
   initialRunView,
   mergeSteps,
   runStatusOf,
   runViewReducer,
+  stepElapsed,
+  usedWords,
+  zoomOn,
   type LogEntry,
   type RunFinish,
   type RunView,
@@ -102,7 +117,25 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
     mutationFn: () => cancelRun(run.runId),
     onSuccess: () => qc.invalidateQueries({ queryKey: ["run", run.runId] }),
   });
-  const [shot, setShot] = useState<{ name: string; step: number; text: string } | null>(null);
+  const navigate = useNavigate();
+  const again = useMutation({
+    mutationFn: () =>
+      startRun(
+        {
+          testId: run.testId,
+          environmentId: run.environmentId ?? undefined,
+          headed: run.options.headed,
+          screenshots: run.options.screenshots,
+        },
+        run.projectId,
+      ),
+    onSuccess: (r) => {
+      void qc.invalidateQueries({ queryKey: ["runs"] });
+      void navigate(`/runs/${r.runId}`);
+    },
+  });
+  // The lightbox shows the screenshot of this name.
+  const [shot, setShot] = useState<string | null>(null);
 
   const docSteps: Step[] = docQ.data?.document?.steps ?? [];
   const steps = mergeSteps(view, run.result.steps);
@@ -111,6 +144,10 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   const startedAt = run.startedAt ? new Date(run.startedAt).getTime() : null;
   const duration = finish ? finish.durationMs : status === "running" && startedAt !== null ? Math.max(0, now - startedAt) : null;
   const otherArtifacts = view.artifacts.filter((a) => a.step === null || !a.contentType.startsWith("image/"));
+  const gallery: Shot[] = steps.flatMap((s) =>
+    s.screenshots.map((name) => ({ name, step: s.index, text: stepText(docSteps[s.index]), box: name === s.shot ? s.box : null })),
+  );
+  const headedLost = run.options.headed && view.headed === false;
 
   return (
     <div className="run-page">
@@ -127,11 +164,23 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
             {cancel.isPending || cancel.isSuccess ? "Cancelling…" : "Cancel run"}
           </button>
         )}
+        {!active && (
+          <button type="button" onClick={() => again.mutate()} disabled={again.isPending}>
+            {again.isPending ? "Starting…" : "Run again"}
+          </button>
+        )}
         <Link className="button" to={`/runs?testId=${encodeURIComponent(run.testId)}`}>
           Runs of this test
         </Link>
       </PageHeader>
       <ErrorBox error={cancel.error} title="The run could not be cancelled" />
+      <ErrorBox error={again.error} title="The run could not be started again" />
+      {headedLost && (
+        <p className="notice run-headed-lost" role="alert">
+          <strong>Headed was asked for but this agent has no display: the browser ran without a window.</strong> Start the agent on a
+          computer with a desktop session to watch the browser.
+        </p>
+      )}
 
       <dl className="run-facts panel">
         <div>
@@ -171,7 +220,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         <div>
           <dt>Options</dt>
           <dd>
-            {run.options.headed ? "Headed" : "Headless"}; screenshots of {run.options.screenshots ? "every step" : "failures only"}
+            {run.options.headed ? (headedLost ? "Headed asked, ran headless" : "Headed") : "Headless"}; screenshots of{" "}
+            {run.options.screenshots ? "every step" : "failures only"}
           </dd>
         </div>
       </dl>
@@ -191,13 +241,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         ) : (
           <ol className="run-steps">
             {steps.map((s) => (
-              <StepRow
-                key={s.index}
-                runId={run.runId}
-                step={s}
-                doc={docSteps[s.index]}
-                onOpen={(name, text) => setShot({ name, step: s.index + 1, text })}
-              />
+              <StepRow key={s.index} runId={run.runId} testId={run.testId} step={s} doc={docSteps[s.index]} now={now} onOpen={setShot} />
             ))}
           </ol>
         )}
@@ -229,19 +273,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
 
       <LogSection logs={view.logs} />
 
-      {shot && (
-        <Modal title={`Screenshot of step ${shot.step}`} wide onClose={() => setShot(null)}>
-          <div className="modal-body run-shot">
-            <img src={artifactUrl(run.runId, shot.name)} alt={`Screenshot of step ${shot.step}${shot.text ? `: ${shot.text}` : ""}`} />
-            <p>
-              <a href={artifactUrl(run.runId, shot.name)} target="_blank" rel="noreferrer">
-                Open the image in a new tab
-              </a>{" "}
-              <span className="muted mono">{shot.name}</span>
-            </p>
-          </div>
-        </Modal>
-      )}
+      {shot && <Lightbox runId={run.runId} shots={gallery} name={shot} onShow={setShot} onClose={() => setShot(null)} />}
     </div>
   );
 }
@@ -313,7 +345,7 @@ export function stepText(step: Step | undefined): string {
   if (loc) parts.push(describeLocator(loc));
   if (step.value) parts.push(`value "${step.value}"`);
   if (step.key) parts.push(`key ${step.key}`);
-  if (step.expected) parts.push(`${step.match ?? "equals"} "${step.expected}"`);
+  if (step.expected) parts.push(`${step.match || "contains"} "${step.expected}"`);
   if (typeof step.ms === "number") parts.push(`${step.ms} ms`);
   if (step.name) parts.push(step.name);
   if (step.component) parts.push(`component ${step.component}`);
@@ -322,17 +354,24 @@ export function stepText(step: Step | undefined): string {
 
 function StepRow({
   runId,
+  testId,
   step,
   doc,
+  now,
   onOpen,
 }: {
   runId: string;
+  testId: string;
   step: StepView;
   doc: Step | undefined;
-  onOpen: (name: string, text: string) => void;
+  now: number;
+  onOpen: (name: string) => void;
 }) {
   const n = step.index + 1;
   const text = stepText(doc);
+  const stepId = step.id || doc?.id || "";
+  const elapsed = stepElapsed(step, now);
+  const used = usedWords(step.type || doc?.type || "", step.used);
   return (
     <li className={`run-step run-step-${step.status}`} data-testid={`step-${n}`}>
       <span className="run-step-num">
@@ -344,6 +383,15 @@ function StepRow({
           <code className="run-step-type">{step.type || doc?.type}</code>
           {text && <span className="run-step-text">{text}</span>}
         </div>
+        {used.length > 0 && (
+          <p className="run-step-used" data-testid={`step-${n}-used`}>
+            {used.map((u) => (
+              <span key={u.label}>
+                {u.label} <span className="mono">{u.value}</span>
+              </span>
+            ))}
+          </p>
+        )}
         {step.retries > 0 && (
           <p className="run-step-retries">
             retried {step.retries}×
@@ -356,6 +404,11 @@ function StepRow({
           </p>
         )}
         {step.error && <p className="run-error">{step.error}</p>}
+        {step.status === "failed" && stepId && (
+          <p className="run-step-fix">
+            <Link to={`/tests/${encodeURIComponent(testId)}?step=${encodeURIComponent(stepId)}`}>Open step {n} in the editor</Link>
+          </p>
+        )}
         {step.screenshots.length > 0 && (
           <div className="run-thumbs">
             {step.screenshots.map((name, k) => (
@@ -364,9 +417,9 @@ function StepRow({
                 type="button"
                 className="run-thumb"
                 aria-label={k === 0 ? `Open screenshot of step ${n}` : `Open screenshot ${k + 1} of step ${n}`}
-                onClick={() => onOpen(name, text)}
+                onClick={() => onOpen(name)}
               >
-                <img src={artifactUrl(runId, name)} alt="" loading="lazy" />
+                <ShotImage src={artifactUrl(runId, name)} alt="" box={name === step.shot ? step.box : null} lazy />
               </button>
             ))}
           </div>
@@ -374,11 +427,141 @@ function StepRow({
       </div>
       <div className="run-step-side">
         <StatusBadge status={step.status} />
-        <span className="run-step-duration">
-          {step.durationMs === null || (step.status === "skipped" && !step.durationMs) ? "" : formatDuration(step.durationMs)}
+        <span className="run-step-duration" data-testid={`step-${n}-duration`}>
+          {elapsed === null || (step.status === "skipped" && !elapsed) ? "" : formatDuration(elapsed)}
         </span>
       </div>
     </li>
+  );
+}
+
+/** A screenshot with its step's element outlined, when the box fits the image. */
+function ShotImage({ src, alt, box, lazy }: { src: string; alt: string; box: RunBox | null; lazy?: boolean }) {
+  // The image's size, once loaded: the box may come after the image (step.finished follows its artifact).
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  const rect = size ? boxOnImage(box, size.width, size.height) : null;
+  return (
+    <span className="run-shot-frame">
+      <img
+        src={src}
+        alt={alt}
+        loading={lazy ? "lazy" : undefined}
+        onLoad={(e) => setSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
+      />
+      {rect && (
+        <span
+          className="run-shot-box"
+          data-testid="element-box"
+          style={{ left: `${rect.left}%`, top: `${rect.top}%`, width: `${rect.width}%`, height: `${rect.height}%` }}
+        />
+      )}
+    </span>
+  );
+}
+
+/** One screenshot of the lightbox. */
+interface Shot {
+  name: string;
+  step: number;
+  text: string;
+  box: RunBox | null;
+}
+
+/**
+ * Lightbox shows one screenshot large, its element outlined, with a zoom
+ * on the element, and steps through all the run's screenshots with
+ * previous and next (the arrow keys too).
+ */
+function Lightbox({
+  runId,
+  shots,
+  name,
+  onShow,
+  onClose,
+}: {
+  runId: string;
+  shots: Shot[];
+  name: string;
+  onShow: (name: string) => void;
+  onClose: () => void;
+}) {
+  const at = Math.max(
+    0,
+    shots.findIndex((s) => s.name === name),
+  );
+  const cur = shots[at] as Shot | undefined;
+  const prev = at > 0 ? shots[at - 1] : null;
+  const next = at < shots.length - 1 ? shots[at + 1] : null;
+  const [zoom, setZoom] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.key === "ArrowLeft" && prev) onShow(prev.name);
+      else if (e.key === "ArrowRight" && next) onShow(next.name);
+      else return;
+      e.preventDefault();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [prev, next, onShow]);
+  if (!cur) return null;
+  const url = artifactUrl(runId, cur.name);
+  const z = zoom && cur.box ? zoomOn(cur.box, 720, 400) : null;
+  const zoomStyle: CSSProperties | undefined =
+    z && cur.box
+      ? {
+          width: z.width,
+          height: z.height,
+          backgroundImage: `url("${url}")`,
+          backgroundSize: `${cur.box.viewportWidth * z.scale}px ${cur.box.viewportHeight * z.scale}px`,
+          backgroundPosition: `${z.x}px ${z.y}px`,
+        }
+      : undefined;
+  return (
+    <Modal title={`Screenshot of step ${cur.step + 1}`} wide onClose={onClose}>
+      <div className="modal-body run-shot">
+        <div className="run-shot-nav">
+          <button type="button" onClick={() => prev && onShow(prev.name)} disabled={!prev} aria-keyshortcuts="ArrowLeft">
+            ← Previous
+          </button>
+          <span className="muted" data-testid="shot-position">
+            {at + 1} of {shots.length}
+          </span>
+          <button type="button" onClick={() => next && onShow(next.name)} disabled={!next} aria-keyshortcuts="ArrowRight">
+            Next →
+          </button>
+          {cur.box && (
+            <button type="button" aria-pressed={zoom} onClick={() => setZoom(!zoom)}>
+              {zoom ? "Whole screenshot" : "Zoom on the element"}
+            </button>
+          )}
+        </div>
+        {cur.text && <p className="run-shot-text">{cur.text}</p>}
+        {zoomStyle ? (
+          <div className="run-shot-zoom" role="img" aria-label={`The element of step ${cur.step + 1}, enlarged`} style={zoomStyle}>
+            {z && cur.box && (
+              <span
+                className="run-shot-box run-shot-box-zoomed"
+                style={{
+                  left: cur.box.x * z.scale + z.x,
+                  top: cur.box.y * z.scale + z.y,
+                  width: cur.box.width * z.scale,
+                  height: cur.box.height * z.scale,
+                }}
+              />
+            )}
+          </div>
+        ) : (
+          <ShotImage key={cur.name} src={url} alt={`Screenshot of step ${cur.step + 1}${cur.text ? `: ${cur.text}` : ""}`} box={cur.box} />
+        )}
+        <p>
+          <a href={url} target="_blank" rel="noreferrer">
+            Open the image in a new tab
+          </a>{" "}
+          <span className="muted mono">{cur.name}</span>
+        </p>
+      </div>
+    </Modal>
   );
 }
 

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../api/runs";
-import { initialRunView, mergeSteps, runStatusOf, runViewFromEvents, runViewReducer } from "./runState";
+import type { RunBox } from "../../api/runs";
+import {
+  boxOnImage,
+  initialRunView,
+  mergeSteps,
+  runStatusOf,
+  runViewFromEvents,
+  runViewReducer,
+  stepElapsed,
+  usedWords,
+  zoomOn,
+} from "./runState";
 
 let seq = 0;
 function ev(kind: RunEvent["kind"], fields: Partial<RunEvent> = {}): RunEvent {
@@ -128,5 +139,90 @@ describe("mergeSteps", () => {
     const v = runViewFromEvents([ev("run.started", { total: 2 }), ev("step.started", { index: 0, id: "s1", type: "navigate" })]);
     const steps = mergeSteps(v, [{ index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 10, screenshot: "a.png" }]);
     expect(steps[0]).toEqual(expect.objectContaining({ status: "passed", durationMs: 10, screenshots: ["a.png"] }));
+  });
+});
+
+describe("explaining a step", () => {
+  const box: RunBox = { x: 100, y: 50, width: 200, height: 40, viewportWidth: 1000, viewportHeight: 500, dpr: 2 };
+
+  it("keeps the box, the used values and the step's own screenshot from step.finished, and the headed flag of run.started", () => {
+    seq = 0;
+    const v = runViewFromEvents([
+      ev("run.started", { version: 1, total: 1, headed: false }),
+      ev("step.started", { index: 0, id: "s1", type: "fill" }),
+      ev("artifact", { name: "step-001-s1-failure.png", contentType: "image/png", step: 0, size: 10 }),
+      ev("step.finished", {
+        index: 0,
+        id: "s1",
+        type: "fill",
+        status: "failed",
+        durationMs: 10,
+        screenshot: "step-001-s1-failure.png",
+        box,
+        used: { value: "***" },
+      }),
+    ]);
+    expect(v.headed).toBe(false);
+    expect(v.steps[0]).toEqual(expect.objectContaining({ shot: "step-001-s1-failure.png", box, used: { value: "***" }, retries: 0 }));
+    // An agent that does not say leaves it unknown.
+    seq = 0;
+    expect(runViewFromEvents([ev("run.started", { version: 1, total: 1 })]).headed).toBeNull();
+  });
+
+  it("shows retried only from step.retry events, which the agent sends for real retries alone", () => {
+    seq = 0;
+    const v = runViewFromEvents([
+      ev("run.started", { version: 1, total: 1 }),
+      ev("step.started", { index: 0, id: "s1", type: "assertText" }),
+      ev("step.finished", { index: 0, id: "s1", type: "assertText", status: "passed", durationMs: 4000 }),
+    ]);
+    expect(v.steps[0].retries).toBe(0);
+    expect(mergeSteps(v, [{ index: 0, id: "s1", type: "assertText", status: "passed", durationMs: 4000, attempts: 1 }])[0].retries).toBe(0);
+  });
+
+  it("ticks a running step's time from its step.started, and keeps a finished step's duration", () => {
+    seq = 0;
+    const v = runViewFromEvents([ev("run.started", { total: 1 }), ev("step.started", { index: 0, id: "s1", type: "click" })]);
+    const started = Date.parse(v.steps[0].startedAt ?? "");
+    expect(stepElapsed(v.steps[0], started + 1500)).toBe(1500);
+    expect(stepElapsed(v.steps[0], started + 4200)).toBe(4200);
+    expect(stepElapsed(v.steps[0], started - 1000)).toBe(0);
+    expect(stepElapsed({ ...v.steps[0], status: "passed", durationMs: 700 }, started + 9999)).toBe(700);
+  });
+
+  it("maps the box onto the screenshot in percent, whatever size it is shown at", () => {
+    expect(boxOnImage(box, 2000, 1000)).toEqual({ left: 10, top: 10, width: 20, height: 8 });
+    // A pixel of rounding is fine.
+    expect(boxOnImage(box, 2001, 999)).toEqual({ left: 10, top: 10, width: 20, height: 8 });
+    // A full-page or element capture is not the viewport: no box.
+    expect(boxOnImage(box, 2000, 3000)).toBeNull();
+    expect(boxOnImage(null, 2000, 1000)).toBeNull();
+    // Cut to the viewport; wholly outside or empty: none.
+    expect(boxOnImage({ ...box, x: -100, width: 300 }, 2000, 1000)).toEqual({ left: 0, top: 10, width: 20, height: 8 });
+    expect(boxOnImage({ ...box, y: 600 }, 2000, 1000)).toBeNull();
+    expect(boxOnImage({ ...box, width: 0 }, 2000, 1000)).toBeNull();
+    // No ratio reported counts as 1.
+    expect(boxOnImage({ ...box, dpr: 0 }, 1000, 500)).toEqual({ left: 10, top: 10, width: 20, height: 8 });
+  });
+
+  it("zooms on the element with a margin, within the window and at most 4 times", () => {
+    // 232 x 72 with a 16 px margin; 640 / 232 = 2.76 is the limit.
+    const z = zoomOn(box, 640, 360);
+    expect(z).toEqual({ width: 640, height: 198.62, scale: 2.76, x: -231.72, y: -93.79 });
+    // A wide element is still enlarged twice, its start shown.
+    expect(zoomOn({ ...box, x: 0, width: 900 }, 640, 360)).toEqual({ width: 640, height: 144, scale: 2, x: 0, y: -68 });
+    // A small element is enlarged 4 times at most.
+    expect(zoomOn({ ...box, width: 10, height: 10 }, 640, 360)?.scale).toBe(4);
+    // Near the edge the margin stops at the viewport.
+    expect(zoomOn({ ...box, x: 0, y: 0 }, 640, 360)).toEqual(expect.objectContaining({ x: 0, y: 0 }));
+    expect(zoomOn({ ...box, height: 0 }, 640, 360)).toBeNull();
+  });
+
+  it("words the used values by step type", () => {
+    expect(usedWords("fill", { value: "ann@example.com" })).toEqual([{ label: "typed", value: "ann@example.com" }]);
+    expect(usedWords("assertText", { expected: "Welcome" })).toEqual([{ label: "expected", value: "Welcome" }]);
+    expect(usedWords("navigate", { url: "https://a.test/" })).toEqual([{ label: "opened", value: "https://a.test/" }]);
+    expect(usedWords("press", { key: "Enter" })).toEqual([{ label: "pressed", value: "Enter" }]);
+    expect(usedWords("fill", null)).toEqual([]);
   });
 });

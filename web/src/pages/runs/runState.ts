@@ -4,7 +4,7 @@
 // may arrive twice (ignored by seq) and, in principle, out of order (the
 // state is then rebuilt from the events sorted by seq).
 import type { Locator } from "../../api";
-import { isFinalStatus, type RunEvent, type RunStatus, type StepResult, type StepStatus } from "../../api/runs";
+import { isFinalStatus, type RunBox, type RunEvent, type RunStatus, type StepResult, type StepStatus } from "../../api/runs";
 
 export interface StepView {
   /** 0-based position in the document; the page shows index + 1. */
@@ -14,13 +14,25 @@ export interface StepView {
   status: "running" | StepStatus;
   durationMs: number | null;
   error: string;
-  /** Attempts after the first (step.retry numbers the attempt that starts). */
+  /**
+   * Real retries: attempts after the first that acted again after an action
+   * missed its element (step.retry numbers the attempt that starts). An
+   * assertion's auto-waiting is no retry and sends no step.retry.
+   */
   retries: number;
   /** The reason the last failed attempt gave, while the step goes on. */
   retryError: string;
   healedBy: Locator | null;
   /** Image artifacts of this step, in the order they came. */
   screenshots: string[];
+  /** The step's own after-step or failure screenshot, on which box is drawn. */
+  shot: string;
+  /** Where the step's element was (step.finished), to draw on shot. */
+  box: RunBox | null;
+  /** The values the step used after interpolation, secrets as ***. */
+  used: Record<string, string> | null;
+  /** When step.started came (the agent's clock), so a running step's time ticks. */
+  startedAt: string | null;
 }
 
 export interface LogEntry {
@@ -55,6 +67,8 @@ export interface RunView {
   version: number | null;
   /** Number of steps, from run.started. */
   total: number | null;
+  /** Whether the browser window is really shown, from run.started (null when the agent does not say). */
+  headed: boolean | null;
   /** The current attempt's steps, sorted by index. */
   steps: StepView[];
   logs: LogEntry[];
@@ -69,6 +83,7 @@ export const initialRunView: RunView = {
   attempt: 0,
   version: null,
   total: null,
+  headed: null,
   steps: [],
   logs: [],
   artifacts: [],
@@ -100,6 +115,10 @@ function emptyStep(index: number, view: RunView): StepView {
     retries: 0,
     retryError: "",
     healedBy: null,
+    shot: "",
+    box: null,
+    used: null,
+    startedAt: null,
     // An artifact that came before its step's first event still belongs to it.
     screenshots: view.artifacts.filter((a) => a.step === index && isImage(a.contentType)).map((a) => a.name),
   };
@@ -134,6 +153,7 @@ function apply(view: RunView, e: RunEvent): RunView {
         attempt: view.attempt + 1,
         version: e.version ?? view.version,
         total: e.total ?? view.total,
+        headed: typeof e.headed === "boolean" ? e.headed : null,
         steps: [],
         artifacts: [],
         finished: null,
@@ -142,7 +162,13 @@ function apply(view: RunView, e: RunEvent): RunView {
       if (index === null) return view;
       return {
         ...view,
-        steps: updateStep(view, index, (s) => ({ ...withName(s, e), status: "running", durationMs: null, error: "" })),
+        steps: updateStep(view, index, (s) => ({
+          ...withName(s, e),
+          status: "running",
+          durationMs: null,
+          error: "",
+          startedAt: e.time ?? null,
+        })),
       };
     case "step.retry":
       if (index === null) return view;
@@ -165,6 +191,9 @@ function apply(view: RunView, e: RunEvent): RunView {
           error: e.error ?? "",
           healedBy: e.healedBy ?? s.healedBy,
           screenshots: addName(s.screenshots, e.screenshot),
+          shot: e.screenshot ?? s.shot,
+          box: e.box ?? s.box,
+          used: e.used ?? s.used,
         })),
       };
     case "artifact": {
@@ -241,6 +270,10 @@ export function stepFromResult(r: StepResult): StepView {
     retryError: "",
     healedBy: r.healedBy ?? null,
     screenshots: r.screenshot ? [r.screenshot] : [],
+    shot: r.screenshot ?? "",
+    box: r.box ?? null,
+    used: r.used ?? null,
+    startedAt: null,
   };
 }
 
@@ -271,6 +304,9 @@ export function mergeSteps(view: RunView, stored: StepResult[]): StepView[] {
       retries: Math.max(s.retries, old.retries),
       healedBy: s.healedBy ?? old.healedBy,
       screenshots: shots,
+      shot: s.shot || old.shot,
+      box: s.box ?? old.box,
+      used: s.used ?? old.used,
     });
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
@@ -280,4 +316,111 @@ export function mergeSteps(view: RunView, stored: StepResult[]): StepView[] {
 export function describeLocator(l: Locator): string {
   const name = l.name ? ` "${l.name}"` : "";
   return `${l.kind} ${JSON.stringify(l.value)}${name}`;
+}
+
+/** A running step's time so far, from its step.started to now; its duration once finished. */
+export function stepElapsed(s: StepView, now: number): number | null {
+  if (s.status !== "running") return s.durationMs;
+  if (!s.startedAt) return null;
+  const t = Date.parse(s.startedAt);
+  return Number.isNaN(t) ? null : Math.max(0, now - t);
+}
+
+/** A rectangle in percent of an image's width and height. */
+export interface PercentRect {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * boxOnImage maps a step's box onto its screenshot, in percent of the
+ * image, so the drawing fits the image at any size it is shown. The
+ * screenshot is the viewport at the device pixel ratio; an image of another
+ * size (a full-page or element capture) gets no box (null), nor does a box
+ * wholly outside the viewport. The part outside is cut off.
+ */
+export function boxOnImage(box: RunBox | null, naturalWidth: number, naturalHeight: number): PercentRect | null {
+  if (!box || !(box.viewportWidth > 0) || !(box.viewportHeight > 0) || !(box.width > 0) || !(box.height > 0)) return null;
+  const dpr = box.dpr > 0 ? box.dpr : 1;
+  // Rounding of the viewport and the ratio may leave a pixel or two.
+  const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(2, dpr);
+  if (!near(naturalWidth, box.viewportWidth * dpr) || !near(naturalHeight, box.viewportHeight * dpr)) return null;
+  const x1 = Math.max(0, box.x);
+  const y1 = Math.max(0, box.y);
+  const x2 = Math.min(box.viewportWidth, box.x + box.width);
+  const y2 = Math.min(box.viewportHeight, box.y + box.height);
+  if (x2 <= x1 || y2 <= y1) return null;
+  const pct = (v: number, of: number) => Math.round((v / of) * 10000) / 100;
+  return {
+    left: pct(x1, box.viewportWidth),
+    top: pct(y1, box.viewportHeight),
+    width: pct(x2 - x1, box.viewportWidth),
+    height: pct(y2 - y1, box.viewportHeight),
+  };
+}
+
+/** How to show a zoom on the element: a window of width x height CSS pixels onto the image scaled by `scale`, offset by x, y. */
+export interface ZoomView {
+  width: number;
+  height: number;
+  scale: number;
+  /** The image's left and top edge inside the window (zero or negative). */
+  x: number;
+  y: number;
+}
+
+/**
+ * zoomOn frames the element's box with `margin` viewport pixels around it,
+ * enlarged 2 to 4 times: as much as fits a window of maxWidth x maxHeight
+ * CSS pixels, and twice at least, when the window shows the element's
+ * start (its top left part). Positions are relative to the screenshot shown
+ * at the viewport's size times scale.
+ */
+export function zoomOn(box: RunBox, maxWidth: number, maxHeight: number, margin = 16): ZoomView | null {
+  if (!(box.viewportWidth > 0) || !(box.viewportHeight > 0) || !(box.width > 0) || !(box.height > 0)) return null;
+  const x1 = Math.max(0, box.x - margin);
+  const y1 = Math.max(0, box.y - margin);
+  const x2 = Math.min(box.viewportWidth, box.x + box.width + margin);
+  const y2 = Math.min(box.viewportHeight, box.y + box.height + margin);
+  if (x2 <= x1 || y2 <= y1) return null;
+  const scale = Math.min(4, Math.max(2, Math.min(maxWidth / (x2 - x1), maxHeight / (y2 - y1))));
+  const r = (v: number) => Math.round(v * 100) / 100;
+  return {
+    width: r(Math.min(maxWidth, (x2 - x1) * scale)),
+    height: r(Math.min(maxHeight, (y2 - y1) * scale)),
+    scale: r(scale),
+    x: r(0 - x1 * scale),
+    y: r(0 - y1 * scale),
+  };
+}
+
+/** What a step used, in words: "typed ann@example.com", "expected Welcome". */
+export function usedWords(type: string, used: Record<string, string> | null): { label: string; value: string }[] {
+  if (!used) return [];
+  const valueLabel: Record<string, string> = { fill: "typed", select: "chose", setVariable: "set to" };
+  const label = (k: string): string => {
+    switch (k) {
+      case "url":
+        return "opened";
+      case "value":
+        return valueLabel[type] ?? "value";
+      case "expected":
+        return "expected";
+      case "key":
+        return "pressed";
+      case "ms":
+        return "waited (ms)";
+      case "name":
+        return "name";
+      default:
+        return k;
+    }
+  };
+  const order = ["url", "value", "key", "expected", "ms", "name"];
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  return Object.keys(used)
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+    .map((k) => ({ label: label(k), value: used[k] }));
 }
