@@ -58,6 +58,7 @@ test("write, reorder, guard, save, run, mark Ready, revise and compare in the co
   expect(reg.status(), await reg.text()).toBe(201);
   const org = await (await page.request.post("/api/orgs", { data: { name: "Editors" } })).json();
   const project = await (await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Shop" } })).json();
+  await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Back office" } });
   agent = startAgent();
   const code = await agent.code;
   const pair = await page.request.post(`/api/agent/pair/${code}`, { headers: { "X-Project-Id": project.id } });
@@ -147,6 +148,16 @@ test("write, reorder, guard, save, run, mark Ready, revise and compare in the co
     await ask.getByRole("button", { name: "Stay on this page" }).click();
     await expect(page).toHaveURL(new RegExp(`${testURL}$`));
     await expect(page.getByLabel("Suite")).toHaveValue("Accounts");
+    // The browser's Back button and the project switcher ask too.
+    await page.evaluate(() => history.back());
+    await page.getByRole("dialog", { name: "Leave without saving?" }).getByRole("button", { name: "Stay on this page" }).click();
+    await expect(page).toHaveURL(new RegExp(`${testURL}$`));
+    const current = await page.getByLabel("Project").inputValue();
+    const other = current === project.id ? "Editors / Back office" : "Editors / Shop";
+    await page.getByLabel("Project").selectOption({ label: other });
+    await page.getByRole("dialog", { name: "Leave without saving?" }).getByRole("button", { name: "Stay on this page" }).click();
+    await expect(page.getByLabel("Project")).toHaveValue(current);
+    await expect(page.getByLabel("Suite")).toHaveValue("Accounts");
     await page.getByRole("navigation").getByRole("link", { name: "Tests", exact: true }).click();
     await page.getByRole("dialog", { name: "Leave without saving?" }).getByRole("button", { name: "Leave without saving" }).click();
     await expect(page).toHaveURL(/\/tests$/);
@@ -234,4 +245,9 @@ test("a 25-step test fits on one 1920x1080 screen", async ({ page }) => {
   await expect(page.getByRole("button", { name: /^Step 25: / })).toBeVisible();
   expect(await bottomOfList(page)).toBeLessThanOrEqual(1080);
   await shot(page, "46-editor-25-steps");
+  // Down to 1024 px wide the list and the inspector stay side by side.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.getByRole("button", { name: /^Step 3: / }).click();
+  await expect(page.getByRole("group", { name: "Step 3 click" })).toBeInViewport();
+  await shot(page, "47-editor-1024");
 });

@@ -8,6 +8,7 @@ import type { Test } from "../../api";
 import { deleteTest, duplicateTest, reviseTest, saveTest, type LoadedTest } from "../../api/editorApi";
 import { Confirm } from "../../components/ui";
 import { useWorkspace } from "../../session";
+import { DISCARDED } from "./LeaveGuard";
 import { SharingModal } from "./SharingModal";
 
 type Dialog = "ready" | "revise" | "deprecate" | "duplicate" | "sharing" | "delete" | null;
@@ -73,7 +74,7 @@ export function EditorActions({
     onSuccess: (res) => {
       close();
       qc.invalidateQueries({ queryKey: ["tests"] });
-      navigate(`/tests/${res.test.id}`);
+      navigate(`/tests/${res.test.id}`, { state: DISCARDED });
     },
     onError: failed,
   });
@@ -81,7 +82,8 @@ export function EditorActions({
     mutationFn: () => deleteTest(test.id),
     onSuccess: () => {
       qc.invalidateQueries({ queryKey: ["tests"] });
-      navigate("/tests");
+      // The test is gone: its unsaved changes have nowhere to go.
+      navigate("/tests", { state: DISCARDED });
     },
   });
   const start = (run: () => void) => () => {
@@ -93,7 +95,7 @@ export function EditorActions({
     // A private test handed to someone else is no longer visible here.
     if (res.test.visibility === "Private" && res.test.owner?.id !== ws.user.id) {
       qc.invalidateQueries({ queryKey: ["tests"] });
-      navigate("/tests");
+      navigate("/tests", { state: DISCARDED });
       return;
     }
     changed(res);

@@ -5,6 +5,16 @@ import { useContext } from "react";
 import { UNSAFE_DataRouterContext, useBlocker } from "react-router";
 import { Modal } from "../../components/ui";
 
+/**
+ * LeaveState marks a navigation whose action already asked about the
+ * unsaved changes (Delete, Duplicate): the guard lets it pass.
+ */
+export interface LeaveState {
+  discarded?: boolean;
+}
+
+export const DISCARDED: LeaveState = { discarded: true };
+
 export function LeaveGuard({ when }: { when: boolean }) {
   // useBlocker needs a data router; pages rendered in a plain router (unit tests) go without.
   const dataRouter = useContext(UNSAFE_DataRouterContext);
@@ -12,7 +22,10 @@ export function LeaveGuard({ when }: { when: boolean }) {
 }
 
 function Blocker({ when }: { when: boolean }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      when && currentLocation.pathname !== nextLocation.pathname && !(nextLocation.state as LeaveState | null)?.discarded,
+  );
   if (blocker.state !== "blocked") return null;
   return (
     <Modal title="Leave without saving?" onClose={() => blocker.reset()}>
