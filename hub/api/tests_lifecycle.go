@@ -172,7 +172,8 @@ func decideSave(can testCan, cur store.Test, stored []byte, req saveRequest) (st
 	if req.status == store.Ready && !can.MarkReady {
 		return store.TestChange{}, refuse(http.StatusForbidden, codeForbidden, "only a Test Manager or Admin may mark a test Ready")
 	}
-	if changed && !can.Edit {
+	// A note without Mark Ready edits the Draft like a change does.
+	if (changed || req.note != "" && req.status != store.Ready) && !can.Edit {
 		return store.TestChange{}, refuse(http.StatusForbidden, codeForbidden, "you may not edit this test: Testers edit only their own tests")
 	}
 	status := store.Draft
