@@ -119,9 +119,20 @@ func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMess
 
 // documentFrom takes the listed extra fields (status, visibility ...) out
 // of a body's fields and parses the rest as a test document of any
-// supported DSL version. A body without "dsl" or "version" is taken as the
-// current version, and one without "steps" as having none.
+// supported DSL version, answering 422 with its issues.
 func documentFrom(w http.ResponseWriter, fields map[string]json.RawMessage, extras ...string) (doc protocol.Document, from int, extra map[string]json.RawMessage, ok bool) {
+	doc, from, extra, issues := parseDocumentFields(fields, extras...)
+	if len(issues) > 0 {
+		invalidDocument(issues).write(w)
+		return doc, from, nil, false
+	}
+	return doc, from, extra, true
+}
+
+// parseDocumentFields is documentFrom returning the issues instead of
+// answering them. A body without "dsl" or "version" is taken as the
+// current version, and one without "steps" as having none.
+func parseDocumentFields(fields map[string]json.RawMessage, extras ...string) (doc protocol.Document, from int, extra map[string]json.RawMessage, issues []protocol.Issue) {
 	extra = map[string]json.RawMessage{}
 	rest := make(map[string]json.RawMessage, len(fields))
 	for k, v := range fields {
@@ -142,12 +153,8 @@ func documentFrom(w http.ResponseWriter, fields map[string]json.RawMessage, extr
 		rest["steps"] = json.RawMessage("[]")
 	}
 	data, _ := json.Marshal(rest)
-	doc, from, issues := protocol.Parse(data)
-	if len(issues) > 0 {
-		invalidDocument(issues).write(w)
-		return doc, from, nil, false
-	}
-	return doc, from, extra, true
+	doc, from, issues = protocol.Parse(data)
+	return doc, from, extra, issues
 }
 
 // stringField reads an optional string extra field.
@@ -261,16 +268,32 @@ func (s *Server) saveTest(w http.ResponseWriter, r *http.Request) {
 			issues.add("status", "enum", "status must be Draft, Ready or Deprecated")
 		}
 	}
+	if raw, has := fields["note"]; has {
+		var note string
+		if json.Unmarshal(raw, &note) != nil {
+			issues.add("note", "type", "note must be a string")
+		}
+		req.note = checkNote(&issues, "note", note)
+	}
 	if len(issues) > 0 {
 		writeIssues(w, "the save is not valid", issues)
 		return
 	}
-	if _, has := fields["status"]; !has || len(fields) > 1 {
-		doc, _, _, ok := documentFrom(w, fields, "status")
-		if !ok {
-			return
+	docFields := 0
+	for k := range fields {
+		if k != "status" && k != "note" {
+			docFields++
 		}
-		req.doc = &doc
+	}
+	if docFields > 0 {
+		// Parsed here, answered in decideSave: a frozen test answers 409
+		// whatever the document's problems.
+		doc, _, _, issues := parseDocumentFields(fields, "status", "note")
+		if len(issues) > 0 {
+			req.issues = issues
+		} else {
+			req.doc = &doc
+		}
 	}
 	ifMatch := r.Header.Get("If-Match")
 	u, _ := currentUser(r)

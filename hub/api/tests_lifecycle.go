@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/testautomation/ta/hub/access"
 	"github.com/testautomation/ta/hub/store"
@@ -45,8 +47,10 @@ func canOnTest(sc scope, userID string, t store.Test) testCan {
 		Revise:    ready && editor,
 		Duplicate: sc.can(access.AuthorTests),
 		Share:     owner,
-		Transfer:  owner || shared && manager,
-		Restore:   deprecated && manager || !deprecated && editor,
+		// A shared test belongs to the project: only a manager hands it
+		// over. A private one exists for its owner alone.
+		Transfer: shared && manager || !shared && owner,
+		Restore:  deprecated && manager || !deprecated && editor,
 
 		RunProtected: sc.can(access.RunTests) && access.MayUseProtected(sc.Role, t.Status),
 	}
@@ -89,8 +93,26 @@ func invalidDocument(issues []protocol.Issue) *apiError {
 
 // saveRequest is a PUT /api/tests/:id body: a document, a status, or both.
 type saveRequest struct {
-	doc    *protocol.Document // nil: the status alone changes
+	doc    *protocol.Document // nil: the status alone changes, or the document sent is invalid
+	issues []protocol.Issue   // the sent document's issues: answered only when the lifecycle allows a save
 	status string             // "" keeps the status
+	note   string             // the version's note (checked by checkNote); "" keeps it
+}
+
+// maxNote is the longest version note, in characters.
+const maxNote = 500
+
+// checkNote trims a version note and refuses one that is too long or holds
+// control characters (a note is one line of text).
+func checkNote(l *issueList, path, v string) string {
+	v = strings.TrimSpace(v)
+	switch {
+	case utf8.RuneCountInString(v) > maxNote:
+		l.add(path, "too_long", "note is longer than 500 characters")
+	case !utf8.ValidString(v) || strings.IndexFunc(v, invisible) >= 0:
+		l.add(path, "format", "note may not contain control characters")
+	}
+	return v
 }
 
 // content turns a valid document into what the store keeps.
@@ -117,10 +139,13 @@ func sameDocument(a protocol.Document, stored []byte) bool {
 }
 
 // decideSave applies the lifecycle to a save: the spec's transition table
-// and DESIGN.md's decisions. State conflicts (409) come before permission
-// (403), so a frozen test says so whoever asks.
+// and DESIGN.md's decisions. State conflicts (409) come before the
+// document's issues (422) and permission (403), so a frozen test says so
+// whoever asks and whatever is sent. On a Ready test the only save is
+// exactly "status to Deprecated", with the saved content or none.
 func decideSave(can testCan, cur store.Test, stored []byte, req saveRequest) (store.TestChange, error) {
-	changed := req.doc != nil && !sameDocument(*req.doc, stored)
+	sentDoc := req.doc != nil || len(req.issues) > 0
+	changed := len(req.issues) > 0 || req.doc != nil && !sameDocument(*req.doc, stored)
 	switch cur.Status {
 	case store.Deprecated:
 		return store.TestChange{}, errDeprecated
@@ -130,45 +155,46 @@ func decideSave(can testCan, cur store.Test, stored []byte, req saveRequest) (st
 			return store.TestChange{}, errFrozen
 		case req.status == store.Draft:
 			return store.TestChange{}, refuse(http.StatusConflict, "ready_to_draft", "a Ready test cannot go back to Draft; it can only move on to Deprecated, or start a new revision")
-		case req.status == store.Deprecated:
-			if !can.Deprecate {
-				return store.TestChange{}, refuse(http.StatusForbidden, codeForbidden, "only a Test Manager or Admin may deprecate a test")
-			}
-			return overwrite(stored, store.Deprecated)
+		case req.status != store.Deprecated:
+			return store.TestChange{}, refuse(http.StatusConflict, "frozen", "this test is Ready and frozen: the only change is to Deprecated; start a new revision to edit it")
+		case !can.Deprecate:
+			return store.TestChange{}, refuse(http.StatusForbidden, codeForbidden, "only a Test Manager or Admin may deprecate a test")
 		}
-		return store.TestChange{}, nil // nothing to change
+		return overwrite(stored, store.Deprecated, req.note)
 	}
 	// Draft.
-	switch req.status {
-	case store.Deprecated:
+	if req.status == store.Deprecated {
 		return store.TestChange{}, refuse(http.StatusConflict, "draft_to_deprecated", "a Draft test cannot be deprecated directly: mark it Ready first, or delete it")
-	case store.Ready:
-		if !can.MarkReady {
-			return store.TestChange{}, refuse(http.StatusForbidden, codeForbidden, "only a Test Manager or Admin may mark a test Ready")
-		}
 	}
-	if changed && !can.Edit {
+	if len(req.issues) > 0 {
+		return store.TestChange{}, invalidDocument(req.issues)
+	}
+	if req.status == store.Ready && !can.MarkReady {
+		return store.TestChange{}, refuse(http.StatusForbidden, codeForbidden, "only a Test Manager or Admin may mark a test Ready")
+	}
+	// A note without Mark Ready edits the Draft like a change does.
+	if (changed || req.note != "" && req.status != store.Ready) && !can.Edit {
 		return store.TestChange{}, refuse(http.StatusForbidden, codeForbidden, "you may not edit this test: Testers edit only their own tests")
 	}
 	status := store.Draft
 	if req.status == store.Ready {
 		status = store.Ready
 	}
-	if req.doc == nil {
-		if status == store.Draft {
+	if !sentDoc {
+		if status == store.Draft && req.note == "" {
 			return store.TestChange{}, nil
 		}
-		return overwrite(stored, status)
+		return overwrite(stored, status, req.note)
 	}
 	c := content(*req.doc)
-	return store.TestChange{Overwrite: &store.VersionWrite{Content: c, Status: status}}, nil
+	return store.TestChange{Overwrite: &store.VersionWrite{Content: c, Status: status, Note: req.note}}, nil
 }
 
 // overwrite keeps the stored document and sets the current version's status.
-func overwrite(stored []byte, status string) (store.TestChange, error) {
+func overwrite(stored []byte, status, note string) (store.TestChange, error) {
 	d, err := parseStored(stored)
 	if err != nil {
 		return store.TestChange{}, err
 	}
-	return store.TestChange{Overwrite: &store.VersionWrite{Content: content(d), Status: status}}, nil
+	return store.TestChange{Overwrite: &store.VersionWrite{Content: content(d), Status: status, Note: note}}, nil
 }

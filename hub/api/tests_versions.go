@@ -14,9 +14,14 @@ import (
 )
 
 // revise starts the next version of a Ready test as a Draft copy; the
-// frozen version stays as it is.
+// frozen version stays as it is. An optional body {note} becomes the new
+// version's note.
 func (s *Server) revise(w http.ResponseWriter, r *http.Request) {
 	t, sc, ok := s.loadTest(w, r)
+	if !ok {
+		return
+	}
+	note, ok := optionalNote(w, r)
 	if !ok {
 		return
 	}
@@ -34,9 +39,32 @@ func (s *Server) revise(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return store.TestChange{}, err
 		}
-		return store.TestChange{Append: &store.VersionWrite{Content: content(d), Status: store.Draft}}, nil
+		return store.TestChange{Append: &store.VersionWrite{Content: content(d), Status: store.Draft, Note: note}}, nil
 	})
 	s.writeTestOutcome(w, r, t, sc, err, http.StatusCreated)
+}
+
+// optionalNote reads a body that may be absent or {"note": "..."}.
+func optionalNote(w http.ResponseWriter, r *http.Request) (string, bool) {
+	if r.ContentLength == 0 {
+		return "", true
+	}
+	var in struct {
+		Note *string `json:"note"`
+	}
+	if !decode(w, r, &in) {
+		return "", false
+	}
+	var issues issueList
+	note := ""
+	if in.Note != nil {
+		note = checkNote(&issues, "note", *in.Note)
+	}
+	if len(issues) > 0 {
+		writeIssues(w, "the note is not valid", issues)
+		return "", false
+	}
+	return note, true
 }
 
 // duplicate copies the saved current version into a new Draft test owned

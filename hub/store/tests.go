@@ -230,7 +230,7 @@ type VersionWrite struct {
 // TestChange is what a decision on a locked test wants written. At most
 // one of Overwrite and Append; sharing fields apply when non-empty.
 type TestChange struct {
-	Overwrite  *VersionWrite // replace the current version (a Draft save or a status change)
+	Overwrite  *VersionWrite // replace the current version (a Draft save or a status change); an empty Note keeps the note
 	Append     *VersionWrite // add version n+1 (a revision, a restore, a suite rename)
 	Visibility string
 	OwnerID    string
@@ -278,8 +278,10 @@ func applyChange(ctx context.Context, tx pgx.Tx, cur Test, ch TestChange, userID
 			return err
 		}
 	} else if w != nil {
-		if _, err := tx.Exec(ctx, `UPDATE test_versions SET content = $3, status = $4, step_count = $5, author_id = $6, saved_at = $7
-			WHERE test_id = $1 AND version = $2`, cur.ID, version, string(w.Content.Document), w.Status, w.Content.StepCount, userID, now); err != nil {
+		// An empty note keeps the version's note.
+		if _, err := tx.Exec(ctx, `UPDATE test_versions SET content = $3, status = $4, step_count = $5, author_id = $6, saved_at = $7,
+			note = coalesce(nullif($8, ''), note)
+			WHERE test_id = $1 AND version = $2`, cur.ID, version, string(w.Content.Document), w.Status, w.Content.StepCount, userID, now, w.Note); err != nil {
 			return fmt.Errorf("overwrite version: %w", err)
 		}
 	}

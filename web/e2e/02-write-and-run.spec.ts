@@ -26,7 +26,7 @@ async function newPage(browser: Browser): Promise<Page> {
 /** step opens step n of the editor (if closed) and answers its form. */
 async function step(page: Page, n: number, type: string): Promise<Locator> {
   const group = page.getByRole("group", { name: `Step ${n} ${type}` });
-  if (!(await group.isVisible())) await page.getByRole("button", { name: `Step ${n}: ${type}` }).click();
+  if (!(await group.isVisible())) await page.getByRole("button", { name: new RegExp(`^Step ${n}: `) }).click();
   await expect(group).toBeVisible();
   return group;
 }
@@ -98,26 +98,26 @@ test("pair an agent from the banner, write a test through the forms, run it and 
     await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
 
     await addStep(page, "navigate");
-    await (await step(page, 1, "navigate")).getByLabel("url", { exact: true }).fill(site("login.html"));
+    await (await step(page, 1, "navigate")).getByLabel("URL", { exact: true }).fill(site("login.html"));
     await addStep(page, "fill");
     const fill = await step(page, 2, "fill");
     await setLocator(fill, 1, "label", "Email");
-    await fill.getByLabel("value", { exact: true }).fill(tess.email);
+    await fill.getByLabel("Value", { exact: true }).fill(tess.email);
     await addStep(page, "click");
     await setLocator(await step(page, 3, "click"), 1, "role", "button", "Sign in");
     // A pause, so the page can be seen updating while the run is still going.
     await addStep(page, "wait");
-    await (await step(page, 4, "wait")).getByLabel("ms", { exact: true }).fill("4000");
+    await (await step(page, 4, "wait")).getByLabel("Wait (ms)", { exact: true }).fill("4000");
     await addStep(page, "assertText");
     const check = await step(page, 5, "assertText");
     await setLocator(check, 1, "testId", "greeting");
-    await check.getByLabel("expected", { exact: true }).fill(`Welcome, ${tess.email}`);
+    await check.getByLabel("Expected", { exact: true }).fill(`Welcome, ${tess.email}`);
     await expect(page.getByText("Unsaved changes")).toBeVisible();
     await shot(page, "14-editor-steps");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect(page.getByText("Saved.")).toBeVisible();
     await page.reload();
-    await expect(page.getByRole("button", { name: "Step 5: assertText" })).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Step 5: Check the text of test id "greeting"/ })).toBeVisible();
   });
 
   await test.step("run it and watch the steps turn green live", async () => {
@@ -162,6 +162,7 @@ test("pair an agent from the banner, write a test through the forms, run it and 
     await signIn(maxPage, max.email, max.password);
     await maxPage.goto(testURL);
     await maxPage.getByRole("button", { name: "Mark Ready" }).click();
+    await maxPage.getByRole("dialog", { name: "Mark Sign in Ready?" }).getByRole("button", { name: "Mark Ready" }).click();
     await expect(maxPage.getByText("This test is Ready and frozen. Start a new revision to change it.")).toBeVisible();
     await expect(maxPage.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
     await expect(maxPage.getByRole("button", { name: "Add step" })).toHaveCount(0);
@@ -176,9 +177,10 @@ test("pair an agent from the banner, write a test through the forms, run it and 
 
   await test.step("revise, then restore the first version", async () => {
     await maxPage.getByRole("button", { name: "New revision" }).click();
+    await maxPage.getByRole("dialog", { name: "Start a new revision?" }).getByRole("button", { name: "New revision" }).click();
     await expect(maxPage.getByText("v2", { exact: true })).toBeVisible();
     const nav = await step(maxPage, 1, "navigate");
-    await nav.getByLabel("url", { exact: true }).fill(site("login.html?v=2"));
+    await nav.getByLabel("URL", { exact: true }).fill(site("login.html?v=2"));
     await maxPage.getByRole("button", { name: "Save", exact: true }).click();
     await expect(maxPage.getByText("Saved.")).toBeVisible();
 
@@ -192,7 +194,7 @@ test("pair an agent from the banner, write a test through the forms, run it and 
     await shot(maxPage, "21-versions-restored");
     await maxPage.goto(testURL);
     await expect(maxPage.getByText("v3", { exact: true })).toBeVisible();
-    await expect((await step(maxPage, 1, "navigate")).getByLabel("url", { exact: true })).toHaveValue(site("login.html"));
+    await expect((await step(maxPage, 1, "navigate")).getByLabel("URL", { exact: true })).toHaveValue(site("login.html"));
   });
 
   await test.step("a private test is absent for an Admin", async () => {

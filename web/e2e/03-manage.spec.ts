@@ -316,9 +316,9 @@ test("import a Selenium IDE project through the Import dialog and open the test"
   await link.click();
   await expect(page).toHaveURL(/\/tests\/tc_/);
   await expect(page.getByRole("heading", { level: 1, name: "Recorded sign in" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Step 1: navigate" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Step 2: fill" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Step 3: click" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Step 1: Open / })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Step 2: Fill / })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Step 3: Click / })).toBeVisible();
   await shot(page, "33-import-opened");
   await page.goto("/tests");
   await expect(page.getByRole("row", { name: /Recorded sign in/ })).toContainText("Recorded");
@@ -383,6 +383,7 @@ test("editor actions: duplicate, export, sharing, deprecate and delete", async (
   await test.step("an Admin deprecates the Ready test: read-only, no Run", async () => {
     await page.goto(`/tests/${id}`);
     await page.getByRole("button", { name: "Mark Ready" }).click();
+    await page.getByRole("dialog", { name: "Mark Checkout flow Ready?" }).getByRole("button", { name: "Mark Ready" }).click();
     await expect(page.getByText("This test is Ready and frozen.")).toBeVisible();
     await page.getByRole("button", { name: "Deprecate", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Deprecate Checkout flow?" });

@@ -2,7 +2,7 @@
 // RequireProject; sign-in pages sit outside the signed-in layout.
 import { useState } from "react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { BrowserRouter, Navigate, Route, Routes } from "react-router";
+import { createBrowserRouter, Navigate, Route, RouterProvider, Routes } from "react-router";
 import { ApiError } from "./api";
 import { Layout, RequireAuth, RequireProject } from "./components/Layout";
 import { ForgotPage, LoginPage, RegisterPage, ResetPage } from "./pages/auth/AuthPages";
@@ -67,13 +67,17 @@ export function AppRoutes() {
   );
 }
 
+// A data router, so a page can hold navigation while it has unsaved work (useBlocker).
+function makeRouter() {
+  return createBrowserRouter([{ path: "*", element: <AppRoutes /> }]);
+}
+
 export function App() {
   const [client] = useState(makeQueryClient);
+  const [router] = useState(makeRouter);
   return (
     <QueryClientProvider client={client}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <RouterProvider router={router} />
     </QueryClientProvider>
   );
 }

@@ -44,9 +44,14 @@ function ifMatch(etag: string) {
 }
 
 /** PUT /api/tests/:id: a document, a status, or both; 412 when etag is stale. */
-export async function saveTest(id: string, body: { document?: EditorDocument; status?: TestStatus }, etag: string): Promise<LoadedTest> {
+export async function saveTest(
+  id: string,
+  body: { document?: EditorDocument; status?: TestStatus; note?: string },
+  etag: string,
+): Promise<LoadedTest> {
   const payload: JsonObject = { ...(body.document ?? {}) };
   if (body.status) payload.status = body.status;
+  if (body.note) payload.note = body.note;
   const res = await request<TestAnswer>("PUT", testPath(id), payload, ifMatch(etag));
   return loaded(res.data, res.headers);
 }
@@ -63,8 +68,8 @@ export function validateDocument(id: string, document: EditorDocument): Promise<
 }
 
 /** POST /api/tests/:id/revisions: the next version as a Draft copy of a Ready one. */
-export async function reviseTest(id: string): Promise<LoadedTest> {
-  const res = await request<TestAnswer>("POST", `${testPath(id)}/revisions`, {}, recordCall);
+export async function reviseTest(id: string, note = ""): Promise<LoadedTest> {
+  const res = await request<TestAnswer>("POST", `${testPath(id)}/revisions`, note ? { note } : {}, recordCall);
   return loaded(res.data, res.headers);
 }
 

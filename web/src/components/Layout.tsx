@@ -1,6 +1,6 @@
 // The signed-in frame: navigation, the organization and project switcher,
 // the "agent needed" banner and the user menu around every page.
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { NavLink, Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { post, type Organization, type Project } from "../api";
@@ -129,10 +129,18 @@ function ProjectSwitcher() {
       const org = ws.organizations.find((o) => o.id === value.slice("__new_project:".length)) ?? null;
       setCreating({ kind: "project", org });
     } else if (value) {
-      ws.chooseProject(value);
-      navigate("/");
+      // The switch happens once the navigation does: a page with unsaved
+      // work may hold it (and its data must stay until then).
+      navigate("/", { state: { switchProject: value } });
     }
   };
+  const location = useLocation();
+  const switchTo = (location.state as { switchProject?: string } | null)?.switchProject;
+  useEffect(() => {
+    if (switchTo && switchTo !== ws.project?.id) ws.chooseProject(switchTo);
+    // Once per navigation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [location.key]);
   return (
     <div className="switcher">
       <label htmlFor="project-switcher" className="sr-only">

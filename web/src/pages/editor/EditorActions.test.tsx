@@ -56,9 +56,14 @@ describe("EditorPage actions", () => {
     expect(screen.getByText("Save your changes before marking the test Ready.")).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText("Suite"), "{Backspace}");
     await userEvent.click(screen.getByRole("button", { name: "Mark Ready" }));
+    // It asks first, and takes an optional note.
+    const dialog = screen.getByRole("dialog", { name: "Mark Sign in Ready?" });
+    expect(calls.some((c) => c.method === "PUT")).toBe(false);
+    await userEvent.type(within(dialog).getByLabelText("Note"), "  Reviewed with Ann ");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Mark Ready" }));
     expect(await screen.findByText("This test is Ready and frozen. Start a new revision to change it.")).toBeInTheDocument();
     const put = calls.find((c) => c.method === "PUT");
-    expect(put?.body).toEqual({ status: "Ready" });
+    expect(put?.body).toEqual({ status: "Ready", note: "Reviewed with Ann" });
     expect(put?.headers["If-Match"]).toBe('"v3-r1"');
     expect(screen.getByRole("button", { name: "New revision" })).toBeInTheDocument();
   });
@@ -86,9 +91,13 @@ describe("EditorPage actions", () => {
     await screen.findByRole("heading", { name: "Sign in" });
     expect(screen.getByLabelText("Name")).toBeDisabled();
     await userEvent.click(screen.getByRole("button", { name: "New revision" }));
+    const dialog = screen.getByRole("dialog", { name: "Start a new revision?" });
+    await userEvent.type(within(dialog).getByLabelText("Note"), "Fix the login step");
+    await userEvent.click(within(dialog).getByRole("button", { name: "New revision" }));
     expect(await screen.findByText("v4")).toBeInTheDocument();
     expect(screen.getByLabelText("Name")).toBeEnabled();
-    expect(calls.some((c) => c.method === "POST" && c.path === "/api/tests/tc_1/revisions")).toBe(true);
+    const post = calls.find((c) => c.method === "POST" && c.path === "/api/tests/tc_1/revisions");
+    expect(post?.body).toEqual({ note: "Fix the login step" });
   });
 
   it("duplicates and opens the copy", async () => {

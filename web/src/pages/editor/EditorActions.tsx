@@ -8,9 +8,13 @@ import type { Test } from "../../api";
 import { deleteTest, duplicateTest, reviseTest, saveTest, type LoadedTest } from "../../api/editorApi";
 import { Confirm } from "../../components/ui";
 import { useWorkspace } from "../../session";
+import { DISCARDED } from "./LeaveGuard";
 import { SharingModal } from "./SharingModal";
 
-type Dialog = "deprecate" | "duplicate" | "sharing" | "delete" | null;
+type Dialog = "ready" | "revise" | "deprecate" | "duplicate" | "sharing" | "delete" | null;
+
+/** The longest version note the hub keeps. */
+const MAX_NOTE = 500;
 
 export function EditorActions({
   test,
@@ -32,7 +36,12 @@ export function EditorActions({
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [note, setNote] = useState("");
   const close = () => setDialog(null);
+  const open = (d: Dialog) => {
+    setNote("");
+    setDialog(d);
+  };
   const changed = (res: LoadedTest) => {
     qc.invalidateQueries({ queryKey: ["tests"] });
     onChanged(res);
@@ -42,7 +51,15 @@ export function EditorActions({
     onProblem(err);
   };
 
-  const markReady = useMutation({ mutationFn: () => saveTest(test.id, { status: "Ready" }, etag), onSuccess: changed, onError: failed });
+  const done = (res: LoadedTest) => {
+    close();
+    changed(res);
+  };
+  const markReady = useMutation({
+    mutationFn: () => saveTest(test.id, { status: "Ready", note: note.trim() }, etag),
+    onSuccess: done,
+    onError: failed,
+  });
   const deprecate = useMutation({
     mutationFn: () => saveTest(test.id, { status: "Deprecated" }, etag),
     onSuccess: (res) => {
@@ -51,13 +68,13 @@ export function EditorActions({
     },
     onError: failed,
   });
-  const revise = useMutation({ mutationFn: () => reviseTest(test.id), onSuccess: changed, onError: failed });
+  const revise = useMutation({ mutationFn: () => reviseTest(test.id, note.trim()), onSuccess: done, onError: failed });
   const duplicate = useMutation({
     mutationFn: () => duplicateTest(test.id),
     onSuccess: (res) => {
       close();
       qc.invalidateQueries({ queryKey: ["tests"] });
-      navigate(`/tests/${res.test.id}`);
+      navigate(`/tests/${res.test.id}`, { state: DISCARDED });
     },
     onError: failed,
   });
@@ -65,7 +82,8 @@ export function EditorActions({
     mutationFn: () => deleteTest(test.id),
     onSuccess: () => {
       qc.invalidateQueries({ queryKey: ["tests"] });
-      navigate("/tests");
+      // The test is gone: its unsaved changes have nowhere to go.
+      navigate("/tests", { state: DISCARDED });
     },
   });
   const start = (run: () => void) => () => {
@@ -77,7 +95,7 @@ export function EditorActions({
     // A private test handed to someone else is no longer visible here.
     if (res.test.visibility === "Private" && res.test.owner?.id !== ws.user.id) {
       qc.invalidateQueries({ queryKey: ["tests"] });
-      navigate("/tests");
+      navigate("/tests", { state: DISCARDED });
       return;
     }
     changed(res);
@@ -91,7 +109,7 @@ export function EditorActions({
           type="button"
           disabled={dirty || markReady.isPending}
           title={dirty ? "Save your changes first" : "Freeze this version for regression runs"}
-          onClick={start(() => markReady.mutate())}
+          onClick={start(() => open("ready"))}
         >
           Mark Ready
         </button>
@@ -103,7 +121,7 @@ export function EditorActions({
         </button>
       )}
       {can.revise && (
-        <button type="button" disabled={revise.isPending} onClick={start(() => revise.mutate())}>
+        <button type="button" disabled={revise.isPending} onClick={start(() => open("revise"))}>
           New revision
         </button>
       )}
@@ -123,6 +141,32 @@ export function EditorActions({
         </button>
       )}
 
+      {dialog === "ready" && (
+        <Confirm
+          title={`Mark ${test.name} Ready?`}
+          confirmLabel="Mark Ready"
+          busy={markReady.isPending}
+          onConfirm={() => markReady.mutate()}
+          onCancel={close}
+        >
+          <p>Version v{test.version} is frozen for regression runs: nobody can change it. Start a new revision to change the test later.</p>
+          <NoteField value={note} onChange={setNote} hint="Optional: what was reviewed, or why it is ready." />
+        </Confirm>
+      )}
+      {dialog === "revise" && (
+        <Confirm
+          title="Start a new revision?"
+          confirmLabel="New revision"
+          busy={revise.isPending}
+          onConfirm={() => revise.mutate()}
+          onCancel={close}
+        >
+          <p>
+            Version v{test.version + 1} starts as a Draft copy of v{test.version}, which stays Ready as it is.
+          </p>
+          <NoteField value={note} onChange={setNote} hint="Optional: what this revision is for." />
+        </Confirm>
+      )}
       {dialog === "deprecate" && (
         <Confirm
           title={`Deprecate ${test.name}?`}
@@ -169,5 +213,25 @@ export function EditorActions({
         </Confirm>
       )}
     </>
+  );
+}
+
+/** NoteField is a version's optional note, one line of at most 500 characters. */
+function NoteField({ value, onChange, hint }: { value: string; onChange: (v: string) => void; hint: string }) {
+  return (
+    <div className="field">
+      <label htmlFor="version-note">Note</label>
+      <input
+        id="version-note"
+        value={value}
+        maxLength={MAX_NOTE}
+        placeholder="e.g. Reviewed with the shop team"
+        aria-describedby="version-note-hint"
+        onChange={(e) => onChange(e.target.value.replace(/[\u0000-\u001f\u007f]/g, " "))}
+      />
+      <span className="hint" id="version-note-hint">
+        {hint}
+      </span>
+    </div>
   );
 }

@@ -9,14 +9,17 @@ import type { EditorDocument } from "../../api/editorApi";
 
 afterEach(() => vi.unstubAllGlobals());
 
-function renderEditor(id = "tc_1") {
-  return renderPage(<EditorPage />, { route: `/tests/${id}`, path: "/tests/:id" });
+function renderEditor(id = "tc_1", search = "") {
+  return renderPage(<EditorPage />, { route: `/tests/${id}${search}`, path: "/tests/:id" });
 }
 
-/** The steps as their cards name them, in order: "Step 1: navigate". */
+/** The steps as their lines read, in order: "Step 1: Open ${baseUrl}/login". */
 function stepNames(): string[] {
-  return screen.getAllByRole("button", { name: /^Step \d+:/ }).map((b) => b.textContent?.replace(/[▸▾]/g, "").trim() ?? "");
+  return screen.getAllByRole("button", { name: /^Step \d+:/ }).map((b) => b.getAttribute("aria-label") ?? "");
 }
+
+const OPEN = "Open ${baseUrl}/login";
+const FILL = 'Fill "Email" with ${user}';
 
 function sentDocument(calls: FakeCall[], method = "PUT"): EditorDocument {
   const call = calls.find((c) => c.method === method && c.path === "/api/tests/tc_1");
@@ -39,8 +42,12 @@ describe("EditorPage", () => {
     expect(screen.getByLabelText("Suite")).toHaveValue("Accounts");
     expect(screen.getByLabelText("Tags")).toHaveValue("smoke");
     expect(screen.getByLabelText("Variable 1 name")).toHaveValue("user");
-    expect(stepNames()).toEqual(["Step 1: navigate", "Step 2: fill"]);
-    expect(screen.getByText('label=Email · "${user}"')).toBeInTheDocument();
+    expect(stepNames()).toEqual([`Step 1: ${OPEN}`, `Step 2: ${FILL}`]);
+    // A step is shown in the inspector, under human labels.
+    await userEvent.click(screen.getByRole("button", { name: `Step 1: ${OPEN}` }));
+    const step1 = screen.getByRole("group", { name: "Step 1 navigate" });
+    expect(within(step1).getByLabelText("URL")).toHaveValue("${baseUrl}/login");
+    expect(within(step1).getByLabelText("Timeout (ms)")).toHaveAttribute("placeholder", "default 10000");
     expect(screen.getByRole("button", { name: "Save" })).toBeDisabled();
   });
 
@@ -56,8 +63,8 @@ describe("EditorPage", () => {
     await userEvent.click(screen.getByRole("button", { name: "Add step" }));
     expect(screen.getByText("Unsaved changes")).toBeInTheDocument();
     const step3 = screen.getByRole("group", { name: "Step 3 navigate" });
-    const url = within(step3).getByLabelText("url");
-    expect(url).toHaveAccessibleDescription(/Required: the address to open/);
+    const url = within(step3).getByLabelText("URL");
+    expect(url).toHaveAccessibleDescription(/Required. The address to open/);
     await userEvent.type(url, "https://shop.test/cart");
     await userEvent.click(screen.getByRole("button", { name: "Save" }));
 
@@ -76,7 +83,7 @@ describe("EditorPage", () => {
     await userEvent.selectOptions(screen.getByLabelText("Step type"), "assertText");
     await userEvent.click(screen.getByRole("button", { name: "Add step" }));
     const step3 = screen.getByRole("group", { name: "Step 3 assertText" });
-    expect(within(step3).getByLabelText("match")).toHaveValue("contains");
+    expect(within(step3).getByLabelText("Match")).toHaveValue("contains");
     expect(within(step3).getByLabelText("Locator 1 kind")).toHaveValue("css");
     await userEvent.selectOptions(within(step3).getByLabelText("Locator 1 kind"), "role");
     await userEvent.type(within(step3).getByLabelText("Locator 1 value"), "heading");
@@ -104,14 +111,17 @@ describe("EditorPage", () => {
     const { calls } = fakeFetch({ ...testRoutes(), "PUT /api/tests/tc_1": { body: testJSON(), headers: { ETag: '"v3-r2"' } } });
     renderEditor();
     await screen.findByRole("heading", { name: "Sign in" });
-    expect(screen.getByRole("button", { name: "Move step 1 up" })).toBeDisabled();
-    expect(screen.getByRole("button", { name: "Move step 2 down" })).toBeDisabled();
-    await userEvent.click(screen.getByRole("button", { name: "Move step 2 up" }));
-    expect(stepNames()).toEqual(["Step 1: fill", "Step 2: navigate"]);
-    await userEvent.click(screen.getByRole("button", { name: "Duplicate step 1" }));
-    expect(stepNames()).toEqual(["Step 1: fill", "Step 2: fill", "Step 3: navigate"]);
-    await userEvent.click(screen.getByRole("button", { name: "Remove step 3" }));
-    expect(stepNames()).toEqual(["Step 1: fill", "Step 2: fill"]);
+    await userEvent.click(screen.getByRole("button", { name: `Step 1: ${OPEN}` }));
+    expect(screen.getByRole("button", { name: "Move selected steps up" })).toBeDisabled();
+    await userEvent.click(screen.getByRole("button", { name: `Step 2: ${FILL}` }));
+    expect(screen.getByRole("button", { name: "Move selected steps down" })).toBeDisabled();
+    await userEvent.click(screen.getByRole("button", { name: "Move selected steps up" }));
+    expect(stepNames()).toEqual([`Step 1: ${FILL}`, `Step 2: ${OPEN}`]);
+    await userEvent.click(screen.getByRole("button", { name: "Duplicate selected steps" }));
+    expect(stepNames()).toEqual([`Step 1: ${FILL}`, `Step 2: ${FILL}`, `Step 3: ${OPEN}`]);
+    await userEvent.click(screen.getByRole("button", { name: `Step 3: ${OPEN}` }));
+    await userEvent.click(screen.getByRole("button", { name: "Delete selected steps" }));
+    expect(stepNames()).toEqual([`Step 1: ${FILL}`, `Step 2: ${FILL}`]);
     await userEvent.click(screen.getByRole("button", { name: "Save" }));
     await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
     const steps = sentDocument(calls).steps;
@@ -138,14 +148,15 @@ describe("EditorPage", () => {
     await screen.findByRole("heading", { name: "Sign in" });
     expect(screen.queryByRole("group", { name: "Step 2 navigate" })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Check" }));
+    // The step with the problem is shown.
     const step2 = await screen.findByRole("group", { name: "Step 2 navigate" });
-    expect(within(step2).getByLabelText("url")).toHaveAccessibleDescription(/url is required for a navigate step/);
-    expect(within(step2).getByLabelText("url")).toHaveAttribute("aria-invalid", "true");
+    expect(within(step2).getByLabelText("URL")).toHaveAccessibleDescription(/url is required for a navigate step/);
+    expect(within(step2).getByLabelText("URL")).toHaveAttribute("aria-invalid", "true");
     expect(screen.getByText("1 problem")).toBeInTheDocument();
     expect(screen.getByRole("list", { name: "Problems with the test" })).toHaveTextContent("dsl must be 2, not 3");
     // The issue stays on its step when steps move.
-    await userEvent.click(screen.getByRole("button", { name: "Move step 2 up" }));
-    expect(within(screen.getByRole("group", { name: "Step 1 navigate" })).getByLabelText("url")).toHaveAccessibleDescription(
+    await userEvent.click(screen.getByRole("button", { name: "Move selected steps up" }));
+    expect(within(screen.getByRole("group", { name: "Step 1 navigate" })).getByLabelText("URL")).toHaveAccessibleDescription(
       /url is required/,
     );
   });
@@ -252,11 +263,10 @@ describe("EditorPage", () => {
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("tab", { name: "Form" }));
     expect(screen.getByLabelText("Name")).toHaveValue("Log in");
-    expect(stepNames()).toEqual(["Step 1: navigate", "Step 2: fill", "Step 3: wait"]);
-    expect(screen.getByText("500 ms")).toBeInTheDocument();
+    expect(stepNames()).toEqual([`Step 1: ${OPEN}`, `Step 2: ${FILL}`, "Step 3: Wait 500 ms"]);
   });
 
-  it("keeps open steps open across a switch to the JSON view and back", async () => {
+  it("keeps the shown step across a switch to the JSON view and back", async () => {
     fakeFetch(testRoutes());
     renderEditor();
     await screen.findByRole("heading", { name: "Sign in" });
@@ -302,13 +312,13 @@ describe("EditorPage", () => {
       "Sharing",
       "Delete",
       "Add step",
-      "Remove step 1",
-      "Move step 2 up",
+      "Delete selected steps",
+      "Move selected steps up",
     ]) {
       expect(screen.queryByRole("button", { name })).not.toBeInTheDocument();
     }
-    await userEvent.click(screen.getByRole("button", { name: "Step 1: navigate" }));
-    expect(within(screen.getByRole("group", { name: "Step 1 navigate" })).getByLabelText("url")).toBeDisabled();
+    await userEvent.click(screen.getByRole("button", { name: `Step 1: ${OPEN}` }));
+    expect(within(screen.getByRole("group", { name: "Step 1 navigate" })).getByLabelText("URL")).toBeDisabled();
   });
 
   it("says Deprecated tests are read-only", async () => {
@@ -336,5 +346,84 @@ describe("EditorPage", () => {
     const get = calls.find((c) => c.method === "GET" && c.path === "/api/tests/tc_1");
     expect(get?.headers["x-project-id"]).toBeUndefined();
     await waitFor(() => expect(screen.getByTestId("current")).toHaveTextContent("Blog"));
+  });
+
+  it("opens with the step of ?step= shown", async () => {
+    fakeFetch(testRoutes());
+    renderEditor("tc_1", "?step=s2");
+    const step2 = await screen.findByRole("group", { name: "Step 2 fill" });
+    expect(within(step2).getByLabelText("Value")).toHaveValue("${user}");
+    expect(screen.getByRole("button", { name: `Step 2: ${FILL}` })).toHaveAttribute("aria-current", "step");
+  });
+
+  it("moves the shown step with Alt+Arrow keys and keeps the focus on it", async () => {
+    fakeFetch(testRoutes());
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await userEvent.click(screen.getByRole("button", { name: `Step 1: ${OPEN}` }));
+    await userEvent.keyboard("{Alt>}{ArrowDown}{/Alt}");
+    expect(stepNames()).toEqual([`Step 1: ${FILL}`, `Step 2: ${OPEN}`]);
+    expect(screen.getByRole("button", { name: `Step 2: ${OPEN}` })).toHaveFocus();
+    await userEvent.keyboard("{Alt>}{ArrowUp}{/Alt}");
+    expect(stepNames()).toEqual([`Step 1: ${OPEN}`, `Step 2: ${FILL}`]);
+    // Without Alt the arrows walk the list.
+    await userEvent.keyboard("{ArrowDown}");
+    expect(screen.getByRole("button", { name: `Step 2: ${FILL}` })).toHaveFocus();
+    expect(screen.getByRole("group", { name: "Step 2 fill" })).toBeInTheDocument();
+  });
+
+  it("selects several steps with Shift-click and the checkboxes, and deletes them together", async () => {
+    const doc = { ...baseDoc(), steps: [...baseDoc().steps, { id: "s3", type: "wait", ms: 5 }, { id: "s4", type: "wait", ms: 6 }] };
+    fakeFetch(testRoutes(testJSON({}, doc)));
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("button", { name: `Step 2: ${FILL}` }));
+    await user.keyboard("{Shift>}");
+    await user.click(screen.getByRole("button", { name: "Step 3: Wait 5 ms" }));
+    await user.keyboard("{/Shift}");
+    expect(screen.getByRole("checkbox", { name: "Select step 2" })).toBeChecked();
+    expect(screen.getByRole("checkbox", { name: "Select step 3" })).toBeChecked();
+    await userEvent.click(screen.getByRole("checkbox", { name: "Select step 4" }));
+    expect(screen.getByText("3 selected")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Delete selected steps" }));
+    expect(stepNames()).toEqual([`Step 1: ${OPEN}`]);
+  });
+
+  it("saves with Ctrl+S", async () => {
+    const { calls } = fakeFetch({ ...testRoutes(), "PUT /api/tests/tc_1": { body: testJSON(), headers: { ETag: '"v3-r2"' } } });
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await userEvent.type(screen.getByLabelText("Suite"), "!");
+    await userEvent.keyboard("{Control>}s{/Control}");
+    await screen.findByText("Saved.");
+    expect(sentDocument(calls).suite).toBe("Accounts!");
+  });
+
+  it("offers Save and run on unsaved changes, and an invalid test does not run", async () => {
+    const { calls } = fakeFetch({
+      ...testRoutes(),
+      "PUT /api/tests/tc_1": {
+        status: 422,
+        body: {
+          error: "the test document is not valid",
+          code: "invalid",
+          issues: [{ path: "steps[0].url", message: "url is required for a navigate step", code: "required" }],
+        },
+      },
+    });
+    renderEditor();
+    await screen.findByRole("heading", { name: "Sign in" });
+    await userEvent.click(screen.getByRole("button", { name: `Step 1: ${OPEN}` }));
+    await userEvent.clear(within(screen.getByRole("group", { name: "Step 1 navigate" })).getByLabelText("URL"));
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    const ask = screen.getByRole("dialog", { name: "Save before running?" });
+    await userEvent.click(within(ask).getByRole("button", { name: "Save and run" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(within(screen.getByRole("group", { name: "Step 1 navigate" })).getByLabelText("URL")).toHaveAccessibleDescription(
+      /url is required/,
+    );
+    expect(calls.some((c) => c.method === "POST" && c.path === "/api/runs")).toBe(false);
+    expect(screen.getByText("Unsaved changes")).toBeInTheDocument();
   });
 });

@@ -1,18 +1,22 @@
-// The test editor at /tests/:id: the test's settings and steps as a form
-// generated from the step registry, or as JSON; Check and Save against the
-// hub (If-Match of the loaded ETag), and the lifecycle actions the caller may take.
-import { useState, type FormEvent, type KeyboardEvent, type MouseEvent } from "react";
-import { Link, useParams } from "react-router";
+// The test editor at /tests/:id: the test's steps as a compact list with
+// an inspector beside it, its settings, or the document as JSON; Check and
+// Save against the hub (If-Match of the loaded ETag; Ctrl/Cmd+S), and the
+// lifecycle actions the caller may take. Unsaved work is never lost
+// silently: leaving asks, and Run offers to save first. ?step=<id> opens
+// with that step shown.
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { Link, useParams, useSearchParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, type Registry } from "../../api";
 import { fetchRegistry, fetchTest, saveTest, validateDocument, type EditorDocument, type LoadedTest } from "../../api/editorApi";
-import { ErrorBox, Loading, PageHeader, StatusBadge } from "../../components/ui";
+import { ErrorBox, Loading, Modal, PageHeader, StatusBadge } from "../../components/ui";
 import { useFollowProject } from "../../session";
 import { StartRunButton } from "../runs/StartRunButton";
 import { formatDocument, parseDocumentJson } from "./documentModel";
 import { EditorActions } from "./EditorActions";
 import { ExportButton } from "./ExportModal";
 import { JsonView } from "./JsonView";
+import { LeaveGuard } from "./LeaveGuard";
 import { ActionProblem, TopIssues } from "./Problems";
 import { SettingsForm } from "./SettingsForm";
 import { StepList } from "./StepList";
@@ -64,6 +68,9 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
   const [jsonError, setJsonError] = useState<string | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
   const [note, setNote] = useState("");
+  const [params] = useSearchParams();
+  // Set while "Save before running?" is open: answers the Run button.
+  const [askRun, setAskRun] = useState<((go: boolean) => void) | null>(null);
 
   const jsonPending = jsonDraft !== null && jsonDraft !== formatDocument(doc);
   const changed = ed.dirty || jsonPending;
@@ -145,8 +152,36 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
     else showForm();
     e.currentTarget.querySelector<HTMLButtonElement>('[aria-selected="false"]')?.focus();
   };
-  const leave = (e: MouseEvent) => {
-    if (changed && !window.confirm("Leave this page? Your unsaved changes will be lost.")) e.preventDefault();
+  // Ctrl/Cmd+S saves wherever the focus is, instead of the browser's "Save page".
+  const saveRef = useRef(onSave);
+  saveRef.current = onSave;
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        saveRef.current();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  // A run uses the saved version: with unsaved changes, Run asks to save first.
+  const beforeRun = () => (changed ? new Promise<boolean>((resolve) => setAskRun(() => resolve)) : Promise.resolve(true));
+  const answerRun = (go: boolean) => {
+    askRun?.(go);
+    setAskRun(null);
+  };
+  const saveAndRun = async () => {
+    const sent = applyJson();
+    if (!sent) return answerRun(false);
+    try {
+      await save.mutateAsync(sent);
+      answerRun(true);
+    } catch {
+      // The problems are shown beside their steps; the run waits for a valid test.
+      answerRun(false);
+    }
   };
 
   const notice = readOnly && (READ_ONLY_NOTICE[test.status] ?? "You can view this test but not edit it.");
@@ -160,16 +195,12 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
             <StatusBadge status={test.status} />
             <span className={`badge badge-${test.visibility.toLowerCase()}`}>{test.visibility}</span>
             <span>Owner: {test.owner?.name ?? "—"}</span>
-            <Link to={`/tests/${test.id}/versions`} onClick={leave}>
-              History
-            </Link>
-            <Link to={`/runs?testId=${encodeURIComponent(test.id)}`} onClick={leave}>
-              Runs
-            </Link>
+            <Link to={`/tests/${test.id}/versions`}>History</Link>
+            <Link to={`/runs?testId=${encodeURIComponent(test.id)}`}>Runs</Link>
           </span>
         }
       >
-        <StartRunButton test={test} />
+        <StartRunButton test={test} beforeOpen={beforeRun} />
         {!readOnly && (
           <button type="submit" form="editor-form" className="primary" disabled={!canSave}>
             {save.isPending ? "Saving…" : "Save"}
@@ -214,15 +245,18 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
         <div role="tabpanel" id="editor-panel" aria-labelledby={`editor-tab-${view}`}>
           {/* The form stays mounted under the JSON view, so which steps are open survives a switch. */}
           <div hidden={view !== "form"}>
-            <fieldset className="plain" disabled={readOnly}>
-              <SettingsForm doc={doc} onChange={edit} issues={ed.placed.fields} />
-            </fieldset>
             <StepList
               steps={doc.steps}
               registry={registry}
               readOnly={readOnly}
               issues={ed.placed.steps}
               onChange={(steps) => edit({ ...doc, steps })}
+              initialStep={params.get("step")}
+              aside={
+                <fieldset className="plain" disabled={readOnly}>
+                  <SettingsForm doc={doc} onChange={edit} issues={ed.placed.fields} />
+                </fieldset>
+              }
             />
           </div>
           {view === "json" && (
@@ -237,6 +271,22 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
           )}
         </div>
       </form>
+      <LeaveGuard when={changed} />
+      {askRun && (
+        <Modal title="Save before running?" onClose={() => answerRun(false)}>
+          <div className="modal-body">
+            <p>A run uses the saved version of the test. Save your changes and run them?</p>
+          </div>
+          <div className="modal-actions">
+            <button type="button" onClick={() => answerRun(false)}>
+              Cancel
+            </button>
+            <button type="button" className="primary" disabled={save.isPending} onClick={saveAndRun}>
+              {save.isPending ? "Saving…" : "Save and run"}
+            </button>
+          </div>
+        </Modal>
+      )}
     </div>
   );
 }

@@ -4,6 +4,7 @@
 import type { JsonObject } from "../../api/editorApi";
 import { moveItem, newLocator, str, withField, type FieldIssue } from "./documentModel";
 import { describedBy, FieldErrors } from "./Problems";
+import { locatorPlaceholder } from "./stepText";
 
 const ROW_ISSUE = /^\.(\w+)\[(\d+)\](?:\.(\w+))?/;
 
@@ -90,7 +91,7 @@ export function LocatorList({
                 className="locator-value"
                 aria-label={`${Noun} ${n} value`}
                 value={str(loc.value)}
-                placeholder={kind === "role" ? "button" : kind === "css" ? "#email" : ""}
+                placeholder={locatorPlaceholder(kind)}
                 aria-invalid={invalid("value")}
                 aria-describedby={described}
                 onChange={(e) => setRow(i, withField(loc, "value", e.target.value))}
@@ -99,7 +100,7 @@ export function LocatorList({
                 <input
                   aria-label={`${Noun} ${n} name`}
                   value={str(loc.name)}
-                  placeholder="accessible name"
+                  placeholder="name, e.g. Sign in"
                   aria-invalid={invalid("name")}
                   onChange={(e) => setRow(i, withField(loc, "name", e.target.value === "" ? undefined : e.target.value))}
                 />

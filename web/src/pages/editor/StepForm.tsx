@@ -9,11 +9,11 @@ import { Field } from "./Field";
 import { KeyValueRows } from "./KeyValueRows";
 import { LocatorList } from "./LocatorList";
 import { FieldErrors } from "./Problems";
+import { paramLabel, paramPlaceholder } from "./stepText";
 
 function paramHint(p: RegistryParam): string {
-  let hint = p.required ? `Required: ${p.description}` : p.description;
-  if (p.default !== undefined && p.type === "number") hint += ` (default ${p.default})`;
-  return hint;
+  const what = p.description.charAt(0).toUpperCase() + p.description.slice(1);
+  return p.required ? `Required. ${what}` : what;
 }
 
 interface ParamProps {
@@ -23,6 +23,7 @@ interface ParamProps {
   issues: FieldIssue[];
   kinds: string[];
   idBase: string;
+  stepType: string;
 }
 
 export function StepForm({
@@ -43,7 +44,16 @@ export function StepForm({
   return (
     <div className="step-form">
       {stepType.params.map((p) => (
-        <ParamField key={p.name} param={p} step={step} onChange={onChange} issues={issues[p.name] ?? []} kinds={kinds} idBase={idBase} />
+        <ParamField
+          key={p.name}
+          param={p}
+          step={step}
+          onChange={onChange}
+          issues={issues[p.name] ?? []}
+          kinds={kinds}
+          idBase={idBase}
+          stepType={stepType.type}
+        />
       ))}
     </div>
   );
@@ -54,22 +64,24 @@ function ParamField(props: ParamProps) {
   const value = step[p.name];
   const set = (v: unknown) => onChange(withField(step, p.name, v));
   const hint = paramHint(p);
+  const label = paramLabel(p.name);
+  const placeholder = paramPlaceholder(p, props.stepType);
   switch (p.type) {
     case "target":
       return <TargetField {...props} />;
     case "map":
       return (
-        <KeyValueRows legend={p.name} noun={p.name.replace(/s$/, "")} hint={hint} value={stringMap(value)} onChange={set} issues={issues} />
+        <KeyValueRows legend={label} noun={p.name.replace(/s$/, "")} hint={hint} value={stringMap(value)} onChange={set} issues={issues} />
       );
     case "boolean":
       return (
-        <Field label={p.name} hint={hint} issues={issues} inline>
+        <Field label={label} hint={hint} issues={issues} inline>
           {(c) => <input {...c} type="checkbox" checked={value === true} onChange={(e) => set(e.target.checked ? true : undefined)} />}
         </Field>
       );
     case "number":
       return (
-        <Field label={p.name} hint={hint} issues={issues}>
+        <Field label={label} hint={hint} issues={issues}>
           {(c) => (
             <input
               {...c}
@@ -78,7 +90,7 @@ function ParamField(props: ParamProps) {
               min={p.min}
               max={p.max}
               required={p.required}
-              placeholder={p.default !== undefined ? String(p.default) : undefined}
+              placeholder={placeholder}
               value={typeof value === "number" ? String(value) : ""}
               onChange={(e) => {
                 const n = e.target.valueAsNumber;
@@ -92,7 +104,7 @@ function ParamField(props: ParamProps) {
       const values = p.values ?? [];
       const current = str(value);
       return (
-        <Field label={p.name} hint={hint} issues={issues}>
+        <Field label={label} hint={hint} issues={issues}>
           {(c) => (
             <select {...c} value={current} onChange={(e) => set(e.target.value === "" ? undefined : e.target.value)}>
               {(!p.required || !values.includes(current)) && (
@@ -114,16 +126,16 @@ function ParamField(props: ParamProps) {
       const onText = (v: string) => set(v === "" && !p.required ? undefined : v);
       return (
         <Field
-          label={p.name}
+          label={label}
           hint={hint}
           issues={issues}
           className={p.name === "code" || p.name === "description" ? "param-wide" : undefined}
         >
           {(c) =>
             p.name === "code" ? (
-              <textarea {...c} className="mono" rows={6} value={text} onChange={(e) => onText(e.target.value)} />
+              <textarea {...c} className="mono" rows={6} value={text} placeholder={placeholder} onChange={(e) => onText(e.target.value)} />
             ) : (
-              <input {...c} required={p.required} value={text} onChange={(e) => onText(e.target.value)} />
+              <input {...c} required={p.required} value={text} placeholder={placeholder} onChange={(e) => onText(e.target.value)} />
             )
           }
         </Field>
@@ -151,7 +163,7 @@ function TargetField({ param: p, step, onChange, issues, kinds, idBase }: ParamP
   return (
     <div className="field param-wide target-field">
       <LocatorList
-        legend={p.name}
+        legend={paramLabel(p.name)}
         noun="locator"
         prefix="locators"
         locators={locators}
@@ -164,7 +176,7 @@ function TargetField({ param: p, step, onChange, issues, kinds, idBase }: ParamP
       <details className="frames" open={frame.length > 0 || frameIssues.length > 0}>
         <summary>Frames ({frame.length})</summary>
         <LocatorList
-          legend="frames"
+          legend="Frames"
           noun="frame"
           prefix="frame"
           locators={frame}

@@ -30,12 +30,24 @@ export function rememberEnvironment(projectId: string, id: string): void {
   }
 }
 
-export function StartRunButton({ test, className = "primary" }: { test: Test; className?: string }) {
+export function StartRunButton({
+  test,
+  className = "primary",
+  beforeOpen,
+}: {
+  test: Test;
+  className?: string;
+  /** Called before the dialog opens (the editor saves unsaved changes); false keeps it closed. */
+  beforeOpen?: () => Promise<boolean>;
+}) {
   const [open, setOpen] = useState(false);
   if (!test.can.run) return null;
+  const onRun = async () => {
+    if (!beforeOpen || (await beforeOpen())) setOpen(true);
+  };
   return (
     <>
-      <button type="button" className={className} onClick={() => setOpen(true)}>
+      <button type="button" className={className} onClick={onRun}>
         Run
       </button>
       {open && <StartRunDialog test={test} onClose={() => setOpen(false)} />}

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../test/render";
 import { VersionsPage } from "./VersionsPage";
 import { CAN_ALL, makeTest, makeVersion } from "./fixtures";
+import { registry } from "../editor/editorFixtures";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -105,5 +106,45 @@ describe("VersionsPage", () => {
     expect(steps[1]).toHaveTextContent("alice");
     expect(steps[2]).toHaveTextContent('role=button name="Sign in" (+1 fallback)');
     expect(within(panel).getByLabelText("Document JSON").textContent).toContain('"type": "navigate"');
+  });
+
+  it("compares two versions step by step, with every note shown", async () => {
+    const nav = (id: string, url: string) => ({ id, type: "navigate", url });
+    const v1 = { dsl: 2, name: "Sign in", steps: [nav("s1", "${baseUrl}/login"), nav("s2", "${baseUrl}/old")] };
+    const v3 = { dsl: 2, name: "Sign in", steps: [nav("s1", "${baseUrl}/signin"), { id: "s3", type: "wait", ms: 500 }] };
+    const { calls } = fakeFetch({
+      "GET /api/tests/tc_1": { body: makeTest({ version: 3 }) },
+      "GET /api/tests/tc_1/versions": {
+        body: {
+          versions: [
+            makeVersion(3, { current: true, note: "fix the login step" }),
+            makeVersion(2),
+            makeVersion(1, { status: "Ready", note: "reviewed by Ann" }),
+          ],
+        },
+      },
+      "GET /api/tests/tc_1/versions/1": { body: { ...makeVersion(1), document: v1 } },
+      "GET /api/tests/tc_1/versions/3": { body: { ...makeVersion(3), document: v3 } },
+      "GET /api/registry": { body: registry },
+    });
+    renderVersions();
+    const rows = (await screen.findAllByRole("row")).slice(1);
+    expect(rows[0]).toHaveTextContent("fix the login step");
+    expect(rows[2]).toHaveTextContent("reviewed by Ann");
+    expect(screen.getByLabelText("Older version")).toHaveValue("2");
+    expect(screen.getByLabelText("Newer version")).toHaveValue("3");
+    await userEvent.selectOptions(screen.getByLabelText("Older version"), "1");
+    await userEvent.click(screen.getByRole("button", { name: "Show changes" }));
+    const panel = await screen.findByRole("region", { name: "Changes from v1 to v3" });
+    const changes = await within(panel).findByRole("list", { name: "Changed steps" });
+    const items = within(changes)
+      .getAllByRole("listitem")
+      .filter((li) => li.parentElement === changes);
+    expect(items.map((li) => li.textContent)).toEqual([
+      'Changed step 1 → 1 s1: Open ${baseUrl}/signinURL: "${baseUrl}/login" → "${baseUrl}/signin"',
+      "Added step 2 s3: Wait 500 ms",
+      "Removed was step 2 s2: Open ${baseUrl}/old",
+    ]);
+    expect(calls.some((c) => c.path === "/api/tests/tc_1/versions/2")).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // A test's version history: every version with its author, time and note;
-// any version's document on demand; Restore adds a new Draft version with an
-// old version's content (history is never rewritten).
+// any version's document on demand; the step-level changes between any two
+// versions; Restore adds a new Draft version with an old version's content
+// (history is never rewritten).
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -9,12 +10,14 @@ import { getTest, getVersion, listVersions, restoreVersion } from "../../api/tes
 import { Confirm, ErrorBox, Loading, PageHeader, StatusBadge, When } from "../../components/ui";
 import { useFollowProject } from "../../session";
 import { DocumentView } from "./DocumentView";
+import { VersionDiffPanel } from "./VersionDiffPanel";
 import "./tests.css";
 
 export function VersionsPage() {
   const { id = "" } = useParams();
   const [params, setParams] = useSearchParams();
   const viewing = Number(params.get("view")) || null;
+  const compared = /^(\d+)\.\.(\d+)$/.exec(params.get("compare") ?? "");
   const qc = useQueryClient();
   const [restoring, setRestoring] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -34,17 +37,18 @@ export function VersionsPage() {
     },
   });
 
-  const view = (v: number | null) => {
+  const setParam = (name: string, value: string | null) => {
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
-        if (v) next.set("view", String(v));
-        else next.delete("view");
+        if (value) next.set(name, value);
+        else next.delete(name);
         return next;
       },
       { replace: true },
     );
   };
+  const view = (v: number | null) => setParam("view", v ? String(v) : null);
 
   if (test.isPending) return <Loading label="Loading the test" />;
   if (test.isError) return <ErrorBox error={test.error} />;
@@ -88,7 +92,13 @@ export function VersionsPage() {
       ) : versions.isError ? (
         <ErrorBox error={versions.error} />
       ) : (
-        <VersionTable versions={list} test={t} viewing={viewing} onView={view} onRestore={(v) => setRestoring(v)} />
+        <>
+          {list.length > 1 && <CompareForm key={list.length} versions={list} onCompare={(a, b) => setParam("compare", `${a}..${b}`)} />}
+          <VersionTable versions={list} test={t} viewing={viewing} onView={view} onRestore={(v) => setRestoring(v)} />
+        </>
+      )}
+      {compared && (
+        <VersionDiffPanel testId={t.id} from={Number(compared[1])} to={Number(compared[2])} onClose={() => setParam("compare", null)} />
       )}
       {viewing !== null && <VersionPanel testId={t.id} version={viewing} onClose={() => view(null)} />}
       {restoring !== null && (
@@ -109,6 +119,42 @@ export function VersionsPage() {
         </Confirm>
       )}
     </div>
+  );
+}
+
+/** CompareForm chooses two versions to compare: by default the two newest. */
+function CompareForm({ versions, onCompare }: { versions: TestVersion[]; onCompare: (from: number, to: number) => void }) {
+  const [from, setFrom] = useState(versions[1].version);
+  const [to, setTo] = useState(versions[0].version);
+  const options = versions.map((v) => (
+    <option key={v.version} value={v.version}>
+      v{v.version}
+    </option>
+  ));
+  return (
+    <form
+      className="row tl-compare"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onCompare(Math.min(from, to), Math.max(from, to));
+      }}
+    >
+      <label className="inline-label">
+        Compare
+        <select aria-label="Older version" value={from} onChange={(e) => setFrom(Number(e.target.value))}>
+          {options}
+        </select>
+      </label>
+      <label className="inline-label">
+        with
+        <select aria-label="Newer version" value={to} onChange={(e) => setTo(Number(e.target.value))}>
+          {options}
+        </select>
+      </label>
+      <button type="submit" disabled={from === to}>
+        Show changes
+      </button>
+    </form>
   );
 }
 
