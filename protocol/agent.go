@@ -10,8 +10,9 @@ import (
 // another version with an error message saying how to update.
 //
 // Version 2 added acknowledgements: run messages carry an id and the hub
-// answers ack once it has stored them.
-const Version = 2
+// answers ack once it has stored them. Version 3 added what explains a run:
+// hello's headless, run.started's headed, and a step's box and used values.
+const Version = 3
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the
