@@ -81,13 +81,7 @@ func (r *run) boxOf(ctx context.Context, el elem) (*protocol.Box, error) {
 	if err != nil || len(q.Quads) == 0 {
 		return nil, err
 	}
-	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, quad := range q.Quads {
-		for i := 0; i+1 < len(quad); i += 2 {
-			minX, maxX = math.Min(minX, quad[i]), math.Max(maxX, quad[i])
-			minY, maxY = math.Min(minY, quad[i+1]), math.Max(maxY, quad[i+1])
-		}
-	}
+	minX, minY, maxX, maxY := quadBounds(q.Quads)
 	m, err := proto.PageGetLayoutMetrics{}.Call(r.sess(ctx))
 	if err != nil {
 		return nil, err

@@ -54,13 +54,7 @@ func (r *run) captureElement(ctx context.Context, el elem) ([]byte, error) {
 	if len(q.Quads) == 0 {
 		return nil, errors.New("the element has no box")
 	}
-	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, quad := range q.Quads {
-		for i := 0; i+1 < len(quad); i += 2 {
-			minX, maxX = math.Min(minX, quad[i]), math.Max(maxX, quad[i])
-			minY, maxY = math.Min(minY, quad[i+1]), math.Max(maxY, quad[i+1])
-		}
-	}
+	minX, minY, maxX, maxY := quadBounds(q.Quads)
 	m, err := proto.PageGetLayoutMetrics{}.Call(r.sess(ctx))
 	if err != nil {
 		return nil, err
@@ -78,4 +72,18 @@ func (r *run) captureElement(ctx context.Context, el elem) ([]byte, error) {
 		return nil, err
 	}
 	return res.Data, nil
+}
+
+// quadBounds is the smallest rectangle holding every point of an element's
+// content quads (x1, y1, ... x4, y4 each): its box as drawn, transforms
+// included.
+func quadBounds(quads []proto.DOMQuad) (minX, minY, maxX, maxY float64) {
+	minX, minY, maxX, maxY = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, quad := range quads {
+		for i := 0; i+1 < len(quad); i += 2 {
+			minX, maxX = math.Min(minX, quad[i]), math.Max(maxX, quad[i])
+			minY, maxY = math.Min(minY, quad[i+1]), math.Max(maxY, quad[i+1])
+		}
+	}
+	return minX, minY, maxX, maxY
 }
