@@ -6,15 +6,16 @@ import { Link } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { deleteApplication, keys, listApplications, listEnvironments, may, saveApplication, type Application } from "../../api/admin";
 import { ApiError } from "../../api";
-import { useWorkspace } from "../../session";
+import { useProjectId, useWorkspace } from "../../session";
 import { Confirm, Empty, ErrorBox, IssueList, Loading, Modal, PageHeader } from "../../components/ui";
 import "./applications.css";
 
 export function ApplicationsPage() {
   const ws = useWorkspace();
   const canManage = may.manageEnvironments(ws.role);
-  const apps = useQuery({ queryKey: keys.applications, queryFn: listApplications });
-  const envs = useQuery({ queryKey: keys.environments, queryFn: listEnvironments });
+  const projectId = ws.project?.id ?? "";
+  const apps = useQuery({ queryKey: keys.applications(projectId), queryFn: () => listApplications(projectId) });
+  const envs = useQuery({ queryKey: keys.environments(projectId), queryFn: () => listEnvironments(projectId) });
   const [editing, setEditing] = useState<Application | "new" | null>(null);
   const [deleting, setDeleting] = useState<Application | null>(null);
 
@@ -102,11 +103,13 @@ function issueFor(err: unknown, path: string): string | undefined {
 
 function ApplicationForm({ app, onClose }: { app: Application | null; onClose: () => void }) {
   const qc = useQueryClient();
+  const projectId = useProjectId();
   const [name, setName] = useState(app?.name ?? "");
   const [baseUrl, setBaseUrl] = useState(app?.baseUrl ?? "");
   const [description, setDescription] = useState(app?.description ?? "");
   const save = useMutation({
-    mutationFn: () => saveApplication({ ...(app ? { id: app.id } : {}), name: name.trim(), baseUrl: baseUrl.trim(), description }),
+    mutationFn: () =>
+      saveApplication(projectId, { ...(app ? { id: app.id } : {}), name: name.trim(), baseUrl: baseUrl.trim(), description }),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ["applications"] });
       onClose();

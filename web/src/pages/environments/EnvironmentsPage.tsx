@@ -20,8 +20,9 @@ export function knownSecrets(envs: Environment[]): string[] {
 export function EnvironmentsPage() {
   const ws = useWorkspace();
   const canManage = may.manageEnvironments(ws.role);
-  const envs = useQuery({ queryKey: keys.environments, queryFn: listEnvironments });
-  const apps = useQuery({ queryKey: keys.applications, queryFn: listApplications });
+  const projectId = ws.project?.id ?? "";
+  const envs = useQuery({ queryKey: keys.environments(projectId), queryFn: () => listEnvironments(projectId) });
+  const apps = useQuery({ queryKey: keys.applications(projectId), queryFn: () => listApplications(projectId) });
   const [editing, setEditing] = useState<Environment | "new" | null>(null);
   const [deleting, setDeleting] = useState<Environment | null>(null);
 

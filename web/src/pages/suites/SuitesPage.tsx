@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { addSuite, deleteSuite, keys, may, renameSuite } from "../../api/admin";
 import { listSuites, type Suite } from "../../api/testsApi";
 import { ApiError } from "../../api";
-import { useWorkspace } from "../../session";
+import { useProjectId, useWorkspace } from "../../session";
 import { Confirm, Empty, ErrorBox, IssueList, Loading, Modal, PageHeader } from "../../components/ui";
 import { BatchRunDialog } from "../runs/BatchRunDialog";
 import "./suites.css";
@@ -29,8 +29,9 @@ function suiteError(err: unknown): unknown {
 
 export function SuitesPage() {
   const ws = useWorkspace();
+  const projectId = ws.project?.id ?? "";
   const canManage = may.manageSuites(ws.role);
-  const suites = useQuery({ queryKey: keys.suites, queryFn: ({ signal }) => listSuites(signal) });
+  const suites = useQuery({ queryKey: keys.suites(projectId), queryFn: ({ signal }) => listSuites(projectId, signal) });
   const [renaming, setRenaming] = useState<Suite | null>(null);
   const [deleting, setDeleting] = useState<Suite | null>(null);
   const [running, setRunning] = useState<Suite | null>(null);
@@ -144,9 +145,10 @@ export function SuitesPage() {
 
 function AddSuite({ onAdded }: { onAdded: (name: string) => void }) {
   const qc = useQueryClient();
+  const projectId = useProjectId();
   const [name, setName] = useState("");
   const add = useMutation({
-    mutationFn: (n: string) => addSuite(n),
+    mutationFn: (n: string) => addSuite(projectId, n),
     onSuccess: async (_, n) => {
       setName("");
       onAdded(n);
@@ -174,9 +176,10 @@ function AddSuite({ onAdded }: { onAdded: (name: string) => void }) {
 
 function RenameSuite({ suite, onClose, onRenamed }: { suite: Suite; onClose: () => void; onRenamed: (to: string, moved: number) => void }) {
   const qc = useQueryClient();
+  const projectId = useProjectId();
   const [name, setName] = useState(suite.name);
   const rename = useMutation({
-    mutationFn: () => renameSuite(suite.name, name.trim()),
+    mutationFn: () => renameSuite(projectId, suite.name, name.trim()),
     onSuccess: async (res) => {
       onRenamed(res.name, res.moved);
       await qc.invalidateQueries({ queryKey: ["suites"] });
@@ -217,8 +220,9 @@ function RenameSuite({ suite, onClose, onRenamed }: { suite: Suite; onClose: () 
 
 function DeleteSuite({ suite, onClose, onDeleted }: { suite: Suite; onClose: () => void; onDeleted: () => void }) {
   const qc = useQueryClient();
+  const projectId = useProjectId();
   const remove = useMutation({
-    mutationFn: () => deleteSuite(suite.name),
+    mutationFn: () => deleteSuite(projectId, suite.name),
     onSuccess: async () => {
       onDeleted();
       await qc.invalidateQueries({ queryKey: ["suites"] });
