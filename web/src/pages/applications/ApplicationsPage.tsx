@@ -7,7 +7,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { deleteApplication, keys, listApplications, listEnvironments, may, saveApplication, type Application } from "../../api/admin";
 import { ApiError } from "../../api";
 import { useProjectId, useWorkspace } from "../../session";
-import { Confirm, Empty, ErrorBox, IssueList, Loading, Modal, PageHeader } from "../../components/ui";
+import { Confirm, ErrorBox, IssueList, Modal, PageHeader } from "../../components/ui";
+import { ResourceTable } from "../../components/ResourceTable";
 import "./applications.css";
 
 export function ApplicationsPage() {
@@ -43,54 +44,40 @@ export function ApplicationsPage() {
       {!canManage && (
         <p className="notice">Test Managers and Admins manage applications; your role in this project is {ws.role ?? "none"}.</p>
       )}
-      {apps.isPending ? (
-        <Loading label="Loading applications" />
-      ) : apps.isError ? (
-        <ErrorBox error={apps.error} title="Applications could not be loaded" />
-      ) : apps.data.length === 0 ? (
-        <Empty>No applications yet.{canManage ? " Add the site you test, with its base URL." : ""}</Empty>
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Base URL</th>
-              <th>Description</th>
-              <th>Environments</th>
-              {canManage && (
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {apps.data.map((a) => {
+      <ResourceTable
+        query={apps}
+        rowKey={(a) => a.id}
+        loadingLabel="Loading applications"
+        errorTitle="Applications could not be loaded"
+        empty={<>No applications yet.{canManage ? " Add the site you test, with its base URL." : ""}</>}
+        columns={[
+          { header: "Name", cell: (a) => <strong>{a.name}</strong> },
+          { header: "Base URL", className: "mono app-url", cell: (a) => a.baseUrl },
+          { header: "Description", className: "app-description", cell: (a) => a.description || <span className="muted">—</span> },
+          {
+            header: "Environments",
+            cell: (a) => {
               const used = usedBy.get(a.id) ?? [];
-              return (
-                <tr key={a.id}>
-                  <td>
-                    <strong>{a.name}</strong>
-                  </td>
-                  <td className="mono app-url">{a.baseUrl}</td>
-                  <td className="app-description">{a.description || <span className="muted">—</span>}</td>
-                  <td>{used.length ? <Link to="/environments">{used.join(", ")}</Link> : <span className="muted">none</span>}</td>
-                  {canManage && (
-                    <td className="app-actions">
-                      <button type="button" className="small" aria-label={`Edit ${a.name}`} onClick={() => setEditing(a)}>
-                        Edit
-                      </button>
-                      <button type="button" className="small" aria-label={`Delete ${a.name}`} onClick={() => setDeleting(a)}>
-                        Delete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+              return used.length ? <Link to="/environments">{used.join(", ")}</Link> : <span className="muted">none</span>;
+            },
+          },
+        ]}
+        actionsClassName="app-actions"
+        actions={
+          canManage
+            ? (a) => (
+                <>
+                  <button type="button" className="small" aria-label={`Edit ${a.name}`} onClick={() => setEditing(a)}>
+                    Edit
+                  </button>
+                  <button type="button" className="small" aria-label={`Delete ${a.name}`} onClick={() => setDeleting(a)}>
+                    Delete
+                  </button>
+                </>
+              )
+            : undefined
+        }
+      />
       {editing && <ApplicationForm app={editing === "new" ? null : editing} onClose={() => setEditing(null)} />}
       {deleting && <DeleteApplication app={deleting} usedBy={usedBy.get(deleting.id) ?? []} onClose={() => setDeleting(null)} />}
     </section>

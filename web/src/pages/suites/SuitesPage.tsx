@@ -9,7 +9,8 @@ import { addSuite, deleteSuite, keys, may, renameSuite } from "../../api/admin";
 import { listSuites, type Suite } from "../../api/testsApi";
 import { ApiError } from "../../api";
 import { useProjectId, useWorkspace } from "../../session";
-import { Confirm, Empty, ErrorBox, IssueList, Loading, Modal, PageHeader } from "../../components/ui";
+import { Confirm, ErrorBox, IssueList, Modal, PageHeader } from "../../components/ui";
+import { ResourceTable } from "../../components/ResourceTable";
 import { BatchRunDialog } from "../runs/BatchRunDialog";
 import "./suites.css";
 
@@ -50,71 +51,55 @@ export function SuitesPage() {
           {done}
         </p>
       )}
-      {suites.isPending ? (
-        <Loading label="Loading suites" />
-      ) : suites.isError ? (
-        <ErrorBox error={suites.error} title="Suites could not be loaded" />
-      ) : suites.data.length === 0 ? (
-        <Empty>No suites yet.</Empty>
-      ) : (
-        <>
-          <table className="table suites-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th className="num">Tests</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {suites.data.map((s) => (
-                <tr key={s.name}>
-                  <td>
-                    <Link to={`/tests?suite=${encodeURIComponent(s.name)}`}>{s.name}</Link>
-                  </td>
-                  <td className="num">{s.tests}</td>
-                  <td className="suite-actions">
-                    <button
-                      type="button"
-                      className="small primary"
-                      aria-label={`Run suite ${s.name}`}
-                      disabled={s.tests === 0}
-                      onClick={() => setRunning(s)}
-                    >
-                      Run suite
-                    </button>
-                    {canManage && (
-                      <>
-                        <button type="button" className="small" aria-label={`Rename ${s.name}`} onClick={() => setRenaming(s)}>
-                          Rename
-                        </button>
-                        <span title={s.tests > 0 ? NOT_EMPTY_HINT : undefined}>
-                          <button
-                            type="button"
-                            className="small"
-                            aria-label={`Delete ${s.name}`}
-                            disabled={s.tests > 0}
-                            aria-describedby={s.tests > 0 ? "suite-delete-hint" : undefined}
-                            onClick={() => setDeleting(s)}
-                          >
-                            Delete
-                          </button>
-                        </span>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {canManage && (
-            <p className="hint" id="suite-delete-hint">
-              {NOT_EMPTY_HINT}: move or delete a suite's tests first, or rename it.
-            </p>
-          )}
-        </>
+      <ResourceTable
+        query={suites}
+        className="table suites-table"
+        rowKey={(s) => s.name}
+        loadingLabel="Loading suites"
+        errorTitle="Suites could not be loaded"
+        empty="No suites yet."
+        columns={[
+          { header: "Name", cell: (s) => <Link to={`/tests?suite=${encodeURIComponent(s.name)}`}>{s.name}</Link> },
+          { header: "Tests", headerClassName: "num", className: "num", cell: (s) => s.tests },
+        ]}
+        actionsClassName="suite-actions"
+        actions={(s) => (
+          <>
+            <button
+              type="button"
+              className="small primary"
+              aria-label={`Run suite ${s.name}`}
+              disabled={s.tests === 0}
+              onClick={() => setRunning(s)}
+            >
+              Run suite
+            </button>
+            {canManage && (
+              <>
+                <button type="button" className="small" aria-label={`Rename ${s.name}`} onClick={() => setRenaming(s)}>
+                  Rename
+                </button>
+                <span title={s.tests > 0 ? NOT_EMPTY_HINT : undefined}>
+                  <button
+                    type="button"
+                    className="small"
+                    aria-label={`Delete ${s.name}`}
+                    disabled={s.tests > 0}
+                    aria-describedby={s.tests > 0 ? "suite-delete-hint" : undefined}
+                    onClick={() => setDeleting(s)}
+                  >
+                    Delete
+                  </button>
+                </span>
+              </>
+            )}
+          </>
+        )}
+      />
+      {canManage && !!suites.data?.length && (
+        <p className="hint" id="suite-delete-hint">
+          {NOT_EMPTY_HINT}: move or delete a suite's tests first, or rename it.
+        </p>
       )}
       {renaming && (
         <RenameSuite
