@@ -3,7 +3,7 @@
 // GET /api/context; the last chosen project is remembered in localStorage.
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { get, onUnauthorized, setCurrentProject, type Context, type Organization, type Project, type Role, type User } from "./api";
+import { get, onUnauthorized, type Context, type Organization, type Project, type Role, type User } from "./api";
 
 const LAST_PROJECT = "ta.lastProject";
 
@@ -62,7 +62,6 @@ export function useContextQuery(enabled = true) {
 }
 
 export function WorkspaceProvider({ context, children }: { context: Context; children: ReactNode }) {
-  const qc = useQueryClient();
   const [selected, setSelected] = useState<string | null>(rememberedProject);
   const value = useMemo<Workspace>(() => {
     const { org, project } = pickProject(context.organizations, selected);
@@ -74,35 +73,36 @@ export function WorkspaceProvider({ context, children }: { context: Context; chi
       role: project?.role ?? null,
       chooseProject: (id: string) => {
         rememberProject(id);
-        setCurrentProject(id);
-        // Everything cached belongs to the old project.
-        qc.removeQueries({ predicate: (q) => q.queryKey[0] !== "session" && q.queryKey[0] !== "context" });
         setSelected(id);
       },
       followProject: (id: string) => {
         if (id === project?.id || !context.organizations.some((o) => (o.projects ?? []).some((p) => p.id === id))) return;
         rememberProject(id);
-        setCurrentProject(id);
-        // What other pages cached belongs to the old project; the record on
-        // this page, and what it loaded for its own project, stay.
-        qc.removeQueries({ type: "inactive", predicate: (q) => q.queryKey[0] !== "session" && q.queryKey[0] !== "context" });
         setSelected(id);
       },
     };
-  }, [context, selected, qc]);
-  setCurrentProject(value.project?.id ?? null);
+  }, [context, selected]);
   const shown = value.project?.id ?? null;
   useEffect(() => {
     // The chosen project is gone (deleted, or the caller's access removed):
-    // the workspace fell back to another one, and nothing cached for the old
-    // one may show there.
+    // the workspace fell back to another one. What was cached for the old one
+    // sits under its own project id in every query key, so none of it shows.
     if (selected && shown !== selected) {
-      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== "session" && q.queryKey[0] !== "context" });
       if (shown) rememberProject(shown);
       setSelected(shown);
     }
-  }, [selected, shown, qc]);
+  }, [selected, shown]);
   return <WorkspaceContext.Provider value={value}>{children}</WorkspaceContext.Provider>;
+}
+
+/**
+ * The id of the project the workspace shows ("" when there is none). Every
+ * project-scoped call takes it (sent as x-project-id) and every
+ * project-scoped query key holds it, so one project's data never shows in
+ * another's.
+ */
+export function useProjectId(): string {
+  return useWorkspace().project?.id ?? "";
 }
 
 export function useWorkspace(): Workspace {

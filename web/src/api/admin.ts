@@ -1,7 +1,7 @@
 // Environments, secrets, applications, suites, agents and pairing, and
 // administration (organizations, projects, members, sign-in accounts).
 // Each type mirrors a response struct in hub/api (named in the comment).
-import { del, get, post, put } from "./client";
+import { del, get, inProject, post, put } from "./client";
 import type { Ref, Role, RolesMatrix, User } from "./types";
 import { ROLES } from "./types";
 import type { Suite } from "./testsApi";
@@ -11,10 +11,10 @@ import type { Suite } from "./testsApi";
  * invalidating ["suites"] also refreshes another screen's suite list.
  */
 export const keys = {
-  environments: ["environments", "list"] as const,
-  secrets: ["secrets", "list"] as const,
-  applications: ["applications", "list"] as const,
-  suites: ["suites", "list"] as const,
+  environments: (projectId: string) => ["environments", projectId, "list"] as const,
+  secrets: (projectId: string) => ["secrets", projectId, "list"] as const,
+  applications: (projectId: string) => ["applications", projectId, "list"] as const,
+  suites: (projectId: string) => ["suites", projectId, "list"] as const,
   agents: ["agent", "list"] as const,
   pendingAgents: ["agent", "pending"] as const,
   pairing: (code: string) => ["agent", "pairing", code] as const,
@@ -43,7 +43,7 @@ export const may = {
   administerProject: (role: Role | null | undefined) => atLeast(role, "Admin"),
 };
 
-export const getRoles = () => get<RolesMatrix>("/api/roles", { noProject: true });
+export const getRoles = () => get<RolesMatrix>("/api/roles");
 
 // ---- environments and secrets -------------------------------------------
 
@@ -85,12 +85,15 @@ export interface SecretInfo {
   updatedBy: Ref | null;
 }
 
-export const listEnvironments = async () => (await get<{ environments: Environment[] }>("/api/environments")).environments;
-export const saveEnvironment = (body: EnvironmentSave) => post<Environment>("/api/environments", body);
+export const listEnvironments = async (projectId: string) =>
+  (await get<{ environments: Environment[] }>("/api/environments", inProject(projectId))).environments;
+export const saveEnvironment = (projectId: string, body: EnvironmentSave) =>
+  post<Environment>("/api/environments", body, inProject(projectId));
 export const deleteEnvironment = (id: string) => del(`/api/environments/${encodeURIComponent(id)}`);
-export const listSecrets = async () => (await get<{ secrets: SecretInfo[] }>("/api/secrets")).secrets;
-export const setSecret = (environmentId: string, name: string, value: string) =>
-  post<SecretInfo>("/api/secrets", { environmentId, name, value });
+export const listSecrets = async (projectId: string) =>
+  (await get<{ secrets: SecretInfo[] }>("/api/secrets", inProject(projectId))).secrets;
+export const setSecret = (projectId: string, environmentId: string, name: string, value: string) =>
+  post<SecretInfo>("/api/secrets", { environmentId, name, value }, inProject(projectId));
 
 /** A variable or secret name: what ${name} and ${secrets.NAME} can refer to. */
 export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -115,8 +118,10 @@ export interface ApplicationSave {
   description: string;
 }
 
-export const listApplications = async () => (await get<{ applications: Application[] }>("/api/applications")).applications;
-export const saveApplication = (body: ApplicationSave) => post<Application>("/api/applications", body);
+export const listApplications = async (projectId: string) =>
+  (await get<{ applications: Application[] }>("/api/applications", inProject(projectId))).applications;
+export const saveApplication = (projectId: string, body: ApplicationSave) =>
+  post<Application>("/api/applications", body, inProject(projectId));
 export const deleteApplication = (id: string) => del(`/api/applications/${encodeURIComponent(id)}`);
 
 // ---- suites --------------------------------------------------------------
@@ -124,10 +129,11 @@ export const deleteApplication = (id: string) => del(`/api/applications/${encode
 // Suite and listSuites live in testsApi.ts (tests counts the tests the caller can see).
 
 const suitePath = (name: string) => `/api/suites/${encodeURIComponent(name)}`;
-export const addSuite = (name: string) => post<Suite>("/api/suites", { name });
+export const addSuite = (projectId: string, name: string) => post<Suite>("/api/suites", { name }, inProject(projectId));
 /** Renames a suite; moved counts its tests, each of which got a new version noting the rename. */
-export const renameSuite = (from: string, to: string) => put<{ name: string; moved: number }>(suitePath(from), { name: to });
-export const deleteSuite = (name: string) => del(suitePath(name));
+export const renameSuite = (projectId: string, from: string, to: string) =>
+  put<{ name: string; moved: number }>(suitePath(from), { name: to }, inProject(projectId));
+export const deleteSuite = (projectId: string, name: string) => del(suitePath(name), inProject(projectId));
 
 // ---- agents and pairing ---------------------------------------------------
 
@@ -167,12 +173,12 @@ export interface PendingAgent {
   since: string;
 }
 
-export const listPendingAgents = () => get<{ pending: PendingAgent[] }>("/api/agent/pending", { noProject: true });
-export const listAgents = () => get<AgentList>("/api/agent", { noProject: true });
-export const disconnectAgent = (id: string) => del(`/api/agent/${encodeURIComponent(id)}`, { noProject: true });
+export const listPendingAgents = () => get<{ pending: PendingAgent[] }>("/api/agent/pending");
+export const listAgents = () => get<AgentList>("/api/agent");
+export const disconnectAgent = (id: string) => del(`/api/agent/${encodeURIComponent(id)}`);
 const pairPath = (code: string) => `/api/agent/pair/${encodeURIComponent(code)}`;
-export const getPairing = (code: string) => get<Pairing>(pairPath(code), { noProject: true });
-export const approvePairing = (code: string) => post<Agent>(pairPath(code), {}, { noProject: true });
+export const getPairing = (code: string) => get<Pairing>(pairPath(code));
+export const approvePairing = (code: string) => post<Agent>(pairPath(code), {});
 
 /** normalizeCode writes a pairing code as the agent prints it: "k7q4mp" → "K7Q-4MP". */
 export function normalizeCode(s: string): string {
@@ -196,28 +202,26 @@ export interface ProjectMember extends OrgMember {
   projectRole: Role | null;
 }
 
-const np = { noProject: true };
 const orgPath = (id: string) => `/api/orgs/${encodeURIComponent(id)}`;
 const projectPath = (id: string) => `/api/projects/${encodeURIComponent(id)}`;
 
-export const renameOrg = (id: string, name: string) => put<{ id: string; name: string; role: Role }>(orgPath(id), { name }, np);
-export const listOrgMembers = async (orgId: string) => (await get<{ members: OrgMember[] }>(`${orgPath(orgId)}/members`, np)).members;
+export const renameOrg = (id: string, name: string) => put<{ id: string; name: string; role: Role }>(orgPath(id), { name });
+export const listOrgMembers = async (orgId: string) => (await get<{ members: OrgMember[] }>(`${orgPath(orgId)}/members`)).members;
 /** Invites an existing account; an email without an account is refused with 422 (the person registers first). */
-export const inviteOrgMember = (orgId: string, email: string, role: Role) =>
-  post<OrgMember>(`${orgPath(orgId)}/members`, { email, role }, np);
+export const inviteOrgMember = (orgId: string, email: string, role: Role) => post<OrgMember>(`${orgPath(orgId)}/members`, { email, role });
 export const setOrgMemberRole = (orgId: string, userId: string, role: Role) =>
-  put<OrgMember>(`${orgPath(orgId)}/members/${encodeURIComponent(userId)}`, { role }, np);
-export const removeOrgMember = (orgId: string, userId: string) => del(`${orgPath(orgId)}/members/${encodeURIComponent(userId)}`, np);
+  put<OrgMember>(`${orgPath(orgId)}/members/${encodeURIComponent(userId)}`, { role });
+export const removeOrgMember = (orgId: string, userId: string) => del(`${orgPath(orgId)}/members/${encodeURIComponent(userId)}`);
 
-export const renameProject = (id: string, name: string) => put<{ id: string; name: string }>(projectPath(id), { name }, np);
-export const deleteProject = (id: string) => del(projectPath(id), np);
+export const renameProject = (id: string, name: string) => put<{ id: string; name: string }>(projectPath(id), { name });
+export const deleteProject = (id: string) => del(projectPath(id));
 export const listProjectMembers = async (projectId: string) =>
-  (await get<{ members: ProjectMember[] }>(`${projectPath(projectId)}/members`, np)).members;
+  (await get<{ members: ProjectMember[] }>(`${projectPath(projectId)}/members`)).members;
 export const setProjectRole = (projectId: string, userId: string, role: Role) =>
-  put<ProjectMember>(`${projectPath(projectId)}/members/${encodeURIComponent(userId)}`, { role }, np);
+  put<ProjectMember>(`${projectPath(projectId)}/members/${encodeURIComponent(userId)}`, { role });
 /** Removes the project role: the member's organization role applies again. */
 export const removeProjectRole = (projectId: string, userId: string) =>
-  del(`${projectPath(projectId)}/members/${encodeURIComponent(userId)}`, np);
+  del(`${projectPath(projectId)}/members/${encodeURIComponent(userId)}`);
 
 /** Sign-in accounts (platform administrators only). */
 export interface NewAccount {
@@ -226,6 +230,6 @@ export interface NewAccount {
   password: string;
   platformAdmin: boolean;
 }
-export const listAccounts = async () => (await get<{ members: User[] }>("/api/members", np)).members;
-export const createAccount = (body: NewAccount) => post<User>("/api/members", body, np);
-export const deleteAccount = (id: string) => del(`/api/members/${encodeURIComponent(id)}`, np);
+export const listAccounts = async () => (await get<{ members: User[] }>("/api/members")).members;
+export const createAccount = (body: NewAccount) => post<User>("/api/members", body);
+export const deleteAccount = (id: string) => del(`/api/members/${encodeURIComponent(id)}`);

@@ -1,7 +1,7 @@
 // Batches: runs of many tests started at once (hub/api/batches.go). POST
 // /api/runs with testIds or suite queues one run per test and answers a
 // batch id; GET /api/batches/:id sums up the runs the caller can see.
-import { get, post, recordCall, type RequestOptions } from "./client";
+import { get, inProject, post, recordCall } from "./client";
 import type { Run, RunStatus } from "./runs";
 import { listTests, type TestFilters } from "./testsApi";
 
@@ -46,11 +46,7 @@ export interface Batch {
   runs: Run[];
 }
 
-function inProject(projectId: string | undefined): RequestOptions {
-  return projectId ? { noProject: true, headers: { "x-project-id": projectId } } : {};
-}
-
-export function startBatch(selection: BatchSelection, input: StartBatchInput, projectId?: string): Promise<BatchStarted> {
+export function startBatch(selection: BatchSelection, input: StartBatchInput, projectId: string): Promise<BatchStarted> {
   return post("/api/runs", { ...selection, ...input }, inProject(projectId));
 }
 
@@ -71,12 +67,16 @@ export const MAX_BATCH = 500;
  * returns the ids of the matching tests that can run (not Deprecated, and
  * the caller may run them), with how many were left out.
  */
-export async function matchingTestIds(filters: TestFilters, signal?: AbortSignal): Promise<{ ids: string[]; skipped: number }> {
+export async function matchingTestIds(
+  projectId: string,
+  filters: TestFilters,
+  signal?: AbortSignal,
+): Promise<{ ids: string[]; skipped: number }> {
   const ids: string[] = [];
   let skipped = 0;
   let cursor: string | null = null;
   do {
-    const page = await listTests({ ...filters, limit: MAX_BATCH, cursor }, signal);
+    const page = await listTests(projectId, { ...filters, limit: MAX_BATCH, cursor }, signal);
     for (const t of page.tests) {
       if (t.status === "Deprecated" || !t.can.run) skipped++;
       else ids.push(t.id);

@@ -25,17 +25,6 @@ export class ApiError extends Error {
   }
 }
 
-let currentProject: string | null = null;
-
-/** The project that list and create routes act on (sent as x-project-id). */
-export function setCurrentProject(id: string | null): void {
-  currentProject = id;
-}
-
-export function getCurrentProject(): string | null {
-  return currentProject;
-}
-
 type Listener = (err: ApiError) => void;
 const unauthorizedListeners = new Set<Listener>();
 
@@ -51,8 +40,12 @@ export interface RequestOptions {
   /** Raw body (a file's text); sent as is with content-type application/json. */
   rawBody?: string;
   signal?: AbortSignal;
-  /** Send no x-project-id even when a project is chosen. */
-  noProject?: boolean;
+  /**
+   * The project a list or create route acts on, sent as x-project-id. Only
+   * the hub's project-scoped routes (headerProject) take it; every other call
+   * leaves it out.
+   */
+  project?: string;
 }
 
 /**
@@ -61,7 +54,12 @@ export interface RequestOptions {
  * names another one, so these calls send no header: a link to a record of
  * another of the caller's projects (the profile's runs, a shared link) opens.
  */
-export const recordCall: RequestOptions = { noProject: true };
+export const recordCall: RequestOptions = {};
+
+/** Options for a list or create route of the given project. */
+export function inProject(projectId: string, opts: RequestOptions = {}): RequestOptions {
+  return { ...opts, project: projectId };
+}
 
 export interface ApiResponse<T> {
   status: number;
@@ -85,7 +83,7 @@ function toIssues(v: unknown): Issue[] {
 /** request sends one call and answers the status, decoded body and headers. */
 export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { Accept: "application/json", ...opts.headers };
-  if (currentProject && !opts.noProject) headers["x-project-id"] = currentProject;
+  if (opts.project) headers["x-project-id"] = opts.project;
   let payload: string | undefined;
   if (opts.rawBody !== undefined) payload = opts.rawBody;
   else if (body !== undefined) payload = JSON.stringify(body);

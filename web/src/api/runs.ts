@@ -4,7 +4,7 @@
 // (hub/api/dashboard.go), the profile (hub/api/context.go) and the few
 // lists the run screens borrow: environments to run against, whether an
 // agent is needed, and the project's member names.
-import { get, post, put, recordCall, request, query, type RequestOptions } from "./client";
+import { get, inProject, post, put, recordCall, request, query } from "./client";
 import type { Locator, TestDocument } from "./tests";
 import type { User } from "./types";
 
@@ -143,12 +143,7 @@ export interface StartRunInput {
   screenshots: boolean;
 }
 
-/** Project-scoped calls made for a record of a given project (it may not be the one chosen in the switcher). */
-function inProject(projectId: string | undefined): RequestOptions {
-  return projectId ? { noProject: true, headers: { "x-project-id": projectId } } : {};
-}
-
-export function startRun(input: StartRunInput, projectId?: string): Promise<{ runId: string; status: RunStatus }> {
+export function startRun(input: StartRunInput, projectId: string): Promise<{ runId: string; status: RunStatus }> {
   return post("/api/runs", input, inProject(projectId));
 }
 
@@ -165,8 +160,8 @@ export interface RunFilters {
   limit?: number;
 }
 
-export function listRuns(f: RunFilters): Promise<RunList> {
-  return get(`/api/runs${query({ testId: f.testId, status: f.status, cursor: f.cursor, limit: f.limit })}`);
+export function listRuns(projectId: string, f: RunFilters): Promise<RunList> {
+  return get(`/api/runs${query({ testId: f.testId, status: f.status, cursor: f.cursor, limit: f.limit })}`, inProject(projectId));
 }
 
 export function cancelRun(id: string): Promise<{ runId: string; status: string }> {
@@ -202,7 +197,7 @@ export interface EnvironmentChoice {
  */
 export const environmentChoicesKey = (projectId: string | null | undefined) => ["environments", "choices", projectId ?? ""] as const;
 
-export async function listEnvironmentChoices(projectId?: string): Promise<EnvironmentChoice[]> {
+export async function listEnvironmentChoices(projectId: string): Promise<EnvironmentChoice[]> {
   const res = await get<{ environments: EnvironmentChoice[] }>("/api/environments", inProject(projectId));
   return res.environments;
 }
@@ -241,8 +236,8 @@ export interface Dashboard {
   mostFailing: TestFigure[];
 }
 
-export function fetchDashboard(): Promise<Dashboard> {
-  return get("/api/dashboard");
+export function fetchDashboard(projectId: string): Promise<Dashboard> {
+  return get("/api/dashboard", inProject(projectId));
 }
 
 /** GET /api/profile */
@@ -252,15 +247,15 @@ export interface Profile {
 }
 
 export function fetchProfile(): Promise<Profile> {
-  return get("/api/profile", { noProject: true });
+  return get("/api/profile");
 }
 
 /** POST /api/auth/password: 204; the hub signs the user's other sessions out. */
 export function changePassword(currentPassword: string, newPassword: string): Promise<null> {
-  return post("/api/auth/password", { currentPassword, newPassword }, { noProject: true });
+  return post("/api/auth/password", { currentPassword, newPassword });
 }
 
 /** PUT /api/profile: changes the user's name; 422 with an issue at "name" when it is not valid. */
 export function saveProfileName(name: string): Promise<{ user: User }> {
-  return put("/api/profile", { name }, { noProject: true });
+  return put("/api/profile", { name });
 }

@@ -2,7 +2,7 @@
 // history (hub/api/tests.go, tests_list.go, tests_import.go,
 // tests_versions.go, suites.go). Plain functions, usable by any screen as
 // queryFn or mutationFn.
-import { get, post, query, recordCall, request } from "./client";
+import { get, inProject, post, query, recordCall, request } from "./client";
 import type { Test, TestList, TestVersion, Visibility } from "./tests";
 
 /** The visibility filter of GET /api/tests (hub/api/tests_list.go visibilityFilters). */
@@ -51,8 +51,8 @@ export function testListQuery(f: TestFilters): string {
 }
 
 /** GET /api/tests: one page of the tests the caller can see in the current project. */
-export function listTests(f: TestFilters = {}, signal?: AbortSignal): Promise<TestList> {
-  return get<TestList>(`/api/tests${testListQuery(f)}`, { signal });
+export function listTests(projectId: string, f: TestFilters = {}, signal?: AbortSignal): Promise<TestList> {
+  return get<TestList>(`/api/tests${testListQuery(f)}`, inProject(projectId, { signal }));
 }
 
 /** hub/api/suites.go suiteJSON */
@@ -62,8 +62,8 @@ export interface Suite {
 }
 
 /** GET /api/suites: the current project's suites. */
-export async function listSuites(signal?: AbortSignal): Promise<Suite[]> {
-  return (await get<{ suites: Suite[] }>("/api/suites", { signal })).suites;
+export async function listSuites(projectId: string, signal?: AbortSignal): Promise<Suite[]> {
+  return (await get<{ suites: Suite[] }>("/api/suites", inProject(projectId, { signal }))).suites;
 }
 
 export interface NewTestInput {
@@ -74,15 +74,19 @@ export interface NewTestInput {
 }
 
 /** POST /api/tests: a new Draft test at version 1 with no steps, owned by the caller. */
-export function createTest(input: NewTestInput): Promise<Test> {
+export function createTest(projectId: string, input: NewTestInput): Promise<Test> {
   const suite = input.suite?.trim();
-  return post<Test>("/api/tests", {
-    dsl: 2,
-    name: input.name.trim(),
-    ...(suite ? { suite } : {}),
-    steps: [],
-    visibility: input.visibility,
-  });
+  return post<Test>(
+    "/api/tests",
+    {
+      dsl: 2,
+      name: input.name.trim(),
+      ...(suite ? { suite } : {}),
+      steps: [],
+      visibility: input.visibility,
+    },
+    inProject(projectId),
+  );
 }
 
 /** One test created by an import. */
@@ -111,8 +115,8 @@ export interface SkippedCommand {
 }
 
 /** POST /api/tests/import with a file's text as the body: a DSL 1 or 2 document, or a Selenium IDE .side project. */
-export async function importTests(text: string): Promise<ImportResult> {
-  const res = await request<ImportResult>("POST", "/api/tests/import", undefined, { rawBody: text });
+export async function importTests(projectId: string, text: string): Promise<ImportResult> {
+  const res = await request<ImportResult>("POST", "/api/tests/import", undefined, inProject(projectId, { rawBody: text }));
   const data = res.data;
   return { ...data, tests: data.tests ?? [{ test: data.test, version: data.version }], skipped: data.skipped ?? [] };
 }

@@ -78,10 +78,10 @@ export function CreateDialog({ kind, org, onClose }: { kind: "org" | "project"; 
     mutationFn: async () => {
       let orgId = org?.id ?? "";
       if (kind === "org") {
-        const o = await post<Organization>("/api/orgs", { name: orgName.trim() }, { noProject: true });
+        const o = await post<Organization>("/api/orgs", { name: orgName.trim() });
         orgId = o.id;
       }
-      return post<Project>(`/api/orgs/${orgId}/projects`, { name: projectName.trim() }, { noProject: true });
+      return post<Project>(`/api/orgs/${orgId}/projects`, { name: projectName.trim() });
     },
     onSuccess: async (p) => {
       await qc.invalidateQueries({ queryKey: ["context"] });

@@ -153,8 +153,6 @@ function DeleteProject({ project }: { project: Project }) {
     mutationFn: () => deleteProject(project.id),
     onSuccess: async () => {
       setAsking(false);
-      // Everything cached belongs to the deleted project.
-      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== "session" && q.queryKey[0] !== "context" });
       await qc.invalidateQueries({ queryKey: ["context"] });
       navigate("/");
     },

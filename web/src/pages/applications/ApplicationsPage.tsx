@@ -6,15 +6,17 @@ import { Link } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { deleteApplication, keys, listApplications, listEnvironments, may, saveApplication, type Application } from "../../api/admin";
 import { ApiError } from "../../api";
-import { useWorkspace } from "../../session";
-import { Confirm, Empty, ErrorBox, IssueList, Loading, Modal, PageHeader } from "../../components/ui";
+import { useProjectId, useWorkspace } from "../../session";
+import { Confirm, ErrorBox, IssueList, Modal, PageHeader } from "../../components/ui";
+import { ResourceTable } from "../../components/ResourceTable";
 import "./applications.css";
 
 export function ApplicationsPage() {
   const ws = useWorkspace();
   const canManage = may.manageEnvironments(ws.role);
-  const apps = useQuery({ queryKey: keys.applications, queryFn: listApplications });
-  const envs = useQuery({ queryKey: keys.environments, queryFn: listEnvironments });
+  const projectId = ws.project?.id ?? "";
+  const apps = useQuery({ queryKey: keys.applications(projectId), queryFn: () => listApplications(projectId) });
+  const envs = useQuery({ queryKey: keys.environments(projectId), queryFn: () => listEnvironments(projectId) });
   const [editing, setEditing] = useState<Application | "new" | null>(null);
   const [deleting, setDeleting] = useState<Application | null>(null);
 
@@ -42,54 +44,40 @@ export function ApplicationsPage() {
       {!canManage && (
         <p className="notice">Test Managers and Admins manage applications; your role in this project is {ws.role ?? "none"}.</p>
       )}
-      {apps.isPending ? (
-        <Loading label="Loading applications" />
-      ) : apps.isError ? (
-        <ErrorBox error={apps.error} title="Applications could not be loaded" />
-      ) : apps.data.length === 0 ? (
-        <Empty>No applications yet.{canManage ? " Add the site you test, with its base URL." : ""}</Empty>
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Base URL</th>
-              <th>Description</th>
-              <th>Environments</th>
-              {canManage && (
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {apps.data.map((a) => {
+      <ResourceTable
+        query={apps}
+        rowKey={(a) => a.id}
+        loadingLabel="Loading applications"
+        errorTitle="Applications could not be loaded"
+        empty={<>No applications yet.{canManage ? " Add the site you test, with its base URL." : ""}</>}
+        columns={[
+          { header: "Name", cell: (a) => <strong>{a.name}</strong> },
+          { header: "Base URL", className: "mono app-url", cell: (a) => a.baseUrl },
+          { header: "Description", className: "app-description", cell: (a) => a.description || <span className="muted">—</span> },
+          {
+            header: "Environments",
+            cell: (a) => {
               const used = usedBy.get(a.id) ?? [];
-              return (
-                <tr key={a.id}>
-                  <td>
-                    <strong>{a.name}</strong>
-                  </td>
-                  <td className="mono app-url">{a.baseUrl}</td>
-                  <td className="app-description">{a.description || <span className="muted">—</span>}</td>
-                  <td>{used.length ? <Link to="/environments">{used.join(", ")}</Link> : <span className="muted">none</span>}</td>
-                  {canManage && (
-                    <td className="app-actions">
-                      <button type="button" className="small" aria-label={`Edit ${a.name}`} onClick={() => setEditing(a)}>
-                        Edit
-                      </button>
-                      <button type="button" className="small" aria-label={`Delete ${a.name}`} onClick={() => setDeleting(a)}>
-                        Delete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+              return used.length ? <Link to="/environments">{used.join(", ")}</Link> : <span className="muted">none</span>;
+            },
+          },
+        ]}
+        actionsClassName="app-actions"
+        actions={
+          canManage
+            ? (a) => (
+                <>
+                  <button type="button" className="small" aria-label={`Edit ${a.name}`} onClick={() => setEditing(a)}>
+                    Edit
+                  </button>
+                  <button type="button" className="small" aria-label={`Delete ${a.name}`} onClick={() => setDeleting(a)}>
+                    Delete
+                  </button>
+                </>
+              )
+            : undefined
+        }
+      />
       {editing && <ApplicationForm app={editing === "new" ? null : editing} onClose={() => setEditing(null)} />}
       {deleting && <DeleteApplication app={deleting} usedBy={usedBy.get(deleting.id) ?? []} onClose={() => setDeleting(null)} />}
     </section>
@@ -102,11 +90,13 @@ function issueFor(err: unknown, path: string): string | undefined {
 
 function ApplicationForm({ app, onClose }: { app: Application | null; onClose: () => void }) {
   const qc = useQueryClient();
+  const projectId = useProjectId();
   const [name, setName] = useState(app?.name ?? "");
   const [baseUrl, setBaseUrl] = useState(app?.baseUrl ?? "");
   const [description, setDescription] = useState(app?.description ?? "");
   const save = useMutation({
-    mutationFn: () => saveApplication({ ...(app ? { id: app.id } : {}), name: name.trim(), baseUrl: baseUrl.trim(), description }),
+    mutationFn: () =>
+      saveApplication(projectId, { ...(app ? { id: app.id } : {}), name: name.trim(), baseUrl: baseUrl.trim(), description }),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ["applications"] });
       onClose();

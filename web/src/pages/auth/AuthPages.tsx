@@ -76,7 +76,7 @@ export function LoginPage() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const login = useMutation({
-    mutationFn: () => post<User>("/api/auth/login", { email, password }, { noProject: true }),
+    mutationFn: () => post<User>("/api/auth/login", { email, password }),
     onSuccess: enter,
   });
   if (session.isPending) return <Loading />;
@@ -129,7 +129,7 @@ export function RegisterPage() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const register = useMutation({
-    mutationFn: () => post<User>("/api/auth/register", { name, email, password }, { noProject: true }),
+    mutationFn: () => post<User>("/api/auth/register", { name, email, password }),
     onSuccess: enter,
   });
   const submit = (e: FormEvent) => {
@@ -189,7 +189,7 @@ export function RegisterPage() {
 
 export function ForgotPage() {
   const [email, setEmail] = useState("");
-  const forgot = useMutation({ mutationFn: () => post<null>("/api/auth/forgot", { email }, { noProject: true }) });
+  const forgot = useMutation({ mutationFn: () => post<null>("/api/auth/forgot", { email }) });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     forgot.mutate();
@@ -229,7 +229,7 @@ export function ResetPage() {
   const [confirm, setConfirm] = useState("");
   const [mismatch, setMismatch] = useState(false);
   const reset = useMutation({
-    mutationFn: () => post<null>("/api/auth/reset", { token, password }, { noProject: true }),
+    mutationFn: () => post<null>("/api/auth/reset", { token, password }),
     onSuccess: () => {
       qc.clear();
       navigate("/login?reset=1", { replace: true });

@@ -14,8 +14,12 @@ import "./dashboard.css";
 export function DashboardPage() {
   const ws = useWorkspace();
   const projectId = ws.project?.id ?? "";
-  const dash = useQuery({ queryKey: ["dashboard", projectId], queryFn: fetchDashboard, refetchInterval: 60_000 });
-  const latest = useQuery({ queryKey: ["runs-latest", projectId], queryFn: () => listRuns({ limit: 5 }), refetchInterval: 15_000 });
+  const dash = useQuery({ queryKey: ["dashboard", projectId], queryFn: () => fetchDashboard(projectId), refetchInterval: 60_000 });
+  const latest = useQuery({
+    queryKey: ["runs", projectId, "latest"],
+    queryFn: () => listRuns(projectId, { limit: 5 }),
+    refetchInterval: 15_000,
+  });
   const [now] = useState(() => Date.now());
 
   return (

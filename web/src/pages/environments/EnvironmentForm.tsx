@@ -16,6 +16,7 @@ import {
 } from "../../api/admin";
 import { ErrorBox, IssueList, Modal, When } from "../../components/ui";
 import { PROTECTED_RULE } from "./protection";
+import { useProjectId } from "../../session";
 
 interface Row {
   key: number;
@@ -112,10 +113,11 @@ export function EnvironmentForm({
   const [edits, setEdits] = useState<Record<string, SecretEdit>>({});
   const [added, setAdded] = useState<Row[]>([]);
   const [problems, setProblems] = useState<string[]>([]);
-  const inventory = useQuery({ queryKey: keys.secrets, queryFn: listSecrets, enabled: !!env });
+  const projectId = useProjectId();
+  const inventory = useQuery({ queryKey: keys.secrets(projectId), queryFn: () => listSecrets(projectId), enabled: !!env });
 
   const save = useMutation({
-    mutationFn: saveEnvironment,
+    mutationFn: (body: EnvironmentSave) => saveEnvironment(projectId, body),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ["environments"] });
       await qc.invalidateQueries({ queryKey: ["secrets"] });

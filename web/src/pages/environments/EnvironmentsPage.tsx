@@ -7,7 +7,8 @@ import { Link } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { deleteEnvironment, listApplications, listEnvironments, keys, may, type Environment } from "../../api/admin";
 import { useWorkspace } from "../../session";
-import { Confirm, Empty, ErrorBox, Loading, PageHeader } from "../../components/ui";
+import { Confirm, PageHeader } from "../../components/ui";
+import { ResourceTable } from "../../components/ResourceTable";
 import { EnvironmentForm } from "./EnvironmentForm";
 import { ProtectedBadge } from "./protection";
 import "./environments.css";
@@ -20,8 +21,9 @@ export function knownSecrets(envs: Environment[]): string[] {
 export function EnvironmentsPage() {
   const ws = useWorkspace();
   const canManage = may.manageEnvironments(ws.role);
-  const envs = useQuery({ queryKey: keys.environments, queryFn: listEnvironments });
-  const apps = useQuery({ queryKey: keys.applications, queryFn: listApplications });
+  const projectId = ws.project?.id ?? "";
+  const envs = useQuery({ queryKey: keys.environments(projectId), queryFn: () => listEnvironments(projectId) });
+  const apps = useQuery({ queryKey: keys.applications(projectId), queryFn: () => listApplications(projectId) });
   const [editing, setEditing] = useState<Environment | "new" | null>(null);
   const [deleting, setDeleting] = useState<Environment | null>(null);
 
@@ -46,25 +48,53 @@ export function EnvironmentsPage() {
           you see names and variables only.
         </p>
       )}
-      {envs.isPending ? (
-        <Loading label="Loading environments" />
-      ) : envs.isError ? (
-        <ErrorBox error={envs.error} title="Environments could not be loaded" />
-      ) : envs.data.length === 0 ? (
-        <Empty>
-          No environments yet.{" "}
-          {canManage ? "Create one to give runs a base URL, variables and secrets." : "A Test Manager or Admin can create one."}
-        </Empty>
-      ) : (
-        <EnvironmentTable
-          envs={envs.data}
-          appNames={appNames}
-          known={known}
-          canManage={canManage}
-          onEdit={setEditing}
-          onDelete={setDeleting}
-        />
-      )}
+      <ResourceTable
+        query={envs}
+        rowKey={(e) => e.id}
+        loadingLabel="Loading environments"
+        errorTitle="Environments could not be loaded"
+        empty={
+          <>
+            No environments yet.{" "}
+            {canManage ? "Create one to give runs a base URL, variables and secrets." : "A Test Manager or Admin can create one."}
+          </>
+        }
+        columns={[
+          {
+            header: "Name",
+            cell: (e) => (
+              <>
+                <strong>{e.name}</strong> {e.protected && <ProtectedBadge />}
+              </>
+            ),
+          },
+          {
+            header: "Application",
+            cell: (e) =>
+              e.applicationId ? (
+                <Link to="/applications">{appNames.get(e.applicationId) ?? "an application"}</Link>
+              ) : (
+                <span className="muted">—</span>
+              ),
+          },
+          { header: "Variables", cell: (e) => <Variables vars={e.variables} /> },
+          { header: "Secrets", cell: (e) => <SecretStates env={e} known={known} /> },
+        ]}
+        actions={
+          canManage
+            ? (e) => (
+                <>
+                  <button type="button" className="small" onClick={() => setEditing(e)} aria-label={`Edit ${e.name}`}>
+                    Edit
+                  </button>
+                  <button type="button" className="small" onClick={() => setDeleting(e)} aria-label={`Delete ${e.name}`}>
+                    Delete
+                  </button>
+                </>
+              )
+            : undefined
+        }
+      />
       {editing && (
         <EnvironmentForm
           env={editing === "new" ? null : editing}
@@ -76,72 +106,6 @@ export function EnvironmentsPage() {
       )}
       {deleting && <DeleteEnvironment env={deleting} onClose={() => setDeleting(null)} />}
     </section>
-  );
-}
-
-function EnvironmentTable({
-  envs,
-  appNames,
-  known,
-  canManage,
-  onEdit,
-  onDelete,
-}: {
-  envs: Environment[];
-  appNames: Map<string, string>;
-  known: string[];
-  canManage: boolean;
-  onEdit: (e: Environment) => void;
-  onDelete: (e: Environment) => void;
-}) {
-  return (
-    <table className="table">
-      <thead>
-        <tr>
-          <th>Name</th>
-          <th>Application</th>
-          <th>Variables</th>
-          <th>Secrets</th>
-          {canManage && (
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          )}
-        </tr>
-      </thead>
-      <tbody>
-        {envs.map((e) => (
-          <tr key={e.id}>
-            <td>
-              <strong>{e.name}</strong> {e.protected && <ProtectedBadge />}
-            </td>
-            <td>
-              {e.applicationId ? (
-                <Link to="/applications">{appNames.get(e.applicationId) ?? "an application"}</Link>
-              ) : (
-                <span className="muted">—</span>
-              )}
-            </td>
-            <td>
-              <Variables vars={e.variables} />
-            </td>
-            <td>
-              <SecretStates env={e} known={known} />
-            </td>
-            {canManage && (
-              <td className="row-actions">
-                <button type="button" className="small" onClick={() => onEdit(e)} aria-label={`Edit ${e.name}`}>
-                  Edit
-                </button>
-                <button type="button" className="small" onClick={() => onDelete(e)} aria-label={`Delete ${e.name}`}>
-                  Delete
-                </button>
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 

@@ -4,7 +4,7 @@
 import { Link, useSearchParams } from "react-router";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Empty, ErrorBox, Loading, PageHeader } from "../../components/ui";
-import { get, recordCall, type Test, type TestList } from "../../api";
+import { get, inProject, recordCall, type Test, type TestList } from "../../api";
 import { RUN_STATUSES, isFinalStatus, listRuns } from "../../api/runs";
 import { useWorkspace } from "../../session";
 import { RunTable, useEnvironmentNames } from "./runBits";
@@ -28,7 +28,7 @@ export function RunsPage() {
 
   const runs = useInfiniteQuery({
     queryKey: ["runs", projectId, testId, status],
-    queryFn: ({ pageParam }) => listRuns({ testId, status, cursor: pageParam || undefined, limit: PAGE }),
+    queryFn: ({ pageParam }) => listRuns(projectId, { testId, status, cursor: pageParam || undefined, limit: PAGE }),
     initialPageParam: "",
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     // Runs still queued or running change on their own: look again now and then.
@@ -37,7 +37,7 @@ export function RunsPage() {
   const tests = useQuery({
     // Under "tests", so creating, saving or deleting a test refreshes the filter.
     queryKey: ["tests", "run-filter", projectId],
-    queryFn: () => get<TestList>("/api/tests?limit=500&sort=name"),
+    queryFn: () => get<TestList>("/api/tests?limit=500&sort=name", inProject(projectId)),
     staleTime: 60_000,
   });
   const chosenTest = useQuery({

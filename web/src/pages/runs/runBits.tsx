@@ -22,7 +22,7 @@ export function runDuration(run: Pick<Run, "status" | "durationMs">): string {
 export function useEnvironmentNames(projectId: string | null | undefined, enabled = true) {
   return useQuery({
     queryKey: environmentChoicesKey(projectId),
-    queryFn: () => listEnvironmentChoices(projectId ?? undefined),
+    queryFn: () => listEnvironmentChoices(projectId ?? ""),
     enabled: !!projectId && enabled,
     staleTime: 60_000,
     select: (envs) => Object.fromEntries(envs.map((e) => [e.id, e.name])) as Record<string, string>,

@@ -8,8 +8,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { addSuite, deleteSuite, keys, may, renameSuite } from "../../api/admin";
 import { listSuites, type Suite } from "../../api/testsApi";
 import { ApiError } from "../../api";
-import { useWorkspace } from "../../session";
-import { Confirm, Empty, ErrorBox, IssueList, Loading, Modal, PageHeader } from "../../components/ui";
+import { useProjectId, useWorkspace } from "../../session";
+import { Confirm, ErrorBox, IssueList, Modal, PageHeader } from "../../components/ui";
+import { ResourceTable } from "../../components/ResourceTable";
 import { BatchRunDialog } from "../runs/BatchRunDialog";
 import "./suites.css";
 
@@ -29,8 +30,9 @@ function suiteError(err: unknown): unknown {
 
 export function SuitesPage() {
   const ws = useWorkspace();
+  const projectId = ws.project?.id ?? "";
   const canManage = may.manageSuites(ws.role);
-  const suites = useQuery({ queryKey: keys.suites, queryFn: ({ signal }) => listSuites(signal) });
+  const suites = useQuery({ queryKey: keys.suites(projectId), queryFn: ({ signal }) => listSuites(projectId, signal) });
   const [renaming, setRenaming] = useState<Suite | null>(null);
   const [deleting, setDeleting] = useState<Suite | null>(null);
   const [running, setRunning] = useState<Suite | null>(null);
@@ -49,71 +51,55 @@ export function SuitesPage() {
           {done}
         </p>
       )}
-      {suites.isPending ? (
-        <Loading label="Loading suites" />
-      ) : suites.isError ? (
-        <ErrorBox error={suites.error} title="Suites could not be loaded" />
-      ) : suites.data.length === 0 ? (
-        <Empty>No suites yet.</Empty>
-      ) : (
-        <>
-          <table className="table suites-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th className="num">Tests</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {suites.data.map((s) => (
-                <tr key={s.name}>
-                  <td>
-                    <Link to={`/tests?suite=${encodeURIComponent(s.name)}`}>{s.name}</Link>
-                  </td>
-                  <td className="num">{s.tests}</td>
-                  <td className="suite-actions">
-                    <button
-                      type="button"
-                      className="small primary"
-                      aria-label={`Run suite ${s.name}`}
-                      disabled={s.tests === 0}
-                      onClick={() => setRunning(s)}
-                    >
-                      Run suite
-                    </button>
-                    {canManage && (
-                      <>
-                        <button type="button" className="small" aria-label={`Rename ${s.name}`} onClick={() => setRenaming(s)}>
-                          Rename
-                        </button>
-                        <span title={s.tests > 0 ? NOT_EMPTY_HINT : undefined}>
-                          <button
-                            type="button"
-                            className="small"
-                            aria-label={`Delete ${s.name}`}
-                            disabled={s.tests > 0}
-                            aria-describedby={s.tests > 0 ? "suite-delete-hint" : undefined}
-                            onClick={() => setDeleting(s)}
-                          >
-                            Delete
-                          </button>
-                        </span>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {canManage && (
-            <p className="hint" id="suite-delete-hint">
-              {NOT_EMPTY_HINT}: move or delete a suite's tests first, or rename it.
-            </p>
-          )}
-        </>
+      <ResourceTable
+        query={suites}
+        className="table suites-table"
+        rowKey={(s) => s.name}
+        loadingLabel="Loading suites"
+        errorTitle="Suites could not be loaded"
+        empty="No suites yet."
+        columns={[
+          { header: "Name", cell: (s) => <Link to={`/tests?suite=${encodeURIComponent(s.name)}`}>{s.name}</Link> },
+          { header: "Tests", headerClassName: "num", className: "num", cell: (s) => s.tests },
+        ]}
+        actionsClassName="suite-actions"
+        actions={(s) => (
+          <>
+            <button
+              type="button"
+              className="small primary"
+              aria-label={`Run suite ${s.name}`}
+              disabled={s.tests === 0}
+              onClick={() => setRunning(s)}
+            >
+              Run suite
+            </button>
+            {canManage && (
+              <>
+                <button type="button" className="small" aria-label={`Rename ${s.name}`} onClick={() => setRenaming(s)}>
+                  Rename
+                </button>
+                <span title={s.tests > 0 ? NOT_EMPTY_HINT : undefined}>
+                  <button
+                    type="button"
+                    className="small"
+                    aria-label={`Delete ${s.name}`}
+                    disabled={s.tests > 0}
+                    aria-describedby={s.tests > 0 ? "suite-delete-hint" : undefined}
+                    onClick={() => setDeleting(s)}
+                  >
+                    Delete
+                  </button>
+                </span>
+              </>
+            )}
+          </>
+        )}
+      />
+      {canManage && !!suites.data?.length && (
+        <p className="hint" id="suite-delete-hint">
+          {NOT_EMPTY_HINT}: move or delete a suite's tests first, or rename it.
+        </p>
       )}
       {renaming && (
         <RenameSuite
@@ -144,9 +130,10 @@ export function SuitesPage() {
 
 function AddSuite({ onAdded }: { onAdded: (name: string) => void }) {
   const qc = useQueryClient();
+  const projectId = useProjectId();
   const [name, setName] = useState("");
   const add = useMutation({
-    mutationFn: (n: string) => addSuite(n),
+    mutationFn: (n: string) => addSuite(projectId, n),
     onSuccess: async (_, n) => {
       setName("");
       onAdded(n);
@@ -174,9 +161,10 @@ function AddSuite({ onAdded }: { onAdded: (name: string) => void }) {
 
 function RenameSuite({ suite, onClose, onRenamed }: { suite: Suite; onClose: () => void; onRenamed: (to: string, moved: number) => void }) {
   const qc = useQueryClient();
+  const projectId = useProjectId();
   const [name, setName] = useState(suite.name);
   const rename = useMutation({
-    mutationFn: () => renameSuite(suite.name, name.trim()),
+    mutationFn: () => renameSuite(projectId, suite.name, name.trim()),
     onSuccess: async (res) => {
       onRenamed(res.name, res.moved);
       await qc.invalidateQueries({ queryKey: ["suites"] });
@@ -217,8 +205,9 @@ function RenameSuite({ suite, onClose, onRenamed }: { suite: Suite; onClose: () 
 
 function DeleteSuite({ suite, onClose, onDeleted }: { suite: Suite; onClose: () => void; onDeleted: () => void }) {
   const qc = useQueryClient();
+  const projectId = useProjectId();
   const remove = useMutation({
-    mutationFn: () => deleteSuite(suite.name),
+    mutationFn: () => deleteSuite(projectId, suite.name),
     onSuccess: async () => {
       onDeleted();
       await qc.invalidateQueries({ queryKey: ["suites"] });

@@ -8,16 +8,18 @@ import type { Visibility } from "../../api";
 import { createTest, type Suite } from "../../api/testsApi";
 import { Modal, FormActions } from "../../components/ui";
 import { FieldError, fieldIssue, FormError } from "./forms";
+import { useProjectId } from "../../session";
 
 export function CreateTestDialog({ suites, onClose }: { suites: Suite[]; onClose: () => void }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
+  const projectId = useProjectId();
   const id = useId();
   const [name, setName] = useState("");
   const [suite, setSuite] = useState("");
   const [visibility, setVisibility] = useState<Visibility>("Shared");
   const create = useMutation({
-    mutationFn: () => createTest({ name, suite, visibility }),
+    mutationFn: () => createTest(projectId, { name, suite, visibility }),
     onSuccess: (test) => {
       void qc.invalidateQueries({ queryKey: ["tests"] });
       void qc.invalidateQueries({ queryKey: ["suites"] });

@@ -10,6 +10,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError } from "../../api";
 import { importTests, type ImportResult } from "../../api/testsApi";
 import { ErrorBox, Modal, StatusBadge, FormActions } from "../../components/ui";
+import { useProjectId } from "../../session";
 
 /** The hub reads at most 1 MiB of a body (hub/api/errors.go maxBody). */
 const MAX_BYTES = 1 << 20;
@@ -37,13 +38,14 @@ function migratedText(from: ImportResult["migratedFrom"]): string | null {
 export function ImportDialog({ onClose }: { onClose: () => void }) {
   const qc = useQueryClient();
   const id = useId();
+  const projectId = useProjectId();
   const fileRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [pasted, setPasted] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const imp = useMutation({
-    mutationFn: (text: string) => importTests(text),
+    mutationFn: (text: string) => importTests(projectId, text),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ["tests"] });
       void qc.invalidateQueries({ queryKey: ["suites"] });

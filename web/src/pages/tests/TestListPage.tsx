@@ -101,10 +101,14 @@ export function TestListPage() {
     });
   };
 
-  const suites = useQuery({ queryKey: ["suites", projectId], queryFn: ({ signal }) => listSuites(signal), enabled: !!projectId });
+  const suites = useQuery({
+    queryKey: ["suites", projectId],
+    queryFn: ({ signal }) => listSuites(projectId, signal),
+    enabled: !!projectId,
+  });
   const list = useInfiniteQuery({
     queryKey: ["tests", "list", projectId, filters],
-    queryFn: ({ pageParam, signal }) => listTests({ ...filters, cursor: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) => listTests(projectId, { ...filters, cursor: pageParam }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     placeholderData: keepPreviousData,
@@ -255,7 +259,7 @@ export function TestListPage() {
           title={`Run ${plural(total, "test", "tests")}`}
           summary={`Every test ${filtered ? "these filters match" : "of the project"} (${total.toLocaleString()}) will run, each as its own run; Deprecated tests are left out.`}
           selection={async () => {
-            const { ids } = await matchingTestIds(filters);
+            const { ids } = await matchingTestIds(projectId, filters);
             return { testIds: ids };
           }}
           projectId={projectId}
