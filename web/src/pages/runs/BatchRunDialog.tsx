@@ -11,6 +11,7 @@ import { startBatch, type BatchSelection } from "../../api/batches";
 import { PROTECTED_RULE } from "../environments/protection";
 import { rememberEnvironment, rememberedEnvironment } from "./StartRunButton";
 import "./runs.css";
+import { RunOptionsFields } from "./RunOptionsFields";
 
 export function BatchRunDialog({
   title,
@@ -82,21 +83,7 @@ export function BatchRunDialog({
             {chosen.name} is protected. {PROTECTED_RULE}
           </p>
         )}
-        <label className="inline">
-          <input type="checkbox" checked={headed} onChange={(e) => setHeaded(e.target.checked)} />
-          Headed (show the browser windows)
-        </label>
-        <fieldset>
-          <legend>Screenshots</legend>
-          <label className="inline">
-            <input type="radio" name="screenshots" checked={screenshots} onChange={() => setScreenshots(true)} />
-            Every step
-          </label>
-          <label className="inline">
-            <input type="radio" name="screenshots" checked={!screenshots} onChange={() => setScreenshots(false)} />
-            Failures only
-          </label>
-        </fieldset>
+        <RunOptionsFields headed={headed} onHeaded={setHeaded} screenshots={screenshots} onScreenshots={setScreenshots} many />
         <p className="hint">
           Each test runs its current version, spread over your connected agents and their parallel slots; without an agent, the runs wait in
           the queue. If one test cannot run, nothing starts and each problem is listed.

@@ -11,6 +11,7 @@ import { useWorkspace } from "../../session";
 import { PROTECTED_RULE, protectedRefusal } from "../environments/protection";
 import { AgentNotice } from "./AgentNotice";
 import "./runs.css";
+import { RunOptionsFields } from "./RunOptionsFields";
 
 const LAST_ENV = "ta.lastEnvironment.";
 
@@ -117,21 +118,7 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
             </p>
           )
         )}
-        <label className="inline">
-          <input type="checkbox" checked={headed} onChange={(e) => setHeaded(e.target.checked)} />
-          Headed (show the browser window)
-        </label>
-        <fieldset>
-          <legend>Screenshots</legend>
-          <label className="inline">
-            <input type="radio" name="screenshots" checked={screenshots} onChange={() => setScreenshots(true)} />
-            Every step
-          </label>
-          <label className="inline">
-            <input type="radio" name="screenshots" checked={!screenshots} onChange={() => setScreenshots(false)} />
-            Failures only
-          </label>
-        </fieldset>
+        <RunOptionsFields headed={headed} onHeaded={setHeaded} screenshots={screenshots} onScreenshots={setScreenshots} />
         <p className="hint">Version {test.version} runs on one of your connected agents; without one, it waits in the queue.</p>
         <AgentNotice headed={headed} />
         <ErrorBox error={start.error} title="The run was not started" />
