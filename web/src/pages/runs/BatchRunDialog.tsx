@@ -2,16 +2,14 @@
 // the same choices as a single run's (environment, headed, screenshots),
 // then POST /api/runs with testIds or suite and on to the batch page. The
 // hub refuses the whole batch when one test cannot run, listing each.
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { ErrorBox, IssueList, Modal, FormActions } from "../../components/ui";
-import { environmentChoicesKey, listEnvironmentChoices } from "../../api/runs";
 import { startBatch, type BatchSelection } from "../../api/batches";
 import { PROTECTED_RULE } from "../environments/protection";
-import { rememberEnvironment, rememberedEnvironment } from "./StartRunButton";
 import "./runs.css";
-import { RunOptionsFields } from "./RunOptionsFields";
+import { EnvironmentField, RunOptionsFields, rememberEnvironment, useRunOptions } from "./RunOptionsFields";
 
 export function BatchRunDialog({
   title,
@@ -29,16 +27,8 @@ export function BatchRunDialog({
   onClose: () => void;
 }) {
   const navigate = useNavigate();
-  const envs = useQuery({
-    queryKey: environmentChoicesKey(projectId),
-    queryFn: () => listEnvironmentChoices(projectId),
-    staleTime: 60_000,
-  });
-  const [environmentId, setEnvironmentId] = useState(() => rememberedEnvironment(projectId));
-  const [headed, setHeaded] = useState(false);
-  const [screenshots, setScreenshots] = useState(true);
-  const envId = envs.data && !envs.data.some((e) => e.id === environmentId) ? "" : environmentId;
-  const chosen = envs.data?.find((e) => e.id === envId);
+  const options = useRunOptions(projectId);
+  const { envId, chosen, headed, screenshots } = options;
 
   const start = useMutation({
     mutationFn: async () => {
@@ -59,31 +49,13 @@ export function BatchRunDialog({
     <Modal title={title} onClose={onClose}>
       <form className="form start-run" onSubmit={submit}>
         <p>{summary}</p>
-        <div className="field">
-          <label>
-            Environment
-            <select value={envId} onChange={(e) => setEnvironmentId(e.target.value)} disabled={envs.isPending}>
-              <option value="">No environment</option>
-              {(envs.data ?? []).map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.protected ? `${e.name} (protected)` : e.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <span className="hint">
-            {envs.isPending
-              ? "Loading the environments…"
-              : "Its variables (baseUrl and others) and secrets fill the tests' ${…} references."}
-          </span>
-        </div>
-        {envs.isError && <ErrorBox error={envs.error} title="The environments could not be loaded" />}
+        <EnvironmentField options={options} many />
         {chosen?.protected && (
           <p className="hint">
             {chosen.name} is protected. {PROTECTED_RULE}
           </p>
         )}
-        <RunOptionsFields headed={headed} onHeaded={setHeaded} screenshots={screenshots} onScreenshots={setScreenshots} many />
+        <RunOptionsFields options={options} many />
         <p className="hint">
           Each test runs its current version, spread over your connected agents and their parallel slots; without an agent, the runs wait in
           the queue. If one test cannot run, nothing starts and each problem is listed.

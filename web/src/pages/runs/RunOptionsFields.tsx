@@ -1,30 +1,94 @@
-// The browser options of a run, the same for one test and for many:
-// a visible window or not, and which steps get a screenshot.
+// The options of a run, the same for one test and for many: the
+// environment (remembered per project), a visible window or not, and which
+// steps get a screenshot.
 
-interface Props {
-  headed: boolean;
-  onHeaded: (v: boolean) => void;
-  screenshots: boolean;
-  onScreenshots: (v: boolean) => void;
-  /** Runs of many tests: each has its own window. */
-  many?: boolean;
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { ErrorBox } from "../../components/ui";
+import { environmentChoicesKey, listEnvironmentChoices } from "../../api/runs";
+
+const LAST_ENV = "ta.lastEnvironment.";
+
+function rememberedEnvironment(projectId: string): string {
+  try {
+    return localStorage.getItem(LAST_ENV + projectId) ?? "";
+  } catch {
+    return "";
+  }
 }
 
-export function RunOptionsFields({ headed, onHeaded, screenshots, onScreenshots, many }: Props) {
+/** rememberEnvironment makes id the environment the next run dialog of the project offers first. */
+export function rememberEnvironment(projectId: string, id: string): void {
+  try {
+    localStorage.setItem(LAST_ENV + projectId, id);
+  } catch {
+    /* private mode: remembering is a convenience */
+  }
+}
+
+/** useRunOptions holds a run dialog's choices for a project. */
+export function useRunOptions(projectId: string) {
+  const envs = useQuery({
+    queryKey: environmentChoicesKey(projectId),
+    queryFn: () => listEnvironmentChoices(projectId),
+    staleTime: 60_000,
+  });
+  const [environmentId, setEnvironmentId] = useState(() => rememberedEnvironment(projectId));
+  const [headed, setHeaded] = useState(false);
+  const [screenshots, setScreenshots] = useState(true);
+  // A remembered environment that was deleted since counts as none.
+  const envId = envs.data && !envs.data.some((e) => e.id === environmentId) ? "" : environmentId;
+  const chosen = envs.data?.find((e) => e.id === envId);
+  return { envs, envId, setEnvironmentId, chosen, headed, setHeaded, screenshots, setScreenshots };
+}
+
+type RunOptions = ReturnType<typeof useRunOptions>;
+
+/** EnvironmentField picks the environment; many: runs of many tests. */
+export function EnvironmentField({ options, many }: { options: RunOptions; many?: boolean }) {
+  const { envs, envId, setEnvironmentId } = options;
+  return (
+    <>
+      <div className="field">
+        <label>
+          Environment
+          <select value={envId} onChange={(e) => setEnvironmentId(e.target.value)} disabled={envs.isPending}>
+            <option value="">No environment</option>
+            {(envs.data ?? []).map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.protected ? `${e.name} (protected)` : e.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="hint">
+          {envs.isPending
+            ? "Loading the environments…"
+            : `Its variables (baseUrl and others) and secrets fill the ${many ? "tests'" : "test's"} \${…} references.`}
+        </span>
+      </div>
+      {envs.isError && <ErrorBox error={envs.error} title="The environments could not be loaded" />}
+    </>
+  );
+}
+
+/** RunOptionsFields are the browser options; many: runs of many tests, each with its own window. */
+export function RunOptionsFields({ options, many }: { options: RunOptions; many?: boolean }) {
+  const { headed, setHeaded, screenshots, setScreenshots } = options;
   return (
     <>
       <label className="inline">
-        <input type="checkbox" checked={headed} onChange={(e) => onHeaded(e.target.checked)} />
+        <input type="checkbox" checked={headed} onChange={(e) => setHeaded(e.target.checked)} />
         {many ? "Headed (show the browser windows)" : "Headed (show the browser window)"}
       </label>
       <fieldset>
         <legend>Screenshots</legend>
         <label className="inline">
-          <input type="radio" name="screenshots" checked={screenshots} onChange={() => onScreenshots(true)} />
+          <input type="radio" name="screenshots" checked={screenshots} onChange={() => setScreenshots(true)} />
           Every step
         </label>
         <label className="inline">
-          <input type="radio" name="screenshots" checked={!screenshots} onChange={() => onScreenshots(false)} />
+          <input type="radio" name="screenshots" checked={!screenshots} onChange={() => setScreenshots(false)} />
           Failures only
         </label>
       </fieldset>

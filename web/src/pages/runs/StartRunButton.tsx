@@ -3,33 +3,15 @@
 // run page.
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { ErrorBox, IssueList, Modal, FormActions } from "../../components/ui";
 import type { Test } from "../../api";
-import { environmentChoicesKey, listEnvironmentChoices, startRun } from "../../api/runs";
+import { startRun } from "../../api/runs";
 import { useWorkspace } from "../../session";
 import { PROTECTED_RULE, protectedRefusal } from "../environments/protection";
 import { AgentNotice } from "./AgentNotice";
 import "./runs.css";
-import { RunOptionsFields } from "./RunOptionsFields";
-
-const LAST_ENV = "ta.lastEnvironment.";
-
-export function rememberedEnvironment(projectId: string): string {
-  try {
-    return localStorage.getItem(LAST_ENV + projectId) ?? "";
-  } catch {
-    return "";
-  }
-}
-
-export function rememberEnvironment(projectId: string, id: string): void {
-  try {
-    localStorage.setItem(LAST_ENV + projectId, id);
-  } catch {
-    /* private mode: remembering is a convenience */
-  }
-}
+import { EnvironmentField, RunOptionsFields, rememberEnvironment, useRunOptions } from "./RunOptionsFields";
 
 export function StartRunButton({
   test,
@@ -58,18 +40,9 @@ export function StartRunButton({
 
 function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) {
   const navigate = useNavigate();
-  const envs = useQuery({
-    queryKey: environmentChoicesKey(test.projectId),
-    queryFn: () => listEnvironmentChoices(test.projectId),
-    staleTime: 60_000,
-  });
-  const [environmentId, setEnvironmentId] = useState(() => rememberedEnvironment(test.projectId));
-  const [headed, setHeaded] = useState(false);
-  const [screenshots, setScreenshots] = useState(true);
-  // A remembered environment that was deleted since counts as none.
-  const envId = envs.data && !envs.data.some((e) => e.id === environmentId) ? "" : environmentId;
+  const options = useRunOptions(test.projectId);
+  const { envId, chosen, headed, screenshots } = options;
   const ws = useWorkspace();
-  const chosen = envs.data?.find((e) => e.id === envId);
   const role = ws.project?.id === test.projectId ? ws.role : null;
   const refusal = chosen?.protected ? protectedRefusal(chosen.name, test, role) : null;
 
@@ -88,25 +61,7 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
   return (
     <Modal title={`Run ${test.name}`} onClose={onClose}>
       <form className="form start-run" onSubmit={submit}>
-        <div className="field">
-          <label>
-            Environment
-            <select value={envId} onChange={(e) => setEnvironmentId(e.target.value)} disabled={envs.isPending}>
-              <option value="">No environment</option>
-              {(envs.data ?? []).map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.protected ? `${e.name} (protected)` : e.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <span className="hint">
-            {envs.isPending
-              ? "Loading the environments…"
-              : "Its variables (baseUrl and others) and secrets fill the test's ${…} references."}
-          </span>
-        </div>
-        {envs.isError && <ErrorBox error={envs.error} title="The environments could not be loaded" />}
+        <EnvironmentField options={options} />
         {refusal ? (
           <p className="notice notice-warn" role="status">
             {refusal}
@@ -118,7 +73,7 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
             </p>
           )
         )}
-        <RunOptionsFields headed={headed} onHeaded={setHeaded} screenshots={screenshots} onScreenshots={setScreenshots} />
+        <RunOptionsFields options={options} />
         <p className="hint">Version {test.version} runs on one of your connected agents; without one, it waits in the queue.</p>
         <AgentNotice headed={headed} />
         <ErrorBox error={start.error} title="The run was not started" />
