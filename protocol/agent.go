@@ -12,7 +12,9 @@ import (
 // Version 2 added acknowledgements: run messages carry an id and the hub
 // answers ack once it has stored them. Version 3 added what explains a run:
 // hello's headless, run.started's headed, and a step's box and used values.
-const Version = 3
+// Version 4 added authoring sessions: recording, picking and trying
+// scripts (authoring.go).
+const Version = 4
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the
@@ -135,8 +137,19 @@ type Message struct {
 	Job    *Job       `json:"job,omitempty"`    // assign
 	Event  *Event     `json:"event,omitempty"`  // event
 	Result *RunResult `json:"result,omitempty"` // finish
-	// artifact
+	// artifact; also author.preview's answer, before its PNG frame
 	Artifact *ArtifactInfo `json:"artifact,omitempty"`
+
+	// authoring messages (authoring.go)
+	Session  string       `json:"session,omitempty"` // rec_... or pck_...
+	ReqID    string       `json:"reqId,omitempty"`   // author.preview, script.try and their answers
+	Start    *AuthorStart `json:"start,omitempty"`   // author.start
+	Status   string       `json:"status,omitempty"`  // author.status
+	Captured *Captured    `json:"captured,omitempty"`
+	Picked   *Picked      `json:"picked,omitempty"`
+	Mode     string       `json:"mode,omitempty"` // author.mode
+	Try      *TryRequest  `json:"try,omitempty"`
+	Tried    *TryResult   `json:"tried,omitempty"` // script.result
 }
 
 // PairRequest describes a computer asking to be paired.

@@ -59,7 +59,10 @@ type Config struct {
 	// a window; hello tells the hub.
 	Headless bool
 	Runner   Runner
-	Logger   *slog.Logger
+	// Author runs recording, picking and script sessions; nil answers
+	// every one with an error.
+	Author Author
+	Logger *slog.Logger
 	OnState  func(State) // may be nil
 	// Out, when set, gets the lines a person at a terminal needs: the
 	// pairing code and where to approve it.
@@ -74,6 +77,7 @@ type Client struct {
 	log  *slog.Logger
 	box  *outbox     // run messages until the hub acknowledges them
 	prio chan outMsg // lease renewals: they overtake queued screenshots
+	live chan outMsg // authoring messages: for the current connection only
 
 	mu      sync.Mutex
 	running map[string]context.CancelCauseFunc // guarded by mu: run id → cancel
@@ -100,7 +104,7 @@ func New(cfg Config) *Client {
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 30 * time.Second
 	}
-	return &Client{cfg: cfg, log: cfg.Logger, box: newOutbox(outboxLimit), prio: make(chan outMsg, 64), running: map[string]context.CancelCauseFunc{}}
+	return &Client{cfg: cfg, log: cfg.Logger, box: newOutbox(outboxLimit), prio: make(chan outMsg, 64), live: make(chan outMsg, 256), running: map[string]context.CancelCauseFunc{}}
 }
 
 // tokenFile holds the agent's credentials.

@@ -118,11 +118,14 @@ func (o *outbox) pending() int {
 	return len(o.items)
 }
 
-// wait blocks until something may have changed (a put, an ack, a rewind)
+// wait blocks until something may have changed (a put, an ack, a rewind),
+// a renewal or an authoring message is to be sent,
 // or ctx ends.
-func (o *outbox) wait(ctx context.Context, prio <-chan outMsg) (outMsg, bool) {
+func (o *outbox) wait(ctx context.Context, prio, live <-chan outMsg) (outMsg, bool) {
 	select {
 	case m := <-prio:
+		return m, true
+	case m := <-live:
 		return m, true
 	case <-o.wake:
 		return outMsg{}, true

@@ -96,7 +96,7 @@ func TestHeldRunsIncludeUnacknowledgedFinish(t *testing.T) {
 	case <-c.box.wake: // the put's wake-up, already seen by the writer in real use
 	default:
 	}
-	if _, ok := c.box.wait(ctx, c.prio); ok {
+	if _, ok := c.box.wait(ctx, c.prio, c.live); ok {
 		t.Error("wait must end with its context")
 	}
 }

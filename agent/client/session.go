@@ -53,6 +53,14 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 		}
 	}()
 	defer func() { stop(); <-writerDone }()
+	// Authoring sessions live on one connection: the hub ends them when it
+	// goes, so does the agent.
+	defer func() {
+		if c.cfg.Author != nil {
+			c.cfg.Author.CloseAll()
+		}
+		c.drainLive()
+	}()
 
 	for {
 		_, data, err := ws.Read(sctx)
@@ -97,6 +105,10 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			c.cancel(m.RunID)
 		case protocol.MsgAck:
 			c.box.ack(m.Ack)
+		case protocol.MsgAuthorStart, protocol.MsgAuthorMode, protocol.MsgAuthorStop, protocol.MsgAuthorPreview, protocol.MsgScriptTry:
+			if connected {
+				c.authoring(sctx, m)
+			}
 		}
 	}
 }
@@ -142,10 +154,11 @@ func (c *Client) writer(ctx context.Context, ws *websocket.Conn) {
 		var m outMsg
 		select {
 		case m = <-c.prio:
+		case m = <-c.live:
 		default:
 			var ok bool
 			if m, ok = c.box.next(); !ok {
-				if m, ok = c.box.wait(ctx, c.prio); !ok {
+				if m, ok = c.box.wait(ctx, c.prio, c.live); !ok {
 					return
 				}
 				if m.msg.Type == "" {
@@ -162,12 +175,23 @@ func (c *Client) writer(ctx context.Context, ws *websocket.Conn) {
 	}
 }
 
+// drainLive drops authoring messages a closed connection did not send.
+func (c *Client) drainLive() {
+	for {
+		select {
+		case <-c.live:
+		default:
+			return
+		}
+	}
+}
+
 // sendOne writes a message; an artifact's content follows as a binary frame.
 func (c *Client) sendOne(ctx context.Context, ws *websocket.Conn, m outMsg) error {
 	if err := write(ctx, ws, m.msg); err != nil {
 		return err
 	}
-	if m.msg.Type == protocol.MsgArtifact {
+	if m.data != nil || m.msg.Type == protocol.MsgArtifact {
 		wctx, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
 		return ws.Write(wctx, websocket.MessageBinary, m.data)
