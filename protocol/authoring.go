@@ -109,6 +109,9 @@ type AuthorStart struct {
 type Captured struct {
 	Seq  int  `json:"seq"`
 	Step Step `json:"step"`
+	// Removed withdraws the step Seq (two clicks that turned out to be a
+	// double-click); Step is empty then.
+	Removed bool `json:"removed,omitempty"`
 }
 
 // RankedLocator is a candidate locator for a picked element: its
