@@ -61,9 +61,9 @@ type Config struct {
 	Runner   Runner
 	// Author runs recording, picking and script sessions; nil answers
 	// every one with an error.
-	Author Author
-	Logger *slog.Logger
-	OnState  func(State) // may be nil
+	Author  Author
+	Logger  *slog.Logger
+	OnState func(State) // may be nil
 	// Out, when set, gets the lines a person at a terminal needs: the
 	// pairing code and where to approve it.
 	Out io.Writer
