@@ -4,18 +4,23 @@
 // implements it.
 //
 // Layout of the package (two halves that meet in the contract below):
-//   - manager.go, session*.go, frames.go, try.go: the Go side: a browser
+//   - manager.go, session*.go, frames.go, try.go, recorder.js: a browser
 //     of its own (headed when the machine has a display, with
 //     --remote-debugging-port when asked), a fresh incognito context per
 //     session, the in-page script installed in an isolated world of every
 //     frame, the binding it reports through, turning reports into captured
 //     steps (fills merged, navigations attached, dblclick, hover), picker
-//     modes, previews, and scripts tried.
-//   - inpage.js (embedded by inpage.go) and target.go: what runs in the
-//     page (event capture, the overlay toolbar, the picker's highlight,
-//     locator candidates with Playwright-like scores) and the Go side that
-//     verifies every candidate with the runner's own locator engine and
-//     ranks them into a protocol.PickedTarget.
+//     modes, previews, and scripts tried; in the page, recorder.js
+//     captures what the user does, shows the overlay toolbar for
+//     assertions, and in the picker's modes intercepts the pointer.
+//   - locators.js and target.go: in the page, locator candidates with
+//     Playwright-like scores, the element's description, and the picker's
+//     highlight with the best locator; in Go, every candidate verified with
+//     the runner's own locator engine and ranked into a
+//     protocol.PickedTarget.
+//
+// inpage.go embeds recorder.js followed by locators.js as inpageJS; both
+// start with `const A = (globalThis.__taAuthor ||= {})` and add to it.
 //
 // Frames. The authoring browser runs with site isolation off
 // (--disable-site-isolation-trials, --disable-features=
@@ -34,7 +39,14 @@
 //     shows the overlay toolbar), "pick", "inspect" or "off" (see
 //     protocol.ModePick...). Go calls it in every frame's world when the
 //     mode changes and after a frame's world is created.
-//   - __taAuthor.element(handle) returns the element a report named.
+//   - __taAuthor.element(handle) returns the element a report named
+//     (recorder.js keeps the handles).
+//   - __taAuthor.candidates(el) -> [{kind, value, name?, exact?, score}],
+//     best first, counted in the page only approximately;
+//     __taAuthor.describe(el) -> {tag, text, role, name, attributes,
+//     box: {x, y, width, height}, fingerprint: {...}};
+//     __taAuthor.highlight(el | null) draws (or removes) the picker's
+//     highlight with the best candidate as its label (locators.js).
 //   - describeTarget (target.go) turns an element into its verified,
 //     ranked target and its description; frameLocator gives the locator of
 //     an iframe element in its parent document (for Target.Frame).

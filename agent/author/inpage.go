@@ -1,5 +1,12 @@
 package author
 
-// inpageJS is the in-page script (see doc.go); stub until inpage.js is
-// written.
-const inpageJS = `globalThis.__taAuthor = { setMode() {}, element() { return null; } };`
+import _ "embed"
+
+//go:embed recorder.js
+var recorderJS string
+
+//go:embed locators.js
+var locatorsJS string
+
+// inpageJS is the in-page script (see doc.go).
+var inpageJS = recorderJS + "\n;\n" + locatorsJS

@@ -1,0 +1,1 @@
+const A = (globalThis.__taAuthor ||= {}); // recorder.js: to be written (see doc.go)
