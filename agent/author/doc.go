@@ -20,7 +20,8 @@
 //     protocol.PickedTarget.
 //
 // inpage.go embeds recorder.js followed by locators.js as inpageJS; both
-// start with `const A = (globalThis.__taAuthor ||= {})` and add to it.
+// are each one IIFE, `(() => { const A = (globalThis.__taAuthor ||= {}); ... })();`,
+// adding to that object.
 //
 // Frames. The authoring browser runs with site isolation off
 // (--disable-site-isolation-trials, --disable-features=

@@ -1,1 +1,1 @@
-const A = (globalThis.__taAuthor ||= {}); // locators.js: to be written (see doc.go)
+(() => { const A = (globalThis.__taAuthor ||= {}); /* locators.js: to be written (see doc.go) */ })();

@@ -1,1 +1,1 @@
-const A = (globalThis.__taAuthor ||= {}); // recorder.js: to be written (see doc.go)
+(() => { const A = (globalThis.__taAuthor ||= {}); /* recorder.js: to be written (see doc.go) */ })();
