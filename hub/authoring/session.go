@@ -55,6 +55,7 @@ type Event struct {
 	N    int64
 	Kind string
 	Data json.RawMessage
+	seq  int // of a step entry
 }
 
 // RecordingView is what GET /api/record/:id answers.
@@ -124,7 +125,7 @@ func (s *Session) push(kind string, seq int, data any) {
 	if kind == "step" {
 		out := s.log[:0]
 		for _, e := range s.log {
-			if e.Kind == "step" && e.seqOf() == seq {
+			if e.Kind == "step" && e.seq == seq {
 				continue
 			}
 			out = append(out, e)
@@ -132,15 +133,7 @@ func (s *Session) push(kind string, seq int, data any) {
 		s.log = out
 	}
 	s.nextN++
-	s.log = append(s.log, Event{N: s.nextN, Kind: kind, Data: raw})
-}
-
-func (e Event) seqOf() int {
-	var v struct {
-		Seq int `json:"seq"`
-	}
-	_ = json.Unmarshal(e.Data, &v)
-	return v.Seq
+	s.log = append(s.log, Event{N: s.nextN, Kind: kind, Data: raw, seq: seq})
 }
 
 // setStatus moves the session to status unless it has ended; it reports
