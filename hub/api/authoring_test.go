@@ -411,7 +411,9 @@ func TestTryScriptThroughAgent(t *testing.T) {
 		t.Errorf("try answer %s", r.body)
 	}
 	// A script naming no secret gets none.
-	go func() { done <- w.p(w.o.owner, "POST", "/api/scripts/try", obj{"code": "return 1", "environmentId": w.env}) }()
+	go func() {
+		done <- w.p(w.o.owner, "POST", "/api/scripts/try", obj{"code": "return 1", "environmentId": w.env})
+	}()
 	m = w.agent.expect(protocol.MsgScriptTry)
 	if len(m.Try.Secrets) != 0 || m.Try.URL != "https://shop.example.com" || m.Try.TimeoutMs != protocol.DefaultTryTimeoutMs {
 		t.Errorf("script.try without secrets %+v", m.Try)
