@@ -5,7 +5,7 @@
 // first and the other unique candidates as fallbacks. The picker is polled
 // while open and closed with the panel.
 import { useEffect, useId, useRef, useState } from "react";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { JsonObject } from "../../../api/editorApi";
 import {
   closePicker,
@@ -47,16 +47,19 @@ export function PickTarget({ label, onTarget }: { label: string; onTarget: (targ
   const id = useId();
   const [pickerId, setPickerId] = useState<string | null>(null);
   const [used, setUsed] = useState<string | null>(null);
+  const qc = useQueryClient();
   const start = useMutation({
     mutationFn: () => startPicker(authoring?.projectId ?? "", { ...pageChoice(authoring!), headed: true }),
     onMutate: () => setUsed(null),
-    onSuccess: (p) => setPickerId(p.id),
+    onSuccess: (p) => {
+      qc.setQueryData(["picker", p.id], p);
+      setPickerId(p.id);
+    },
   });
   const picker = useQuery({
     queryKey: ["picker", pickerId],
     queryFn: () => fetchPicker(pickerId ?? ""),
     enabled: pickerId !== null,
-    initialData: start.data?.id === pickerId ? start.data : undefined,
     refetchInterval: (q) => (q.state.data && !OPEN.has(q.state.data.status) ? false : 500),
     gcTime: 0,
   });
