@@ -33,7 +33,15 @@
     const report = globalThis[BINDING];
     if (typeof report === "function") report(JSON.stringify(r));
   };
-  const action = (type, el, extra) => send({ kind: "action", type, handle: el ? handle(el) : 0, ...extra });
+  // snapshot is the element's locators as the page sees them now, for
+  // when it is gone by the time Go asks (a click that navigates).
+  const snapshot = (el) => {
+    let candidates = [];
+    try { candidates = (A.candidates?.(el) ?? []).slice(0, 8); } catch { /* locators.js not there */ }
+    return { css: A.cssPath(el), candidates };
+  };
+  const action = (type, el, extra) =>
+    send({ kind: "action", type, handle: el ? handle(el) : 0, ...(el && type !== "fill" ? { fallback: snapshot(el) } : {}), ...extra });
 
   // The element an event is about: the innermost one, inside open shadow
   // roots too.

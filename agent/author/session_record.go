@@ -64,7 +64,7 @@ func (r *recorder) add(st protocol.Step, handle int, ctxID proto.RuntimeExecutio
 // action turns one reported action into a step: a fill of the field the
 // last step filled replaces that step, a dblclick withdraws the two clicks
 // before it.
-func (r *recorder) action(ctx context.Context, pg *pageState, rep report, ctxID proto.RuntimeExecutionContextID) {
+func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ctxID proto.RuntimeExecutionContextID) {
 	r.mu.Lock()
 	if r.s == nil { // not started yet
 		r.mu.Unlock()
@@ -115,13 +115,15 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep report, ctxID 
 	if rep.Handle != 0 {
 		t, err := pg.target(ctx, ctxID, rep.Handle)
 		if err != nil {
+			t = pg.snapshotTarget(ctx, ctxID, rep)
+		}
+		if t == nil {
 			s.m.log.Debug("recorded element gone", "type", rep.Type, "err", err)
 			if rep.Type != "press" {
 				return
 			}
-		} else {
-			st.Target = t
 		}
+		st.Target = t
 	}
 	r.add(st, rep.Handle, ctxID)
 }
@@ -175,4 +177,24 @@ func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionCon
 		t.Frame = nil
 	}
 	return t, nil
+}
+
+// snapshotTarget is the target of an element that is gone (a click that
+// navigated): the locators the page gave when it happened, unverified.
+func (pg *pageState) snapshotTarget(ctx context.Context, ctxID proto.RuntimeExecutionContextID, rep fullReport) *protocol.Target {
+	if rep.Fallback == nil || rep.Fallback.CSS == "" {
+		return nil
+	}
+	t := &protocol.Target{}
+	for _, c := range rep.Fallback.Candidates {
+		t.Locators = append(t.Locators, c.Locator)
+	}
+	t.Locators = append(t.Locators, protocol.Locator{Kind: "css", Value: rep.Fallback.CSS})
+	pg.mu.Lock()
+	fid := pg.frameOf[ctxID]
+	pg.mu.Unlock()
+	if frames, err := pg.framePath(ctx, fid); err == nil && len(frames) > 0 {
+		t.Frame = frames
+	}
+	return t
 }
