@@ -353,3 +353,115 @@ func describeLoc(l protocol.RankedLocator) string {
 	}
 	return s
 }
+
+// TestFrameLocator: an iframe gets a locator its parent document matches
+// with the runner's engine to that very iframe, also when it has no
+// attribute to tell it apart; an element inside it keeps that frame path
+// and its box is in the top frame's viewport.
+func TestFrameLocator(t *testing.T) {
+	p := testPage(t, "/frame.html")
+	wid := world(t, p, "")
+	mainDoc := object(t, p, wid, "document")
+	for _, c := range []struct{ expr, want string }{
+		{`document.querySelector('#payment')`, "title"},
+		{`document.querySelector('iframe')`, "css"},
+	} {
+		iframe := object(t, p, wid, c.expr)
+		fl, err := frameLocator(context.Background(), p, iframe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, id, err := runner.Match(context.Background(), p, p.SessionID, mainDoc, fl)
+		if err != nil || n != 1 || id != backend(t, p, iframe) {
+			t.Fatalf("%s: frame locator %+v matches %d (%v)", c.expr, fl, n, err)
+		}
+		if fl.Kind != c.want {
+			t.Errorf("%s: frame locator %+v, want kind %s", c.expr, fl, c.want)
+		}
+		t.Logf("%s: %s %q", c.expr, fl.Kind, fl.Value)
+	}
+
+	iframe := object(t, p, wid, `document.querySelector('#payment')`)
+	fl, _ := frameLocator(context.Background(), p, iframe)
+	inner := world(t, p, childFrame(t, p, "inner.html"))
+	button := object(t, p, inner, `document.querySelector('button')`)
+	target, el, err := describeTarget(context.Background(), p, button, []protocol.Locator{fl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(target.Frame) != 1 || target.Frame[0] != fl || len(el.Frame) != 1 {
+		t.Errorf("frame path %+v / %+v, want [%+v]", target.Frame, el.Frame, fl)
+	}
+	top, err := p.Eval(`() => document.querySelector('#payment').getBoundingClientRect().top`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frameTop := top.Value.Num()
+	if el.Box == nil || el.Box.Y < frameTop {
+		t.Errorf("box %+v is not in the top viewport (the iframe starts at y=%v)", el.Box, frameTop)
+	}
+}
+
+// TestPickerCandidates: a picked element lists its unique locators first
+// and then the candidates that match several elements, with their counts
+// in the live page, as the picker shows them.
+func TestPickerCandidates(t *testing.T) {
+	_, _, target, el := describeCase(t, nil, locCase{page: "/table.html", expr: `document.querySelectorAll('button')[2]`})
+	seenOther := false
+	for i, l := range target.Locators {
+		if l.Matches != 1 {
+			seenOther = true
+		} else if seenOther {
+			t.Errorf("unique locator %d (%s) after a non-unique one", i, describeLoc(l))
+		}
+		if l.Kind == "role" && l.Name == "Edit" && !l.Exact && l.Matches != 4 {
+			t.Errorf("role button \"Edit\" matches %d, want 4", l.Matches)
+		}
+	}
+	if !seenOther {
+		t.Errorf("no non-unique candidate listed: %+v", target.Locators)
+	}
+	if el.Tag != "button" || el.Role != "button" || el.Name != "Edit" || el.Text != "Edit" || el.Attributes["class"] != "edit" {
+		t.Errorf("element %+v", el)
+	}
+}
+
+// TestHighlight: the highlight is one overlay element that no locator
+// counts, labelled with the best unique locator, and goes away.
+func TestHighlight(t *testing.T) {
+	p := testPage(t, "/form.html")
+	wid := world(t, p, "")
+	doc := object(t, p, wid, "document")
+	count := func(sel string) int {
+		n, _, err := runner.Match(context.Background(), p, p.SessionID, doc, protocol.Locator{Kind: "css", Value: sel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	divs, all := count("div"), count("*")
+	res, err := proto.RuntimeEvaluate{ContextID: wid, ReturnByValue: true, Expression: `(() => {
+  const el = document.querySelector('button');
+  __taAuthor.highlight(el);
+  __taAuthor.highlight(el);
+  return [__taAuthor.bestLabel(el), document.querySelectorAll('ta-author-overlay').length,
+    document.elementFromPoint(el.getBoundingClientRect().x + 2, el.getBoundingClientRect().y + 2) === el];
+})()`}.Call(p)
+	if err != nil || res.ExceptionDetails != nil {
+		t.Fatal(err, res.ExceptionDetails)
+	}
+	got := res.Result.Value.Arr()
+	if got[0].Str() != `role=button "Sign in"` || got[1].Int() != 1 || !got[2].Bool() {
+		t.Errorf("label, overlays, click reaches the page = %v", got)
+	}
+	if count("div") != divs || count("*") != all+1 {
+		t.Errorf("the overlay is counted: div %d→%d, * %d→%d", divs, count("div"), all, count("*"))
+	}
+	if n, _, _ := runner.Match(context.Background(), p, p.SessionID, doc, protocol.Locator{Kind: "text", Value: "Sign in"}); n != 2 {
+		t.Errorf("text \"Sign in\" matches %d with the overlay shown, want 2 (heading and button)", n)
+	}
+	res, err = proto.RuntimeEvaluate{ContextID: wid, ReturnByValue: true, Expression: `__taAuthor.highlight(null), document.querySelectorAll('ta-author-overlay').length`}.Call(p)
+	if err != nil || res.Result.Value.Int() != 0 {
+		t.Errorf("the overlay stays: %v %v", err, res.Result.Value)
+	}
+}
