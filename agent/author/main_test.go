@@ -18,23 +18,27 @@ import (
 	"github.com/testautomation/ta/protocol"
 )
 
-// testManager is one authoring browser shared by the package's tests.
+// testManager is one authoring browser shared by the package's tests,
+// started by the first test that needs it; its browser ends with the test
+// process (the launcher's leakless guard), as target_test.go's does.
 var (
 	testManager *Manager
 	testPort    int
+	managerOnce sync.Once
 )
 
-func TestMain(m *testing.M) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
-	}
-	testPort = l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	testManager = New(Options{BrowserPath: os.Getenv("TA_BROWSER"), DebugPort: testPort})
-	code := m.Run()
-	testManager.Close()
-	os.Exit(code)
+func manager(t *testing.T) *Manager {
+	t.Helper()
+	managerOnce.Do(func() {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			panic(err)
+		}
+		testPort = l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		testManager = New(Options{BrowserPath: os.Getenv("TA_BROWSER"), DebugPort: testPort})
+	})
+	return testManager
 }
 
 // sink records what sessions report.
@@ -159,7 +163,7 @@ func start(t *testing.T, kind, url string) (string, *sink, *rod.Page) {
 	id := fmt.Sprintf("%s_%d", kind[:3], sessionN)
 	sessionMu.Unlock()
 	out := newSink()
-	if err := testManager.Start(context.Background(), id, protocol.AuthorStart{Kind: kind, URL: url}, out); err != nil {
+	if err := manager(t).Start(context.Background(), id, protocol.AuthorStart{Kind: kind, URL: url}, out); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = testManager.Stop(id) })

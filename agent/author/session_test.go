@@ -55,9 +55,15 @@ func TestRecordActions(t *testing.T) {
 		t.Errorf("first step %+v", steps[0])
 	}
 	for _, s := range steps[1:] {
-		if s.Target == nil || len(s.Target.Locators) == 0 {
-			t.Fatalf("step %s %s has no target", s.ID, s.Type)
+		if s.Target == nil || len(s.Target.Locators) < 2 {
+			t.Fatalf("step %s %s has no fallback locators: %+v", s.ID, s.Type, s.Target)
 		}
+	}
+	if l := steps[1].Target.Locators[0]; l.Kind != "role" || l.Value != "button" || l.Name != "Add" {
+		t.Errorf("the button's best locator is %+v", l)
+	}
+	if l := steps[2].Target.Locators[0]; l.Kind != "role" && l.Kind != "label" {
+		t.Errorf("the field's best locator is %+v", l)
 	}
 
 	wait := p.WaitNavigation(proto.PageLifecycleEventNameLoad)
@@ -102,7 +108,7 @@ func TestRecordUnreachable(t *testing.T) {
 	url := "http://" + l.Addr().String() + "/"
 	l.Close()
 	out := newSink()
-	if err := testManager.Start(context.Background(), "rec_unreachable", protocol.AuthorStart{Kind: protocol.AuthorRecord, URL: url}, out); err != nil {
+	if err := manager(t).Start(context.Background(), "rec_unreachable", protocol.AuthorStart{Kind: protocol.AuthorRecord, URL: url}, out); err != nil {
 		t.Fatal(err)
 	}
 	st := out.waitStatus(t, protocol.SessionError)
@@ -127,7 +133,7 @@ func TestRecordWindowClosed(t *testing.T) {
 func TestPreview(t *testing.T) {
 	srv := site(t, map[string]string{"/": `<p>hi</p>`})
 	id, _, _ := start(t, protocol.AuthorRecord, srv.URL+"/")
-	png, err := testManager.Preview(context.Background(), id)
+	png, err := manager(t).Preview(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
