@@ -179,7 +179,8 @@ func start(t *testing.T, kind, url string) (string, *sink, *rod.Page) {
 	return id, out, s.page().Timeout(20 * time.Second)
 }
 
-// site serves pages from a map of path to HTML.
+// site serves pages from a map of path to HTML; {{other}} in a page is the
+// same server under another origin (localhost for 127.0.0.1).
 func site(t *testing.T, pages map[string]string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -189,7 +190,8 @@ func site(t *testing.T, pages map[string]string) *httptest.Server {
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, body)
+		_, port, _ := net.SplitHostPort(r.Host)
+		fmt.Fprint(w, strings.ReplaceAll(body, "{{other}}", "http://localhost:"+port))
 	}))
 	t.Cleanup(srv.Close)
 	return srv

@@ -105,6 +105,7 @@
     if (m !== "pick" && m !== "inspect") A.highlight?.(null);
   };
   A.mode = () => mode;
+  A.tool = () => assertMode;
 
   // ---- what kind of element ----
   const TEXTLESS = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color"]);
