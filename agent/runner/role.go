@@ -29,13 +29,30 @@ func (r *run) queryRole(ctx context.Context, fr frame, l protocol.Locator) (elem
 		}
 		doc = obj.ObjectID
 	}
+	ids, err := findRole(s, doc, l)
+	if err != nil {
+		return elem{}, 0, err
+	}
+	if len(ids) != 1 {
+		return elem{}, len(ids), nil
+	}
+	obj, err := proto.DOMResolveNode{BackendNodeID: ids[0]}.Call(s)
+	if err != nil {
+		return elem{}, 0, err
+	}
+	return elem{obj: obj.Object.ObjectID, framed: fr.nested}, 1, nil
+}
+
+// findRole lists the backend nodes the role locator l matches in the
+// document doc (see queryRole). c is bound to the page's session.
+func findRole(c proto.Client, doc proto.RuntimeRemoteObjectID, l protocol.Locator) ([]proto.DOMBackendNodeID, error) {
 	role := strings.ToLower(strings.TrimSpace(l.Value))
 	if m, ok := axRoles[role]; ok {
 		role = m
 	}
-	res, err := proto.AccessibilityQueryAXTree{ObjectID: doc, Role: role}.Call(s)
+	res, err := proto.AccessibilityQueryAXTree{ObjectID: doc, Role: role}.Call(c)
 	if err != nil {
-		return elem{}, 0, err
+		return nil, err
 	}
 	want := normSpace(l.Name)
 	var ids, whole []proto.DOMBackendNodeID
@@ -63,14 +80,7 @@ func (r *run) queryRole(ctx context.Context, fr frame, l protocol.Locator) (elem
 	if len(ids) > 1 && len(whole) == 1 {
 		ids = whole
 	}
-	if len(ids) != 1 {
-		return elem{}, len(ids), nil
-	}
-	obj, err := proto.DOMResolveNode{BackendNodeID: ids[0]}.Call(s)
-	if err != nil {
-		return elem{}, 0, err
-	}
-	return elem{obj: obj.Object.ObjectID, framed: fr.nested}, 1, nil
+	return ids, nil
 }
 
 // normSpace collapses runs of white space and trims.
