@@ -77,7 +77,12 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
     await expect(captured).toContainText('with "s3cret"');
     await expect(captured).toContainText("Sign in");
     await panel.getByRole("button", { name: "Refresh the preview" }).click();
-    await expect(panel.getByRole("img", { name: /The recorded page/ })).toBeVisible();
+    const preview = panel.getByRole("img", { name: /The recorded page/ });
+    await expect(preview).toBeVisible();
+    // The PNG of the page has loaded (a broken image has no natural width).
+    await expect
+      .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 20_000 })
+      .toBeGreaterThan(0);
     await shot(page, "90-record-panel");
 
     await panel.getByRole("button", { name: "Stop and add the steps" }).click();
