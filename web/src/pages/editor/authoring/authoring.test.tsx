@@ -81,6 +81,7 @@ describe("Record", () => {
       routes({
         "POST /api/record/start": { status: 201, body: recording() },
         "POST /api/record/rec_1/stop": { body: recording({ status: "stopped", steps: [navStep, fillStep("secret"), clickStep] }) },
+        "POST /api/pick/start": { status: 409, body: { error: "no agent", code: "agent_needed" } },
       }),
     );
     renderEditor();
@@ -112,6 +113,11 @@ describe("Record", () => {
     ).toEqual(["Open ${baseUrl}/login", 'Fill "Password" with "secret"', 'Click the button "Sign in"']);
     expect(within(panel).getByRole("heading", { name: "Captured steps (3)" })).toBeInTheDocument();
 
+    // While it records, Pick uses the recording's page.
+    await userEvent.click(screen.getByRole("button", { name: /^Step 2:/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Pick element" }));
+    await waitFor(() => expect(calls.find((c) => c.path === "/api/pick/start")?.body).toEqual({ recordingId: "rec_1", headed: true }));
+
     // The cursor is step 1: the recording goes after it, without its navigate to the same page.
     await userEvent.click(screen.getByRole("button", { name: /^Step 1:/ }));
     await userEvent.click(within(panel).getByRole("button", { name: "Stop and add the steps" }));
@@ -126,7 +132,7 @@ describe("Record", () => {
     expect(screen.getByText("Unsaved changes")).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: /^Step 2:/ }));
     expect(screen.getByRole("heading", { name: /Step 2 s3/ })).toBeInTheDocument();
-  });
+  }, 20_000);
 
   it("shows the agent notice when no agent is connected, and the reason of a recording that fails", async () => {
     let answer: { status: number; body: unknown } = {
@@ -151,6 +157,22 @@ describe("Record", () => {
     expect(es.readyState).toBe(FakeEventSource.CLOSED);
     // What was captured before the failure can still be added.
     expect(within(panel).getByRole("button", { name: "Add the 1 captured step" })).toBeEnabled();
+  });
+
+  it("stops a recording still running when the editor is left", async () => {
+    const { calls } = fakeFetch(
+      routes({
+        "POST /api/record/start": { status: 201, body: recording() },
+        "POST /api/record/rec_1/stop": { body: recording({ status: "stopped" }) },
+      }),
+    );
+    const view = renderEditor();
+    await userEvent.click(await screen.findByRole("button", { name: "Record" }));
+    await userEvent.click(screen.getByRole("button", { name: "Start recording" }));
+    await screen.findByText("Recording");
+    view.unmount();
+    await waitFor(() => expect(calls.some((c) => c.method === "POST" && c.path === "/api/record/rec_1/stop")).toBe(true));
+    expect(FakeEventSource.all[0].readyState).toBe(FakeEventSource.CLOSED);
   });
 
   it("asks before closing a recording with captured steps, and stops it", async () => {

@@ -1,7 +1,8 @@
 // A recording from the editor: started through the hub on the caller's
 // agent, its captured steps followed live over Server-Sent Events (the
 // browser resumes a dropped stream with Last-Event-ID), and stopped for its
-// final steps. The stream ends after the final status.
+// final steps. The stream ends after the final status; leaving the editor
+// stops a recording still running.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import {
@@ -40,7 +41,16 @@ export function useRecording(projectId: string) {
     source.current?.close();
     source.current = null;
   }, []);
-  useEffect(() => close, [close]);
+  // Leaving the editor stops a recording still running: nobody would see its steps.
+  const runningId = useRef<string | null>(null);
+  runningId.current = rec && running(rec) ? rec.id : null;
+  useEffect(
+    () => () => {
+      close();
+      if (runningId.current) stopRecording(runningId.current).catch(() => {});
+    },
+    [close],
+  );
 
   const listen = useCallback(
     (id: string) => {
