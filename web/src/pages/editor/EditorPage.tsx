@@ -96,6 +96,7 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
   const onCursor = useCallback((id: string | null) => {
     cursor.current = id;
   }, []);
+  const [reveal, setReveal] = useState<{ ids: string[] } | null>(null);
   const latest = useRef(doc);
   latest.current = doc;
 
@@ -217,6 +218,7 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
     const at = cursor.current === null ? -1 : base.steps.findIndex((s) => s.id === cursor.current);
     const res = insertRecorded(base.steps, recorded, at < 0 ? null : at);
     edit({ ...base, steps: res.steps });
+    setReveal({ ids: res.ids });
     return res.ids.length;
   };
   const authoring: Authoring = {
@@ -311,6 +313,7 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
                 onChange={(steps) => edit({ ...doc, steps })}
                 initialStep={params.get("step")}
                 onCursor={onCursor}
+                reveal={reveal}
                 aside={
                   <fieldset className="plain" disabled={readOnly}>
                     <SettingsForm doc={doc} onChange={edit} issues={ed.placed.fields} />

@@ -32,6 +32,7 @@ export function StepList({
   initialStep,
   aside,
   onCursor,
+  reveal = null,
 }: {
   steps: JsonObject[];
   registry: Registry;
@@ -45,6 +46,8 @@ export function StepList({
   aside?: ReactNode;
   /** Told the id of the step shown in the inspector (the cursor recorded steps go after), or null. */
   onCursor?: (id: string | null) => void;
+  /** Steps just added from elsewhere (a recording): selected, the last one shown. A new object each time. */
+  reveal?: { ids: string[] } | null;
 }) {
   const keys = stepKeys(steps);
   const [sel, setSel] = useState<Selection>(() => {
@@ -58,6 +61,12 @@ export function StepList({
     setShownIssues(issues);
     const first = keys.find((k) => issues[k]);
     if (first && !(sel.current && issues[sel.current])) setSel(only(first));
+  }
+  const [shownReveal, setShownReveal] = useState(reveal);
+  if (reveal !== shownReveal) {
+    setShownReveal(reveal);
+    const added = (reveal?.ids ?? []).map((id) => `id:${id}`).filter((k) => keys.includes(k));
+    if (added.length > 0) setSel({ keys: added, current: added[added.length - 1], anchor: added[0] });
   }
   const live = prune(sel, keys);
   if (live !== sel) setSel(live);

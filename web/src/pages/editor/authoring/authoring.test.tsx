@@ -130,6 +130,10 @@ describe("Record", () => {
       'Step 4: Fill "Email" with ${user}',
     ]);
     expect(screen.getByText("Unsaved changes")).toBeInTheDocument();
+    // The added steps are selected, the last one shown; they have fresh ids.
+    expect(screen.getByRole("heading", { name: /Step 3 s4/ })).toBeInTheDocument();
+    expect(screen.getByRole("checkbox", { name: "Select step 2" })).toBeChecked();
+    expect(screen.getByRole("checkbox", { name: "Select step 4" })).not.toBeChecked();
     await userEvent.click(screen.getByRole("button", { name: /^Step 2:/ }));
     expect(screen.getByRole("heading", { name: /Step 2 s3/ })).toBeInTheDocument();
   }, 20_000);
