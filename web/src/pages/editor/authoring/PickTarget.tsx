@@ -75,6 +75,17 @@ export function PickTarget({ label, onTarget }: { label: string; onTarget: (targ
     [],
   );
 
+  // The Pick button gives way to the panel and back: the focus goes with it.
+  const pickRef = useRef<HTMLButtonElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const shown = pickerId !== null;
+  const wasShown = useRef(shown);
+  useEffect(() => {
+    if (wasShown.current === shown) return;
+    wasShown.current = shown;
+    (shown ? closeRef : pickRef).current?.focus();
+  }, [shown]);
+
   if (!authoring) return null;
   const close = () => {
     if (openId.current) closePicker(openId.current).catch(() => {});
@@ -93,7 +104,14 @@ export function PickTarget({ label, onTarget }: { label: string; onTarget: (targ
   if (!pickerId) {
     return (
       <div className="pick-target">
-        <button type="button" className="small" onClick={() => start.mutate()} disabled={start.isPending} aria-describedby={`${id}-where`}>
+        <button
+          ref={pickRef}
+          type="button"
+          className="small"
+          onClick={() => start.mutate()}
+          disabled={start.isPending}
+          aria-describedby={`${id}-where`}
+        >
           {start.isPending ? "Opening…" : `Pick ${label.toLowerCase()}`}
         </button>
         <span className="hint" id={`${id}-where`}>
@@ -134,7 +152,7 @@ export function PickTarget({ label, onTarget }: { label: string; onTarget: (targ
           ))}
         </span>
         <span className="spacer" />
-        <button type="button" className="small" onClick={close}>
+        <button ref={closeRef} type="button" className="small" onClick={close}>
           Close the picker
         </button>
       </div>

@@ -3,7 +3,7 @@
 // step, live. Stop puts the captured steps into the test at the cursor as
 // unsaved edits; closing while steps were captured asks first, so none is
 // lost by accident.
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { Registry } from "../../../api";
 import type { JsonObject } from "../../../api/editorApi";
 import { recordingPreviewUrl } from "../../../api/authoringApi";
@@ -43,6 +43,14 @@ export function RecordPanel({
   const [preview, setPreview] = useState<{ n: number; missing: boolean }>({ n: 0, missing: false });
   const [asking, setAsking] = useState(false);
   const captured = live.map((l) => l.step);
+  // The focus follows the panel's phase, so a keyboard user is never left on a button that went away.
+  const urlRef = useRef<HTMLInputElement>(null);
+  const actionRef = useRef<HTMLButtonElement>(null);
+  const phase = rec ? (running(rec) ? "running" : "ended") : "idle";
+  useEffect(() => {
+    if (phase === "idle") urlRef.current?.focus();
+    else actionRef.current?.focus();
+  }, [phase]);
 
   const onStart = (e: FormEvent) => {
     e.preventDefault();
@@ -107,6 +115,7 @@ export function RecordPanel({
           <div className="field">
             <label htmlFor={`${id}-url`}>Start URL</label>
             <input
+              ref={urlRef}
               id={`${id}-url`}
               value={url}
               onChange={(e) => setUrl(e.target.value)}
@@ -170,12 +179,12 @@ export function RecordPanel({
           )}
           <div className="row">
             {isRunning ? (
-              <button type="button" className="primary" disabled={stop.isPending} onClick={onStop}>
+              <button ref={actionRef} type="button" className="primary" disabled={stop.isPending} onClick={onStop}>
                 {stop.isPending ? "Stopping…" : "Stop and add the steps"}
               </button>
             ) : (
               <>
-                <button type="button" className="primary" disabled={captured.length === 0} onClick={() => add(captured)}>
+                <button ref={actionRef} type="button" className="primary" disabled={captured.length === 0} onClick={() => add(captured)}>
                   Add the {captured.length} captured step{captured.length === 1 ? "" : "s"}
                 </button>
                 <button type="button" onClick={forget}>
