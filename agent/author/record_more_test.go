@@ -155,3 +155,28 @@ func TestCloseAllAndIdle(t *testing.T) {
 		return m.br == nil
 	})
 }
+
+// TestBrowserDies: a browser that goes away ends its sessions with an
+// error saying so, and the next session starts a new one.
+func TestBrowserDies(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<p>hi</p>`})
+	m := New(Options{})
+	defer m.Close()
+	out := newSink()
+	if err := m.Start(context.Background(), "rec_dies", protocol.AuthorStart{Kind: protocol.AuthorRecord, URL: srv.URL + "/"}, out); err != nil {
+		t.Fatal(err)
+	}
+	out.waitStatus(t, protocol.SessionRecording)
+	m.mu.Lock()
+	m.br.l.Kill()
+	m.mu.Unlock()
+	st := out.waitStatus(t, protocol.SessionError)
+	if !strings.Contains(st, "the browser stopped (it crashed or was closed)") {
+		t.Errorf("status %q", st)
+	}
+	again := newSink()
+	if err := m.Start(context.Background(), "rec_again", protocol.AuthorStart{Kind: protocol.AuthorRecord, URL: srv.URL + "/"}, again); err != nil {
+		t.Fatal(err)
+	}
+	again.waitStatus(t, protocol.SessionRecording)
+}
