@@ -264,7 +264,7 @@
       add('alt', alt, S.alt + S.exact, {exact: true});
     }
     const text = norm(ownText(el));
-    if (text && text.length <= maxText && innermost(el, text) && !['html', 'body'].includes(tag)) {
+    if (text && text.length <= maxText && innermost(el, text) && !['html', 'body', 'select', 'textarea'].includes(tag)) {
       add('text', text, S.text);
       add('text', text, S.text + S.exact, {exact: true});
     }
