@@ -152,6 +152,7 @@ func verify(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID
 	defer func() { _ = proto.RuntimeReleaseObject{ObjectID: doc}.Call(p) }()
 
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Score < cs[j].Score })
+	m := runner.NewMatcher(ctx, page, page.SessionID, doc)
 	var unique, others []protocol.RankedLocator
 	looseUnique := map[string]bool{}
 	for _, c := range cs {
@@ -162,7 +163,7 @@ func verify(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID
 		if c.Exact && looseUnique[key] {
 			continue // the looser form already finds exactly this element
 		}
-		n, id, err := runner.Match(ctx, page, page.SessionID, doc, c.locator())
+		n, id, err := m.Match(c.locator())
 		if err != nil {
 			continue // malformed in the runner's eyes: never offer it
 		}

@@ -476,3 +476,32 @@ func TestHighlight(t *testing.T) {
 		t.Errorf("the overlay stays: %v %v", err, res.Result.Value)
 	}
 }
+
+// TestLargePage: on a table of 2,000 rows (10,000 elements), the picker's
+// label and a verified target of a row's button come in reasonable time,
+// and the button still gets a unique locator.
+func TestLargePage(t *testing.T) {
+	p := testPage(t, "/big.html")
+	wid := world(t, p, "")
+	obj := object(t, p, wid, `document.querySelectorAll('button')[1234]`)
+	start := time.Now()
+	res, err := proto.RuntimeCallFunctionOn{ObjectID: obj, ReturnByValue: true,
+		FunctionDeclaration: `function () { __taAuthor.highlight(this); return __taAuthor.bestLabel(this); }`}.Call(p)
+	if err != nil || res.ExceptionDetails != nil {
+		t.Fatal(err, res.ExceptionDetails)
+	}
+	label := time.Since(start)
+	start = time.Now()
+	target, _, err := describeTarget(context.Background(), p, obj, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	t.Logf("highlight label %q in %v; describeTarget in %v: %s", res.Result.Value.Str(), label, took, describeLoc(target.Locators[0]))
+	if target.Locators[0].Matches != 1 {
+		t.Errorf("no unique locator: %+v", target.Locators)
+	}
+	if label > 2*time.Second || took > 5*time.Second {
+		t.Errorf("too slow: label %v, describeTarget %v", label, took)
+	}
+}
