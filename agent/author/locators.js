@@ -21,19 +21,30 @@
   const esc = s => CSS.escape(s);
   const attrSel = (name, v) => '[' + name + '="' + String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"]';
 
-  // The document and its open shadow roots, as the runner searches them.
+  // The document and its open shadow roots, as the runner searches them;
+  // kept for the length of one call from Go or one hover (withRoots).
+  let cached = null;
+  const withRoots = f => (...args) => {
+    const outer = cached === null;
+    if (outer) cached = new Map();
+    try { return f(...args); } finally { if (outer) cached = null; }
+  };
   const roots = doc => {
+    if (cached && cached.has(doc)) return cached.get(doc);
     const out = [];
     const visit = root => {
       out.push(root);
       for (const el of root.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
     };
     visit(doc);
+    if (cached) cached.set(doc, out);
     return out;
   };
+  // The authoring UI (this highlight, recorder.js's toolbar) is no part of the page.
+  const ours = el => tagOf(el).startsWith('ta-author-');
   const deep = (doc, sel) => {
     const out = [];
-    for (const r of roots(doc)) for (const el of r.querySelectorAll(sel)) if (tagOf(el) !== overlayTag) out.push(el);
+    for (const r of roots(doc)) for (const el of r.querySelectorAll(sel)) if (!ours(el)) out.push(el);
     return out;
   };
   const countCss = (doc, sel) => { try { return deep(doc, sel).length; } catch (e) { return 0; } };
@@ -118,6 +129,14 @@
     }
     return s;
   };
+  // el.labels, without its cost: Chromium scans the document for each
+  // call, which on a page of thousands of buttons takes seconds.
+  const labelsOf = el => {
+    if (!el.labels) return [];
+    const root = el.getRootNode();
+    if (!el.closest('label') && !(el.id && root.querySelector && root.querySelector('label[for="' + CSS.escape(el.id) + '"]'))) return [];
+    return [...el.labels];
+  };
   // The label texts of a form control, as the runner's label locator reads them.
   const labelTexts = el => {
     const out = [];
@@ -129,7 +148,7 @@
       }
       return s;
     };
-    if (el.labels) for (const l of el.labels) out.push(norm(labelText(l)));
+    for (const l of labelsOf(el)) out.push(norm(labelText(l)));
     const ids = el.getAttribute('aria-labelledby');
     if (ids) out.push(norm(ids.split(/\s+/).map(id => { const t = byId(el, id); return t ? t.textContent : ''; }).join(' ')));
     const al = el.getAttribute('aria-label');
@@ -149,8 +168,9 @@
     if (t === 'input' && ['button', 'submit', 'reset'].includes(type))
       return norm(el.value) || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
     if (t === 'input' && type === 'image') return norm(el.getAttribute('alt')) || 'Submit';
-    if (el.labels && el.labels.length) {
-      const s = norm([...el.labels].map(contentText).join(' '));
+    const ls = labelsOf(el);
+    if (ls.length) {
+      const s = norm(ls.map(contentText).join(' '));
       if (s) return s;
     }
     if (t === 'img' || t === 'area') { const a = norm(el.getAttribute('alt')); if (a) return a; }
@@ -203,7 +223,8 @@
     return same.length > 1 ? t + ':nth-of-type(' + (same.indexOf(el) + 1) + ')' : t;
   };
 
-  A.candidates = el => {
+  A.candidates = withRoots(el => {
+    if (!el || el.nodeType !== 1) return [];
     const doc = el.ownerDocument;
     const out = [];
     const seen = new Set();
@@ -252,7 +273,7 @@
       add('alt', alt, S.alt + S.exact, {exact: true});
     }
     const text = norm(ownText(el));
-    if (text && text.length <= maxText && innermost(el, text) && !['html', 'body'].includes(tag)) {
+    if (text && text.length <= maxText && innermost(el, text) && !['html', 'body', 'select', 'textarea'].includes(tag)) {
       add('text', text, S.text);
       add('text', text, S.text + S.exact, {exact: true});
     }
@@ -281,7 +302,7 @@
 
     // The row-scoped xpath only when nothing above is unique by the page's
     // own (approximate) count: it is long and reads poorly.
-    const plain = out.some(c => countIn(doc, c) === 1);
+    const plain = out.some(c => countIn(doc, c, 2) === 1);
 
     // Scoped, when nothing above is unique (a table of identical "Edit"
     // buttons): for light DOM, an xpath scoped by a text that tells an
@@ -314,12 +335,21 @@
       else if (el.getAttribute('name')) pred = '[@name=' + xq(el.getAttribute('name')) + ']';
       else if (type) pred = '[@type=' + xq(type) + ']';
       const self = '//' + tag + pred;
-      let made = 0;
-      for (let p = el.parentElement, depth = 0; p && depth < 6 && made < 2 && tagOf(p) !== 'body'; p = p.parentElement, depth++) {
+      // Each try evaluates an xpath over the whole document: a few tries
+      // per ancestor, with the texts nearest to el first.
+      let made = 0, tries = 0;
+      for (let p = el.parentElement, depth = 0; p && depth < 6 && made < 2 && tries < 24 && tagOf(p) !== 'body'; p = p.parentElement, depth++) {
+        // An ancestor with several elements like el in it cannot tell el apart.
+        let inside = 0;
+        try { inside = doc.evaluate('.' + self, p, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null).snapshotLength; } catch (e) { inside = 0; }
+        if (inside !== 1) continue;
+        let here = 0;
         for (const k of p.querySelectorAll('*')) {
+          if (here >= 6 || tries >= 24) break;
           if (k === el || k.contains(el) || el.contains(k) || k.children.length > 0) continue;
           const kt = norm(k.textContent);
           if (!kt || kt.length > 60 || kt === text) continue;
+          here++; tries++;
           const xp = '//' + tagOf(p) + '[.//' + tagOf(k) + '[normalize-space()=' + xq(kt) + ']]' + self;
           if (countXPath(doc, xp) === 1) { add('xpath', xp, S.nth + made); made++; break; }
         }
@@ -331,12 +361,13 @@
 
     out.sort((a, b) => a.score - b.score);
     return out;
-  };
+  });
 
   const keepAttrs = ['id', 'class', 'name', 'type', 'placeholder', 'aria-label', 'role', 'href', 'title', 'alt', 'for',
     'src', ...testIdAttrs];
 
   A.describe = el => {
+    if (!el || el.nodeType !== 1) return null;
     const attributes = {};
     for (const a of keepAttrs) {
       const v = el.getAttribute(a);
@@ -344,6 +375,7 @@
     }
     const tag = tagOf(el);
     if (['input', 'textarea', 'select'].includes(tag) && el.type !== 'password') attributes.value = String(el.value).slice(0, 200);
+    if (tag === 'button' && el.value) attributes.value = el.value.slice(0, 200);
     if (['checkbox', 'radio'].includes(el.type)) attributes.checked = String(!!el.checked);
     const r = el.getBoundingClientRect();
     const role = roleOf(el), name = nameOf(el).slice(0, 200);
@@ -365,7 +397,13 @@
 
   // The best candidate that is unique by the page's own count, for the
   // highlight's label (approximate: role and label are counted roughly).
-  const countIn = (doc, c) => {
+  // Counting stops at limit: "unique or not" needs no more than 2.
+  const countWhere = (list, pred, limit) => {
+    let n = 0;
+    for (const e of list) if (pred(e) && ++n >= limit) break;
+    return n;
+  };
+  const countIn = (doc, c, limit = Infinity) => {
     const want = lower(c.value);
     const match = s => c.exact ? norm(s) === norm(c.value) : lower(s).includes(want);
     switch (c.kind) {
@@ -373,20 +411,20 @@
     case 'xpath': return countXPath(doc, c.value);
     case 'testId': return countCss(doc, attrSel('data-testid', c.value));
     case 'placeholder': case 'alt': case 'title':
-      return deep(doc, '[' + c.kind + ']').filter(e => match(e.getAttribute(c.kind))).length;
-    case 'label': return deep(doc, 'input,textarea,select,button,[aria-label],[aria-labelledby]').filter(e => labelTexts(e).some(match)).length;
-    case 'text': return deep(doc, '*').filter(e => match(ownText(e)) && innermost(e, norm(c.value))).length;
-    case 'role': return deep(doc, '*').filter(e => roleOf(e) === c.value && (!c.name || (c.exact ? nameOf(e) === c.name : lower(nameOf(e)).includes(lower(c.name))))).length;
+      return countWhere(deep(doc, '[' + c.kind + ']'), e => match(e.getAttribute(c.kind)), limit);
+    case 'label': return countWhere(deep(doc, 'input,textarea,select,button,[aria-label],[aria-labelledby]'), e => labelTexts(e).some(match), limit);
+    case 'text': return countWhere(deep(doc, '*'), e => match(ownText(e)) && innermost(e, norm(c.value)), limit);
+    case 'role': return countWhere(deep(doc, '*'), e => roleOf(e) === c.value && (!c.name || (c.exact ? nameOf(e) === c.name : lower(nameOf(e)).includes(lower(c.name)))), limit);
     }
     return 0;
   };
   const words = c => c.kind === 'role' ? 'role=' + c.value + (c.name ? ' "' + c.name + '"' : '') + (c.exact ? ' (exact)' : '') :
     c.kind + '=' + (c.kind === 'css' || c.kind === 'xpath' ? c.value : '"' + c.value + '"') + (c.exact ? ' (exact)' : '');
-  A.bestLabel = el => {
+  A.bestLabel = withRoots(el => {
     const doc = el.ownerDocument;
-    for (const c of A.candidates(el)) if (countIn(doc, c) === 1) return words(c);
+    for (const c of A.candidates(el)) if (countIn(doc, c, 2) === 1) return words(c);
     return tagOf(el);
-  };
+  });
 
   // The picker's highlight: a fixed box over el with the best locator as its
   // label, in a closed shadow root of an element of its own under <html>, so
