@@ -180,3 +180,32 @@ func TestBrowserDies(t *testing.T) {
 	}
 	again.waitStatus(t, protocol.SessionRecording)
 }
+
+// TestRecordLabelsAndSubmit: a click on a checkbox's label records check
+// and uncheck (no click), and Enter that sends a form is one press step:
+// the navigation it causes is part of it.
+func TestRecordLabelsAndSubmit(t *testing.T) {
+	srv := site(t, map[string]string{
+		"/": `<!doctype html><form action="/done.html"><label><input type="checkbox" name="ok"> Keep me signed in</label>
+<label>Search <input name="q"></label></form>`,
+		"/done.html": `<!doctype html><p>Done</p>`,
+	})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	label := p.MustElementR("label", "Keep me signed in")
+	label.MustClick()
+	label.MustClick()
+	p.MustElement("[name=q]").MustClick()
+	p.Keyboard.MustType([]input.Key("shoes")...)
+	wait := p.WaitNavigation(proto.PageLifecycleEventNameLoad)
+	p.Keyboard.MustType(input.Enter)
+	wait()
+	p.MustElementR("p", "Done")
+	steps := out.waitSteps(t, "navigate,check,uncheck,fill,press")
+	time.Sleep(500 * time.Millisecond)
+	if got := types(out.recorded()); got != "navigate,check,uncheck,fill,press" {
+		t.Errorf("recorded %s", got)
+	}
+	if steps[4].Key != "Enter" || steps[4].Target == nil {
+		t.Errorf("press %+v", steps[4])
+	}
+}
