@@ -163,7 +163,8 @@ func (m *Manager) browserFor(headed bool) (*browser, error) {
 		m.idle = nil
 	}
 	if m.br != nil && (!m.br.alive() || (m.br.headed != headed && len(m.sessions) == 0 && m.tries == 0)) {
-		go m.br.close()
+		// Closed before the next starts: they would share the debugging port.
+		m.br.close()
 		m.br = nil
 	}
 	if m.br == nil {
