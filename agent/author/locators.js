@@ -10,7 +10,7 @@
 
   const S = {
     testId: 1, otherTestId: 2, role: 100, placeholder: 120, label: 140, alt: 160, text: 180, title: 200,
-    exact: 5, id: 500, roleOnly: 510, attr: 520, tag: 530, nth: 10000, path: 10000000,
+    exact: 5, frame: 10, id: 500, roleOnly: 510, attr: 520, tag: 530, nth: 10000, path: 10000000,
   };
   const maxText = 80;
   const overlayTag = 'ta-author-overlay';
@@ -281,6 +281,16 @@
     if (title && title.length <= maxText) {
       add('title', title, S.title);
       add('title', title, S.title + S.exact, {exact: true});
+    }
+
+    // An iframe by its attributes (Playwright's iframe score): the runner
+    // enters frames with these.
+    if (tag === 'iframe' || tag === 'frame') {
+      if (el.id && !generated(el.id)) add('css', tag + '#' + esc(el.id), S.frame);
+      for (const a of ['name', 'title', 'src']) {
+        const v = el.getAttribute(a);
+        if (v && v.length <= 200 && (a === 'title' || !generated(v.replace(/[^A-Za-z0-9]/g, '')))) add('css', tag + attrSel(a, v), S.frame + 1);
+      }
     }
 
     // CSS: a stable id, stable attributes, a stable class.

@@ -374,7 +374,7 @@ func TestFrameLocator(t *testing.T) {
 	wid := world(t, p, "")
 	mainDoc := object(t, p, wid, "document")
 	for _, c := range []struct{ expr, want string }{
-		{`document.querySelector('#payment')`, "title"},
+		{`document.querySelector('#payment')`, "css"},
 		{`document.querySelector('iframe')`, "css"},
 	} {
 		iframe := object(t, p, wid, c.expr)
