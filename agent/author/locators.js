@@ -9,7 +9,7 @@
   const A = (globalThis.__taAuthor ||= {});
 
   const S = {
-    testId: 1, otherTestId: 2, role: 100, placeholder: 120, label: 140, alt: 160, text: 180, title: 200,
+    testId: 1, otherTestId: 2, role: 100, placeholder: 120, label: 140, alt: 160, text: 180, title: 200, tagText: 300,
     exact: 5, frame: 10, id: 500, roleOnly: 510, attr: 520, tag: 530, nth: 10000, path: 10000000,
   };
   const maxText = 80;
@@ -277,6 +277,11 @@
       add('text', text, S.text);
       add('text', text, S.text + S.exact, {exact: true});
     }
+    // The tag and its whole text, as xpath: a fallback of another kind
+    // that survives changed ids, classes and structure, also where the
+    // text locator stops at a child (<button><span>Save</span></button>).
+    if (text && text.length <= maxText && !inShadow && !['html', 'body', 'select', 'textarea'].includes(tag))
+      add('xpath', '//' + tag + '[normalize-space()=' + xq(text) + ']', S.tagText);
     const title = norm(el.getAttribute('title'));
     if (title && title.length <= maxText) {
       add('title', title, S.title);
