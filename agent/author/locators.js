@@ -365,7 +365,11 @@
           const kt = norm(k.textContent);
           if (!kt || kt.length > 60 || kt === text) continue;
           here++; tries++;
-          const xp = '//' + tagOf(p) + '[.//' + tagOf(k) + '[normalize-space()=' + xq(kt) + ']]' + self;
+          // The path from the ancestor down to the text, so that outer
+          // ancestors (a list holding every card) do not match too.
+          const down = [];
+          for (let n = k; n !== p; n = n.parentElement) down.unshift(tagOf(n));
+          const xp = '//' + tagOf(p) + '[./' + down.join('/') + '[normalize-space()=' + xq(kt) + ']]' + self;
           if (countXPath(doc, xp) === 1) { add('xpath', xp, S.nth + made); made++; break; }
         }
       }

@@ -209,6 +209,9 @@ var locCases = []locCase{
 	{name: "edit row 2", page: "/table.html", expr: `document.querySelectorAll('button')[1]`},
 	{name: "edit row 3", page: "/table.html", expr: `document.querySelectorAll('button')[2]`},
 	{name: "edit row 4", page: "/table.html", expr: `document.querySelectorAll('button')[3]`},
+	{name: "card 1 add to cart", page: "/cards.html", expr: `document.querySelectorAll('button')[0]`},
+	{name: "card 3 add to cart", page: "/cards.html", expr: `document.querySelectorAll('button')[2]`},
+	{name: "card 2 details link", page: "/cards.html", expr: `document.querySelectorAll('.card a')[1]`},
 	{name: "shadow input", page: "/shadow.html", expr: `document.querySelectorAll('x-newsletter')[1].shadowRoot.querySelector('input')`},
 	{name: "shadow button", page: "/shadow.html", expr: `document.querySelector('x-newsletter').shadowRoot.querySelector('button')`, first: "role"},
 	{name: "iframe input", page: "/frame.html", frame: "inner.html", expr: `document.querySelector('input')`},
@@ -227,7 +230,7 @@ var mutations = []struct{ name, js string }{
 	{"class changed", `function () { this.className = 'restyled'; if (this.parentElement) this.parentElement.className = 'restyled-parent'; }`},
 	{"wrapper added", `function () { const w = this.ownerDocument.createElement('div'); w.className = 'wrap'; this.replaceWith(w); w.append(this); }`},
 	{"siblings reordered", `function () {
-  let n = this.closest('tr') || this;
+  let n = this.closest('tr, .card') || this;
   while (n.parentElement && n.parentElement.children.length < 2) n = n.parentElement;
   const p = n.parentElement || n.getRootNode();
   [...p.children].reverse().forEach(k => p.append(k));
