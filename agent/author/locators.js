@@ -223,6 +223,13 @@
     return same.length > 1 ? t + ':nth-of-type(' + (same.indexOf(el) + 1) + ')' : t;
   };
 
+  // The element an action on el is about, as Playwright's selector
+  // generator has it: the control or link el is part of (the <svg> of an
+  // icon button is the button), else el.
+  const interactive = 'button,select,input,textarea,a[href],[role=button],[role=checkbox],[role=radio],[role=link],' +
+    '[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=option],[role=switch],[role=combobox]';
+  A.retarget = el => (el && el.nodeType === 1 && el.closest(interactive)) || el;
+
   A.candidates = withRoots(el => {
     if (!el || el.nodeType !== 1) return [];
     const doc = el.ownerDocument;
@@ -450,6 +457,7 @@
   // that no locator sees it and it takes no pointer events.
   let host = null, box = null, tip = null, lastEl = null, lastLabel = '';
   A.highlight = el => {
+    el = A.retarget(el);
     if (!el) {
       if (host) host.remove();
       host = null; lastEl = null;

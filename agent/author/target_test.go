@@ -198,6 +198,7 @@ var locCases = []locCase{
 	{name: "icon delete", page: "/icons.html", expr: `document.querySelectorAll('button')[0]`, first: "role"},
 	{name: "icon archive", page: "/icons.html", expr: `document.querySelectorAll('button')[1]`, first: "role"},
 	{name: "icon share (test id)", page: "/icons.html", expr: `document.querySelectorAll('button')[2]`, first: "testId"},
+	{name: "icon svg is its button", page: "/icons.html", expr: `document.querySelectorAll('button svg')[1]`, first: "role"},
 	{name: "settings link", page: "/icons.html", expr: `document.querySelector('a')`, first: "role"},
 	{name: "settings image", page: "/icons.html", expr: `document.querySelector('img')`},
 	{name: "badge by title", page: "/icons.html", expr: `document.querySelector('.badge')`},
@@ -313,7 +314,7 @@ func TestLocatorsFirstUniqueAndFallbacksSurvive(t *testing.T) {
 			if len(uniqueKinds) < 2 {
 				t.Errorf("only %d kind(s) of unique locator: no real fallback", len(uniqueKinds))
 			}
-			self := backend(t, p, obj)
+			self := backend(t, p, retarget(context.Background(), p, obj))
 			doc := ownerDoc(t, p, obj)
 			if id, i := heal(t, p, doc, ls); i != 0 || id != self {
 				t.Fatalf("the first locator does not find the element (locator %d, node %d, want %d)", i, id, self)
@@ -328,7 +329,7 @@ func TestLocatorsFirstUniqueAndFallbacksSurvive(t *testing.T) {
 
 			for _, m := range mutations {
 				p, obj, target, _ := describeCase(t, p, c)
-				self := backend(t, p, obj)
+				self := backend(t, p, retarget(context.Background(), p, obj))
 				if _, err := (proto.RuntimeCallFunctionOn{ObjectID: obj, FunctionDeclaration: m.js}).Call(p); err != nil {
 					t.Fatal(err)
 				}
