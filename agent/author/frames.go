@@ -88,7 +88,14 @@ func (pg *pageState) watch() {
 	go func() { wait(); close(done) }()
 	select {
 	case <-done:
-		if pg.ctx.Err() == nil {
+		if pg.ctx.Err() != nil {
+			return
+		}
+		// A browser that died detaches its pages too: tell the two apart.
+		select {
+		case <-pg.b.gone:
+			pg.gone("the browser stopped (it crashed or was closed)")
+		case <-time.After(300 * time.Millisecond):
 			pg.gone("the browser window was closed")
 		}
 	case <-pg.b.gone:

@@ -61,7 +61,7 @@ func clickIn(t *testing.T, p *rod.Page, sel string) {
 // element, records assertText with its text; the click does not reach the
 // page.
 func TestToolbarAssertText(t *testing.T) {
-	srv := site(t, map[string]string{"/": `<!doctype html><p id="msg" style="margin-top:120px" onclick="document.title='clicked'">  Hello there </p>`})
+	srv := site(t, map[string]string{"/": `<!doctype html><p id="msg" onclick="document.title='clicked'">  Hello there </p>`})
 	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	x, y := toolbarButton(t, id, "assertText")
 	clickAt(t, p, x, y, 1)

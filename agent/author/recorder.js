@@ -74,7 +74,7 @@
       bar = document.createElement("ta-author-toolbar");
       const root = bar.attachShadow({ mode: "closed" });
       const box = document.createElement("div");
-      box.setAttribute("style", "position:fixed;top:8px;left:50%;transform:translateX(-50%);z-index:2147483647;" +
+      box.setAttribute("style", "position:fixed;bottom:8px;right:8px;z-index:2147483647;" +
         "display:flex;gap:4px;padding:4px;background:#f3f4f6;border:1px solid #9ca3af;border-radius:6px;" +
         "font:13px system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.25)");
       for (const [m, label] of TOOLS) {

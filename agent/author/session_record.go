@@ -23,12 +23,38 @@ type recorder struct {
 
 	mu          sync.Mutex
 	seq         int
-	last        []capturedStep // the most recent steps, oldest first, at most keepLast
-	lastAt      time.Time      // when the last step was recorded
-	requestedAt time.Time      // when the top frame last asked to navigate
+	last        []capturedStep     // the most recent steps, oldest first, at most keepLast
+	lastAt      time.Time          // when the last step was recorded
+	requestedAt time.Time          // when the top frame last asked to navigate
+	pending     *protocol.Captured // the latest value of a fill, not sent yet
+	timer       *time.Timer        // sends pending
+
+	sendMu sync.Mutex // keeps the pending fill's sends in order
+}
+
+// flushPending sends the fill update held back, if any.
+func (r *recorder) flushPending() {
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	r.mu.Lock()
+	c, s := r.pending, r.s
+	r.pending = nil
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	r.mu.Unlock()
+	if c != nil {
+		s.sink.Step(s.id, *c)
+	}
 }
 
 const keepLast = 3
+
+// fillDelay is how long the updates of a fill being typed are held: a
+// field typed into quickly (or a flood of input events) sends its latest
+// value a few times a second rather than once per keystroke.
+const fillDelay = 150 * time.Millisecond
 
 type capturedStep struct {
 	seq    int
@@ -47,6 +73,7 @@ func (r *recorder) start(s *session, url string) {
 
 // add sends a new step and keeps it for merging.
 func (r *recorder) add(st protocol.Step, handle int, ctxID proto.RuntimeExecutionContextID) {
+	r.flushPending()
 	r.mu.Lock()
 	r.seq++
 	st.ID = "s" + strconv.Itoa(r.seq)
@@ -75,13 +102,17 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 		if l.step.Type == "fill" && l.handle == rep.Handle && l.ctxID == ctxID {
 			l.step.Value = protocol.Ptr(rep.Value)
 			r.lastAt = time.Now()
-			c := protocol.Captured{Seq: l.seq, Step: l.step}
-			s := r.s
+			r.pending = &protocol.Captured{Seq: l.seq, Step: l.step}
+			if r.timer == nil {
+				r.timer = time.AfterFunc(fillDelay, r.flushPending)
+			}
 			r.mu.Unlock()
-			s.sink.Step(s.id, c)
 			return
 		}
 	}
+	r.mu.Unlock()
+	r.flushPending()
+	r.mu.Lock()
 	var removed []int
 	if rep.Type == "dblclick" {
 		for i := len(r.last) - 1; i >= 0 && len(removed) < 2; i-- {
