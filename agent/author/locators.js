@@ -9,8 +9,8 @@
   const A = (globalThis.__taAuthor ||= {});
 
   const S = {
-    testId: 1, otherTestId: 2, role: 100, placeholder: 120, label: 140, alt: 160, text: 180, title: 200,
-    exact: 5, id: 500, roleOnly: 510, attr: 520, tag: 530, nth: 10000, path: 10000000,
+    testId: 1, otherTestId: 2, role: 100, placeholder: 120, label: 140, alt: 160, text: 180, title: 200, tagText: 300,
+    exact: 5, frame: 10, id: 500, roleOnly: 510, attr: 520, tag: 530, nth: 10000, path: 10000000,
   };
   const maxText = 80;
   const overlayTag = 'ta-author-overlay';
@@ -69,7 +69,14 @@
     return runs >= 4;
   };
   const stateClass = /^(active|hover|focus|focused|selected|open|opened|closed|disabled|enabled|visible|hidden|show|shown|checked|current|loading|loaded|ng-.*|is-.*|has-.*)$/i;
-  const stableClass = c => !generated(c) && !stateClass.test(c) && !/[:[\]/]/.test(c) && !/_[a-zA-Z0-9]{5,}$/.test(c) && !/^(css|sc|jsx|emotion|styled|svelte)-/.test(c);
+  // A hash in a class: a CSS-modules suffix with a digit (Button_root__a1b2c),
+  // or a short token of mixed case (kXyZab, styled-components).
+  const hashed = c => {
+    const last = c.split(/_+/).pop();
+    if (c.includes('_') && last.length >= 5 && /\d/.test(last)) return true;
+    return c.split(/[-_]/).some(seg => seg.length <= 8 && (seg.match(/[a-z][A-Z]/g) || []).length >= 2);
+  };
+  const stableClass = c => !generated(c) && !stateClass.test(c) && !/[:[\]/]/.test(c) && !hashed(c) && !/^(css|sc|jsx|emotion|styled|svelte)-/.test(c);
 
   const testIdAttrs = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
 
@@ -223,6 +230,13 @@
     return same.length > 1 ? t + ':nth-of-type(' + (same.indexOf(el) + 1) + ')' : t;
   };
 
+  // The element an action on el is about, as Playwright's selector
+  // generator has it: the control or link el is part of (the <svg> of an
+  // icon button is the button), else el.
+  const interactive = 'button,select,input,textarea,a[href],[role=button],[role=checkbox],[role=radio],[role=link],' +
+    '[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=option],[role=switch],[role=combobox]';
+  A.retarget = el => (el && el.nodeType === 1 && el.closest(interactive)) || el;
+
   A.candidates = withRoots(el => {
     if (!el || el.nodeType !== 1) return [];
     const doc = el.ownerDocument;
@@ -277,10 +291,25 @@
       add('text', text, S.text);
       add('text', text, S.text + S.exact, {exact: true});
     }
+    // The tag and its whole text, as xpath: a fallback of another kind
+    // that survives changed ids, classes and structure, also where the
+    // text locator stops at a child (<button><span>Save</span></button>).
+    if (text && text.length <= maxText && !inShadow && !['html', 'body', 'select', 'textarea'].includes(tag))
+      add('xpath', '//' + tag + '[normalize-space()=' + xq(text) + ']', S.tagText);
     const title = norm(el.getAttribute('title'));
     if (title && title.length <= maxText) {
       add('title', title, S.title);
       add('title', title, S.title + S.exact, {exact: true});
+    }
+
+    // An iframe by its attributes (Playwright's iframe score): the runner
+    // enters frames with these.
+    if (tag === 'iframe' || tag === 'frame') {
+      if (el.id && !generated(el.id)) add('css', tag + '#' + esc(el.id), S.frame);
+      for (const a of ['name', 'title', 'src']) {
+        const v = el.getAttribute(a);
+        if (v && v.length <= 200 && (a === 'title' || !generated(v.replace(/[^A-Za-z0-9]/g, '')))) add('css', tag + attrSel(a, v), S.frame + 1);
+      }
     }
 
     // CSS: a stable id, stable attributes, a stable class.
@@ -350,7 +379,11 @@
           const kt = norm(k.textContent);
           if (!kt || kt.length > 60 || kt === text) continue;
           here++; tries++;
-          const xp = '//' + tagOf(p) + '[.//' + tagOf(k) + '[normalize-space()=' + xq(kt) + ']]' + self;
+          // The path from the ancestor down to the text, so that outer
+          // ancestors (a list holding every card) do not match too.
+          const down = [];
+          for (let n = k; n !== p; n = n.parentElement) down.unshift(tagOf(n));
+          const xp = '//' + tagOf(p) + '[./' + down.join('/') + '[normalize-space()=' + xq(kt) + ']]' + self;
           if (countXPath(doc, xp) === 1) { add('xpath', xp, S.nth + made); made++; break; }
         }
       }
@@ -431,6 +464,7 @@
   // that no locator sees it and it takes no pointer events.
   let host = null, box = null, tip = null, lastEl = null, lastLabel = '';
   A.highlight = el => {
+    el = A.retarget(el);
     if (!el) {
       if (host) host.remove();
       host = null; lastEl = null;

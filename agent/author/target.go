@@ -49,6 +49,19 @@ const describeJS = `function () {
   return {candidates: A.candidates(this), description: A.describe(this)};
 }`
 
+// retarget is the element an action on obj is about (__taAuthor.retarget:
+// the button an icon is in), or obj.
+func retarget(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID) proto.RuntimeRemoteObjectID {
+	res, err := proto.RuntimeCallFunctionOn{ObjectID: obj, FunctionDeclaration: `function () {
+  const A = globalThis.__taAuthor;
+  return A && A.retarget ? A.retarget(this) : this;
+}`}.Call(page.Context(ctx))
+	if err != nil || res.ExceptionDetails != nil || res.Result.ObjectID == "" {
+		return obj
+	}
+	return res.Result.ObjectID
+}
+
 // describeTarget builds the ranked, verified target of an element and its
 // description. page is the session's page; obj is the element as a remote
 // object of the isolated world of its frame; frames is the path of iframe
@@ -59,8 +72,14 @@ const describeJS = `function () {
 // was recorded; the other candidates follow them with their match counts
 // (Matches other than 1), for the picker to show. A candidate that matched
 // one other element is left out: offered as a fallback, it would heal a
-// step onto the wrong element.
+// step onto the wrong element. The element described is the control obj is
+// part of, when it is (retarget): a click on an icon's <svg> is a click on
+// its button.
 func describeTarget(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID, frames []protocol.Locator) (protocol.PickedTarget, protocol.PickedElement, error) {
+	if t := retarget(ctx, page, obj); t != obj {
+		obj = t
+		defer func() { _ = proto.RuntimeReleaseObject{ObjectID: t}.Call(page.Context(ctx)) }()
+	}
 	var out struct {
 		Candidates  []candidate `json:"candidates"`
 		Description description `json:"description"`

@@ -2,9 +2,11 @@ package author
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -198,6 +200,7 @@ var locCases = []locCase{
 	{name: "icon delete", page: "/icons.html", expr: `document.querySelectorAll('button')[0]`, first: "role"},
 	{name: "icon archive", page: "/icons.html", expr: `document.querySelectorAll('button')[1]`, first: "role"},
 	{name: "icon share (test id)", page: "/icons.html", expr: `document.querySelectorAll('button')[2]`, first: "testId"},
+	{name: "icon svg is its button", page: "/icons.html", expr: `document.querySelectorAll('button svg')[1]`, first: "role"},
 	{name: "settings link", page: "/icons.html", expr: `document.querySelector('a')`, first: "role"},
 	{name: "settings image", page: "/icons.html", expr: `document.querySelector('img')`},
 	{name: "badge by title", page: "/icons.html", expr: `document.querySelector('.badge')`},
@@ -209,6 +212,9 @@ var locCases = []locCase{
 	{name: "edit row 2", page: "/table.html", expr: `document.querySelectorAll('button')[1]`},
 	{name: "edit row 3", page: "/table.html", expr: `document.querySelectorAll('button')[2]`},
 	{name: "edit row 4", page: "/table.html", expr: `document.querySelectorAll('button')[3]`},
+	{name: "card 1 add to cart", page: "/cards.html", expr: `document.querySelectorAll('button')[0]`},
+	{name: "card 3 add to cart", page: "/cards.html", expr: `document.querySelectorAll('button')[2]`},
+	{name: "card 2 details link", page: "/cards.html", expr: `document.querySelectorAll('.card a')[1]`},
 	{name: "shadow input", page: "/shadow.html", expr: `document.querySelectorAll('x-newsletter')[1].shadowRoot.querySelector('input')`},
 	{name: "shadow button", page: "/shadow.html", expr: `document.querySelector('x-newsletter').shadowRoot.querySelector('button')`, first: "role"},
 	{name: "iframe input", page: "/frame.html", frame: "inner.html", expr: `document.querySelector('input')`},
@@ -227,7 +233,7 @@ var mutations = []struct{ name, js string }{
 	{"class changed", `function () { this.className = 'restyled'; if (this.parentElement) this.parentElement.className = 'restyled-parent'; }`},
 	{"wrapper added", `function () { const w = this.ownerDocument.createElement('div'); w.className = 'wrap'; this.replaceWith(w); w.append(this); }`},
 	{"siblings reordered", `function () {
-  let n = this.closest('tr') || this;
+  let n = this.closest('tr, .card') || this;
   while (n.parentElement && n.parentElement.children.length < 2) n = n.parentElement;
   const p = n.parentElement || n.getRootNode();
   [...p.children].reverse().forEach(k => p.append(k));
@@ -310,7 +316,7 @@ func TestLocatorsFirstUniqueAndFallbacksSurvive(t *testing.T) {
 			if len(uniqueKinds) < 2 {
 				t.Errorf("only %d kind(s) of unique locator: no real fallback", len(uniqueKinds))
 			}
-			self := backend(t, p, obj)
+			self := backend(t, p, retarget(context.Background(), p, obj))
 			doc := ownerDoc(t, p, obj)
 			if id, i := heal(t, p, doc, ls); i != 0 || id != self {
 				t.Fatalf("the first locator does not find the element (locator %d, node %d, want %d)", i, id, self)
@@ -325,7 +331,7 @@ func TestLocatorsFirstUniqueAndFallbacksSurvive(t *testing.T) {
 
 			for _, m := range mutations {
 				p, obj, target, _ := describeCase(t, p, c)
-				self := backend(t, p, obj)
+				self := backend(t, p, retarget(context.Background(), p, obj))
 				if _, err := (proto.RuntimeCallFunctionOn{ObjectID: obj, FunctionDeclaration: m.js}).Call(p); err != nil {
 					t.Fatal(err)
 				}
@@ -374,7 +380,7 @@ func TestFrameLocator(t *testing.T) {
 	wid := world(t, p, "")
 	mainDoc := object(t, p, wid, "document")
 	for _, c := range []struct{ expr, want string }{
-		{`document.querySelector('#payment')`, "title"},
+		{`document.querySelector('#payment')`, "css"},
 		{`document.querySelector('iframe')`, "css"},
 	} {
 		iframe := object(t, p, wid, c.expr)
@@ -503,5 +509,40 @@ func TestLargePage(t *testing.T) {
 	}
 	if label > 2*time.Second || took > 5*time.Second {
 		t.Errorf("too slow: label %v, describeTarget %v", label, took)
+	}
+}
+
+// TestGeneratedNames: stable ids and classes become css candidates, the
+// ones a framework generated (counters, hashes, React ids, CSS-modules and
+// styled-components classes, state classes) do not.
+func TestGeneratedNames(t *testing.T) {
+	p := testPage(t, "/names.html")
+	wid := world(t, p, "")
+	for _, c := range []struct {
+		i        int
+		want     []string
+		unwanted []string
+	}{
+		{0, []string{"#user-profile", "button.nav_items"}, []string{"kXyZab"}},
+		{1, nil, []string{"radix", "Header_title", "sc-aXZVg"}},
+		{2, []string{"button.btn-primary"}, []string{"12345", "is-active"}},
+		{3, []string{"#step-2", "button.card"}, []string{"emotion-0"}},
+	} {
+		res, err := proto.RuntimeEvaluate{ContextID: wid, ReturnByValue: true,
+			Expression: fmt.Sprintf(`__taAuthor.candidates(document.querySelectorAll('button')[%d]).filter(c => c.kind === 'css').map(c => c.value).join('\n')`, c.i)}.Call(p)
+		if err != nil || res.ExceptionDetails != nil {
+			t.Fatal(err, res.ExceptionDetails)
+		}
+		got := res.Result.Value.Str()
+		for _, w := range c.want {
+			if !slices.Contains(strings.Split(got, "\n"), w) {
+				t.Errorf("button %d: no css %s in\n%s", c.i, w, got)
+			}
+		}
+		for _, u := range c.unwanted {
+			if strings.Contains(got, u) {
+				t.Errorf("button %d: %s used in\n%s", c.i, u, got)
+			}
+		}
 	}
 }
