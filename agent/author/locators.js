@@ -21,19 +21,30 @@
   const esc = s => CSS.escape(s);
   const attrSel = (name, v) => '[' + name + '="' + String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"]';
 
-  // The document and its open shadow roots, as the runner searches them.
+  // The document and its open shadow roots, as the runner searches them;
+  // kept for the length of one call from Go or one hover (withRoots).
+  let cached = null;
+  const withRoots = f => (...args) => {
+    const outer = cached === null;
+    if (outer) cached = new Map();
+    try { return f(...args); } finally { if (outer) cached = null; }
+  };
   const roots = doc => {
+    if (cached && cached.has(doc)) return cached.get(doc);
     const out = [];
     const visit = root => {
       out.push(root);
       for (const el of root.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
     };
     visit(doc);
+    if (cached) cached.set(doc, out);
     return out;
   };
+  // The authoring UI (this highlight, recorder.js's toolbar) is no part of the page.
+  const ours = el => tagOf(el).startsWith('ta-author-');
   const deep = (doc, sel) => {
     const out = [];
-    for (const r of roots(doc)) for (const el of r.querySelectorAll(sel)) if (tagOf(el) !== overlayTag) out.push(el);
+    for (const r of roots(doc)) for (const el of r.querySelectorAll(sel)) if (!ours(el)) out.push(el);
     return out;
   };
   const countCss = (doc, sel) => { try { return deep(doc, sel).length; } catch (e) { return 0; } };
@@ -203,7 +214,8 @@
     return same.length > 1 ? t + ':nth-of-type(' + (same.indexOf(el) + 1) + ')' : t;
   };
 
-  A.candidates = el => {
+  A.candidates = withRoots(el => {
+    if (!el || el.nodeType !== 1) return [];
     const doc = el.ownerDocument;
     const out = [];
     const seen = new Set();
@@ -252,7 +264,7 @@
       add('alt', alt, S.alt + S.exact, {exact: true});
     }
     const text = norm(ownText(el));
-    if (text && text.length <= maxText && innermost(el, text) && !['html', 'body'].includes(tag)) {
+    if (text && text.length <= maxText && innermost(el, text) && !['html', 'body', 'select', 'textarea'].includes(tag)) {
       add('text', text, S.text);
       add('text', text, S.text + S.exact, {exact: true});
     }
@@ -331,12 +343,13 @@
 
     out.sort((a, b) => a.score - b.score);
     return out;
-  };
+  });
 
   const keepAttrs = ['id', 'class', 'name', 'type', 'placeholder', 'aria-label', 'role', 'href', 'title', 'alt', 'for',
     'src', ...testIdAttrs];
 
   A.describe = el => {
+    if (!el || el.nodeType !== 1) return null;
     const attributes = {};
     for (const a of keepAttrs) {
       const v = el.getAttribute(a);
@@ -344,6 +357,7 @@
     }
     const tag = tagOf(el);
     if (['input', 'textarea', 'select'].includes(tag) && el.type !== 'password') attributes.value = String(el.value).slice(0, 200);
+    if (tag === 'button' && el.value) attributes.value = el.value.slice(0, 200);
     if (['checkbox', 'radio'].includes(el.type)) attributes.checked = String(!!el.checked);
     const r = el.getBoundingClientRect();
     const role = roleOf(el), name = nameOf(el).slice(0, 200);
@@ -382,11 +396,11 @@
   };
   const words = c => c.kind === 'role' ? 'role=' + c.value + (c.name ? ' "' + c.name + '"' : '') + (c.exact ? ' (exact)' : '') :
     c.kind + '=' + (c.kind === 'css' || c.kind === 'xpath' ? c.value : '"' + c.value + '"') + (c.exact ? ' (exact)' : '');
-  A.bestLabel = el => {
+  A.bestLabel = withRoots(el => {
     const doc = el.ownerDocument;
     for (const c of A.candidates(el)) if (countIn(doc, c) === 1) return words(c);
     return tagOf(el);
-  };
+  });
 
   // The picker's highlight: a fixed box over el with the best locator as its
   // label, in a closed shadow root of an element of its own under <html>, so

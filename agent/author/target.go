@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -67,14 +68,24 @@ func describeTarget(ctx context.Context, page *rod.Page, obj proto.RuntimeRemote
 	if err := callJSON(ctx, page, obj, describeJS, &out); err != nil {
 		return protocol.PickedTarget{}, protocol.PickedElement{}, fmt.Errorf("describing the element: %w", err)
 	}
-	ranked, err := verify(ctx, page, obj, out.Candidates)
+	d := out.Description
+	if role, name, ok := axRoleName(ctx, page, obj); ok {
+		// Chromium's own role and name are the ones the runner's role
+		// locator queries: a candidate from them, and the description.
+		d.Role, d.Name = role, name
+		if name != "" && len([]rune(name)) <= 80 {
+			out.Candidates = append(out.Candidates,
+				candidate{Kind: "role", Value: role, Name: name, Score: roleScore},
+				candidate{Kind: "role", Value: role, Name: name, Exact: true, Score: roleScore + 5})
+		}
+	}
+	ranked, err := verify(ctx, page, obj, dedupe(out.Candidates))
 	if err != nil {
 		return protocol.PickedTarget{}, protocol.PickedElement{}, err
 	}
 	if frames == nil {
 		frames = []protocol.Locator{}
 	}
-	d := out.Description
 	el := protocol.PickedElement{
 		Tag: d.Tag, Text: d.Text, Role: d.Role, Name: d.Name, Attributes: d.Attributes,
 		Box: box(ctx, page, obj), Frame: frames,
@@ -174,6 +185,56 @@ func verify(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID
 		unique = append(unique[:maxLocators-1], unique[len(unique)-1])
 	}
 	return append(unique, others...), nil
+}
+
+// roleScore is the score of a role locator with a name (Playwright's).
+const roleScore = 100
+
+// chromeOnlyRoles are roles of Chromium's accessibility tree that are no
+// ARIA role a locator could name.
+var chromeOnlyRoles = map[string]bool{"": true, "generic": true, "none": true, "StaticText": true, "InlineTextBox": true,
+	"LabelText": true, "RootWebArea": true, "LineBreak": true, "Iframe": true, "IframePresentational": true}
+
+// axRoleName is the element's role and accessible name as Chromium's
+// accessibility tree has them, with ARIA's spelling of the role (img, not
+// image); ok is false when the element has no role a locator can use.
+func axRoleName(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID) (role, name string, ok bool) {
+	res, err := proto.AccessibilityGetPartialAXTree{ObjectID: obj}.Call(page.Context(ctx))
+	if err != nil || len(res.Nodes) == 0 {
+		return "", "", false
+	}
+	n := res.Nodes[0]
+	if n.Ignored || n.Role == nil {
+		return "", "", false
+	}
+	role = n.Role.Value.Str()
+	if chromeOnlyRoles[role] {
+		return "", "", false
+	}
+	if role == "image" {
+		role = "img"
+	}
+	if n.Name != nil {
+		name = strings.Join(strings.Fields(n.Name.Value.Str()), " ")
+	}
+	return role, name, true
+}
+
+// dedupe drops repeated candidates, keeping the first (best-scored after
+// sorting) of each.
+func dedupe(cs []candidate) []candidate {
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Score < cs[j].Score })
+	seen := map[candidate]bool{}
+	out := cs[:0]
+	for _, c := range cs {
+		k := c
+		k.Score = 0
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // callJSON calls fn on obj and decodes its value into v.

@@ -239,6 +239,9 @@ var mutations = []struct{ name, js string }{
 }`},
 }
 
+// describeTimes are how long describeTarget took, for the figures.
+var describeTimes []time.Duration
+
 // describeCase opens the case's page and describes its element.
 func describeCase(t *testing.T, p *rod.Page, c locCase) (*rod.Page, proto.RuntimeRemoteObjectID, protocol.PickedTarget, protocol.PickedElement) {
 	t.Helper()
@@ -264,10 +267,12 @@ func describeCase(t *testing.T, p *rod.Page, c locCase) (*rod.Page, proto.Runtim
 		wid = world(t, p, childFrame(t, p, c.frame))
 	}
 	obj := object(t, p, wid, c.expr)
+	start := time.Now()
 	target, el, err := describeTarget(context.Background(), p, obj, frames)
 	if err != nil {
 		t.Fatal(err)
 	}
+	describeTimes = append(describeTimes, time.Since(start))
 	return p, obj, target, el
 }
 
@@ -280,9 +285,7 @@ func TestLocatorsFirstUniqueAndFallbacksSurvive(t *testing.T) {
 	firstOK, survived, mutated := 0, 0, 0
 	for _, c := range locCases {
 		t.Run(c.name, func(t *testing.T) {
-			start := time.Now()
 			p, obj, target, el := describeCase(t, nil, c)
-			t.Logf("described in %v", time.Since(start))
 			ls := target.Locators
 			if len(ls) == 0 || ls[0].Matches != 1 {
 				t.Fatalf("no unique first locator: %+v", ls)
@@ -338,6 +341,14 @@ func TestLocatorsFirstUniqueAndFallbacksSurvive(t *testing.T) {
 				}
 			}
 		})
+	}
+	var total, worst time.Duration
+	for _, d := range describeTimes {
+		total += d
+		worst = max(worst, d)
+	}
+	if len(describeTimes) > 0 {
+		t.Logf("describeTarget: %v on average, %v at worst (%d elements)", total/time.Duration(len(describeTimes)), worst, len(describeTimes))
 	}
 	t.Logf("first locator unique and right: %d/%d (%.0f%%); fallback survival after mutations: %d/%d (%.0f%%)",
 		firstOK, len(locCases), 100*float64(firstOK)/float64(len(locCases)), survived, mutated, 100*float64(survived)/float64(max(mutated, 1)))
