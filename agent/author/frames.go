@@ -88,7 +88,14 @@ func (pg *pageState) watch() {
 	go func() { wait(); close(done) }()
 	select {
 	case <-done:
-		if pg.ctx.Err() == nil {
+		if pg.ctx.Err() != nil {
+			return
+		}
+		// A browser that died detaches its pages too: tell the two apart.
+		select {
+		case <-pg.b.gone:
+			pg.gone("the browser stopped (it crashed or was closed)")
+		case <-time.After(300 * time.Millisecond):
 			pg.gone("the browser window was closed")
 		}
 	case <-pg.b.gone:
@@ -304,18 +311,24 @@ func (pg *pageState) bindingCalled(e *proto.RuntimeBindingCalled) {
 	}
 }
 
-// fullReport is a report with the element's locators as the page saw them
-// when it happened (recorder.js's snapshot), used when the element is gone
-// by the time it is described.
+// fullReport is a report with the element as the page saw it when it
+// happened (recorder.js's snapshot, taken before the page's own handlers
+// ran).
 type fullReport struct {
 	report
-	Fallback *struct {
-		CSS        string `json:"css"`
-		Candidates []struct {
-			protocol.Locator
-			Score int `json:"score"`
-		} `json:"candidates"`
-	} `json:"fallback,omitempty"`
+	Fallback *snapshot `json:"fallback,omitempty"`
+}
+
+// snapshot is an element as recorder.js saw it at the event: its CSS
+// path, its locator candidates (locators.js, counted in the page) and its
+// text.
+type snapshot struct {
+	CSS        string `json:"css"`
+	Text       string `json:"text"`
+	Candidates []struct {
+		protocol.Locator
+		Score int `json:"score"`
+	} `json:"candidates"`
 }
 
 // flush waits until the reports the page sent so far are handled: a

@@ -9,8 +9,8 @@
   const A = (globalThis.__taAuthor ||= {});
 
   const S = {
-    testId: 1, otherTestId: 2, role: 100, placeholder: 120, label: 140, alt: 160, text: 180, title: 200,
-    exact: 5, id: 500, roleOnly: 510, attr: 520, tag: 530, nth: 10000, path: 10000000,
+    testId: 1, otherTestId: 2, role: 100, placeholder: 120, label: 140, alt: 160, text: 180, title: 200, tagText: 300,
+    exact: 5, frame: 10, id: 500, roleOnly: 510, attr: 520, tag: 530, nth: 10000, path: 10000000,
   };
   const maxText = 80;
   const overlayTag = 'ta-author-overlay';
@@ -21,19 +21,30 @@
   const esc = s => CSS.escape(s);
   const attrSel = (name, v) => '[' + name + '="' + String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"]';
 
-  // The document and its open shadow roots, as the runner searches them.
+  // The document and its open shadow roots, as the runner searches them;
+  // kept for the length of one call from Go or one hover (withRoots).
+  let cached = null;
+  const withRoots = f => (...args) => {
+    const outer = cached === null;
+    if (outer) cached = new Map();
+    try { return f(...args); } finally { if (outer) cached = null; }
+  };
   const roots = doc => {
+    if (cached && cached.has(doc)) return cached.get(doc);
     const out = [];
     const visit = root => {
       out.push(root);
       for (const el of root.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
     };
     visit(doc);
+    if (cached) cached.set(doc, out);
     return out;
   };
+  // The authoring UI (this highlight, recorder.js's toolbar) is no part of the page.
+  const ours = el => tagOf(el).startsWith('ta-author-');
   const deep = (doc, sel) => {
     const out = [];
-    for (const r of roots(doc)) for (const el of r.querySelectorAll(sel)) if (tagOf(el) !== overlayTag) out.push(el);
+    for (const r of roots(doc)) for (const el of r.querySelectorAll(sel)) if (!ours(el)) out.push(el);
     return out;
   };
   const countCss = (doc, sel) => { try { return deep(doc, sel).length; } catch (e) { return 0; } };
@@ -58,7 +69,14 @@
     return runs >= 4;
   };
   const stateClass = /^(active|hover|focus|focused|selected|open|opened|closed|disabled|enabled|visible|hidden|show|shown|checked|current|loading|loaded|ng-.*|is-.*|has-.*)$/i;
-  const stableClass = c => !generated(c) && !stateClass.test(c) && !/[:[\]/]/.test(c) && !/_[a-zA-Z0-9]{5,}$/.test(c) && !/^(css|sc|jsx|emotion|styled|svelte)-/.test(c);
+  // A hash in a class: a CSS-modules suffix with a digit (Button_root__a1b2c),
+  // or a short token of mixed case (kXyZab, styled-components).
+  const hashed = c => {
+    const last = c.split(/_+/).pop();
+    if (c.includes('_') && last.length >= 5 && /\d/.test(last)) return true;
+    return c.split(/[-_]/).some(seg => seg.length <= 8 && (seg.match(/[a-z][A-Z]/g) || []).length >= 2);
+  };
+  const stableClass = c => !generated(c) && !stateClass.test(c) && !/[:[\]/]/.test(c) && !hashed(c) && !/^(css|sc|jsx|emotion|styled|svelte)-/.test(c);
 
   const testIdAttrs = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
 
@@ -118,6 +136,14 @@
     }
     return s;
   };
+  // el.labels, without its cost: Chromium scans the document for each
+  // call, which on a page of thousands of buttons takes seconds.
+  const labelsOf = el => {
+    if (!el.labels) return [];
+    const root = el.getRootNode();
+    if (!el.closest('label') && !(el.id && root.querySelector && root.querySelector('label[for="' + CSS.escape(el.id) + '"]'))) return [];
+    return [...el.labels];
+  };
   // The label texts of a form control, as the runner's label locator reads them.
   const labelTexts = el => {
     const out = [];
@@ -129,7 +155,7 @@
       }
       return s;
     };
-    if (el.labels) for (const l of el.labels) out.push(norm(labelText(l)));
+    for (const l of labelsOf(el)) out.push(norm(labelText(l)));
     const ids = el.getAttribute('aria-labelledby');
     if (ids) out.push(norm(ids.split(/\s+/).map(id => { const t = byId(el, id); return t ? t.textContent : ''; }).join(' ')));
     const al = el.getAttribute('aria-label');
@@ -149,8 +175,9 @@
     if (t === 'input' && ['button', 'submit', 'reset'].includes(type))
       return norm(el.value) || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
     if (t === 'input' && type === 'image') return norm(el.getAttribute('alt')) || 'Submit';
-    if (el.labels && el.labels.length) {
-      const s = norm([...el.labels].map(contentText).join(' '));
+    const ls = labelsOf(el);
+    if (ls.length) {
+      const s = norm(ls.map(contentText).join(' '));
       if (s) return s;
     }
     if (t === 'img' || t === 'area') { const a = norm(el.getAttribute('alt')); if (a) return a; }
@@ -203,7 +230,15 @@
     return same.length > 1 ? t + ':nth-of-type(' + (same.indexOf(el) + 1) + ')' : t;
   };
 
-  A.candidates = el => {
+  // The element an action on el is about, as Playwright's selector
+  // generator has it: the control or link el is part of (the <svg> of an
+  // icon button is the button), else el.
+  const interactive = 'button,select,input,textarea,a[href],[role=button],[role=checkbox],[role=radio],[role=link],' +
+    '[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=option],[role=switch],[role=combobox]';
+  A.retarget = el => (el && el.nodeType === 1 && el.closest(interactive)) || el;
+
+  A.candidates = withRoots(el => {
+    if (!el || el.nodeType !== 1) return [];
     const doc = el.ownerDocument;
     const out = [];
     const seen = new Set();
@@ -252,14 +287,29 @@
       add('alt', alt, S.alt + S.exact, {exact: true});
     }
     const text = norm(ownText(el));
-    if (text && text.length <= maxText && innermost(el, text) && !['html', 'body'].includes(tag)) {
+    if (text && text.length <= maxText && innermost(el, text) && !['html', 'body', 'select', 'textarea'].includes(tag)) {
       add('text', text, S.text);
       add('text', text, S.text + S.exact, {exact: true});
     }
+    // The tag and its whole text, as xpath: a fallback of another kind
+    // that survives changed ids, classes and structure, also where the
+    // text locator stops at a child (<button><span>Save</span></button>).
+    if (text && text.length <= maxText && !inShadow && !['html', 'body', 'select', 'textarea'].includes(tag))
+      add('xpath', '//' + tag + '[normalize-space()=' + xq(text) + ']', S.tagText);
     const title = norm(el.getAttribute('title'));
     if (title && title.length <= maxText) {
       add('title', title, S.title);
       add('title', title, S.title + S.exact, {exact: true});
+    }
+
+    // An iframe by its attributes (Playwright's iframe score): the runner
+    // enters frames with these.
+    if (tag === 'iframe' || tag === 'frame') {
+      if (el.id && !generated(el.id)) add('css', tag + '#' + esc(el.id), S.frame);
+      for (const a of ['name', 'title', 'src']) {
+        const v = el.getAttribute(a);
+        if (v && v.length <= 200 && (a === 'title' || !generated(v.replace(/[^A-Za-z0-9]/g, '')))) add('css', tag + attrSel(a, v), S.frame + 1);
+      }
     }
 
     // CSS: a stable id, stable attributes, a stable class.
@@ -281,7 +331,7 @@
 
     // The row-scoped xpath only when nothing above is unique by the page's
     // own (approximate) count: it is long and reads poorly.
-    const plain = out.some(c => countIn(doc, c) === 1);
+    const plain = out.some(c => countIn(doc, c, 2) === 1);
 
     // Scoped, when nothing above is unique (a table of identical "Edit"
     // buttons): for light DOM, an xpath scoped by a text that tells an
@@ -314,13 +364,26 @@
       else if (el.getAttribute('name')) pred = '[@name=' + xq(el.getAttribute('name')) + ']';
       else if (type) pred = '[@type=' + xq(type) + ']';
       const self = '//' + tag + pred;
-      let made = 0;
-      for (let p = el.parentElement, depth = 0; p && depth < 6 && made < 2 && tagOf(p) !== 'body'; p = p.parentElement, depth++) {
+      // Each try evaluates an xpath over the whole document: a few tries
+      // per ancestor, with the texts nearest to el first.
+      let made = 0, tries = 0;
+      for (let p = el.parentElement, depth = 0; p && depth < 6 && made < 2 && tries < 24 && tagOf(p) !== 'body'; p = p.parentElement, depth++) {
+        // An ancestor with several elements like el in it cannot tell el apart.
+        let inside = 0;
+        try { inside = doc.evaluate('.' + self, p, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null).snapshotLength; } catch (e) { inside = 0; }
+        if (inside !== 1) continue;
+        let here = 0;
         for (const k of p.querySelectorAll('*')) {
+          if (here >= 6 || tries >= 24) break;
           if (k === el || k.contains(el) || el.contains(k) || k.children.length > 0) continue;
           const kt = norm(k.textContent);
           if (!kt || kt.length > 60 || kt === text) continue;
-          const xp = '//' + tagOf(p) + '[.//' + tagOf(k) + '[normalize-space()=' + xq(kt) + ']]' + self;
+          here++; tries++;
+          // The path from the ancestor down to the text, so that outer
+          // ancestors (a list holding every card) do not match too.
+          const down = [];
+          for (let n = k; n !== p; n = n.parentElement) down.unshift(tagOf(n));
+          const xp = '//' + tagOf(p) + '[./' + down.join('/') + '[normalize-space()=' + xq(kt) + ']]' + self;
           if (countXPath(doc, xp) === 1) { add('xpath', xp, S.nth + made); made++; break; }
         }
       }
@@ -331,12 +394,13 @@
 
     out.sort((a, b) => a.score - b.score);
     return out;
-  };
+  });
 
   const keepAttrs = ['id', 'class', 'name', 'type', 'placeholder', 'aria-label', 'role', 'href', 'title', 'alt', 'for',
     'src', ...testIdAttrs];
 
   A.describe = el => {
+    if (!el || el.nodeType !== 1) return null;
     const attributes = {};
     for (const a of keepAttrs) {
       const v = el.getAttribute(a);
@@ -344,6 +408,7 @@
     }
     const tag = tagOf(el);
     if (['input', 'textarea', 'select'].includes(tag) && el.type !== 'password') attributes.value = String(el.value).slice(0, 200);
+    if (tag === 'button' && el.value) attributes.value = el.value.slice(0, 200);
     if (['checkbox', 'radio'].includes(el.type)) attributes.checked = String(!!el.checked);
     const r = el.getBoundingClientRect();
     const role = roleOf(el), name = nameOf(el).slice(0, 200);
@@ -365,7 +430,13 @@
 
   // The best candidate that is unique by the page's own count, for the
   // highlight's label (approximate: role and label are counted roughly).
-  const countIn = (doc, c) => {
+  // Counting stops at limit: "unique or not" needs no more than 2.
+  const countWhere = (list, pred, limit) => {
+    let n = 0;
+    for (const e of list) if (pred(e) && ++n >= limit) break;
+    return n;
+  };
+  const countIn = (doc, c, limit = Infinity) => {
     const want = lower(c.value);
     const match = s => c.exact ? norm(s) === norm(c.value) : lower(s).includes(want);
     switch (c.kind) {
@@ -373,26 +444,27 @@
     case 'xpath': return countXPath(doc, c.value);
     case 'testId': return countCss(doc, attrSel('data-testid', c.value));
     case 'placeholder': case 'alt': case 'title':
-      return deep(doc, '[' + c.kind + ']').filter(e => match(e.getAttribute(c.kind))).length;
-    case 'label': return deep(doc, 'input,textarea,select,button,[aria-label],[aria-labelledby]').filter(e => labelTexts(e).some(match)).length;
-    case 'text': return deep(doc, '*').filter(e => match(ownText(e)) && innermost(e, norm(c.value))).length;
-    case 'role': return deep(doc, '*').filter(e => roleOf(e) === c.value && (!c.name || (c.exact ? nameOf(e) === c.name : lower(nameOf(e)).includes(lower(c.name))))).length;
+      return countWhere(deep(doc, '[' + c.kind + ']'), e => match(e.getAttribute(c.kind)), limit);
+    case 'label': return countWhere(deep(doc, 'input,textarea,select,button,[aria-label],[aria-labelledby]'), e => labelTexts(e).some(match), limit);
+    case 'text': return countWhere(deep(doc, '*'), e => match(ownText(e)) && innermost(e, norm(c.value)), limit);
+    case 'role': return countWhere(deep(doc, '*'), e => roleOf(e) === c.value && (!c.name || (c.exact ? nameOf(e) === c.name : lower(nameOf(e)).includes(lower(c.name)))), limit);
     }
     return 0;
   };
   const words = c => c.kind === 'role' ? 'role=' + c.value + (c.name ? ' "' + c.name + '"' : '') + (c.exact ? ' (exact)' : '') :
     c.kind + '=' + (c.kind === 'css' || c.kind === 'xpath' ? c.value : '"' + c.value + '"') + (c.exact ? ' (exact)' : '');
-  A.bestLabel = el => {
+  A.bestLabel = withRoots(el => {
     const doc = el.ownerDocument;
-    for (const c of A.candidates(el)) if (countIn(doc, c) === 1) return words(c);
+    for (const c of A.candidates(el)) if (countIn(doc, c, 2) === 1) return words(c);
     return tagOf(el);
-  };
+  });
 
   // The picker's highlight: a fixed box over el with the best locator as its
   // label, in a closed shadow root of an element of its own under <html>, so
   // that no locator sees it and it takes no pointer events.
   let host = null, box = null, tip = null, lastEl = null, lastLabel = '';
   A.highlight = el => {
+    el = A.retarget(el);
     if (!el) {
       if (host) host.remove();
       host = null; lastEl = null;

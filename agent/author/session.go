@@ -83,6 +83,12 @@ func (s *session) open(b *browser, url string) {
 		s.end(protocol.SessionError, fmt.Sprintf("cannot open %s: %s", url, pg.why(err)))
 		return
 	}
+	s.mu.Lock()
+	ended := s.ended
+	s.mu.Unlock()
+	if ended {
+		return
+	}
 	if s.kind == protocol.AuthorRecord {
 		s.rec.start(s, url)
 		pg.setStarted()
@@ -128,6 +134,7 @@ func (s *session) stop() {
 	s.mu.Unlock()
 	if pg != nil && pg.owner == s && s.kind == protocol.AuthorRecord {
 		pg.flush(3 * time.Second)
+		s.rec.flushPending()
 	}
 	if s.kind == protocol.AuthorRecord {
 		s.end(protocol.SessionStopped, "")

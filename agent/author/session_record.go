@@ -2,6 +2,8 @@ package author
 
 import (
 	"context"
+	"maps"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -23,12 +25,38 @@ type recorder struct {
 
 	mu          sync.Mutex
 	seq         int
-	last        []capturedStep // the most recent steps, oldest first, at most keepLast
-	lastAt      time.Time      // when the last step was recorded
-	requestedAt time.Time      // when the top frame last asked to navigate
+	last        []capturedStep     // the most recent steps, oldest first, at most keepLast
+	lastAt      time.Time          // when the last step was recorded
+	requestedAt time.Time          // when the top frame last asked to navigate
+	pending     *protocol.Captured // the latest value of a fill, not sent yet
+	timer       *time.Timer        // sends pending
+
+	sendMu sync.Mutex // keeps the pending fill's sends in order
+}
+
+// flushPending sends the fill update held back, if any.
+func (r *recorder) flushPending() {
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	r.mu.Lock()
+	c, s := r.pending, r.s
+	r.pending = nil
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	r.mu.Unlock()
+	if c != nil {
+		s.sink.Step(s.id, *c)
+	}
 }
 
 const keepLast = 3
+
+// fillDelay is how long the updates of a fill being typed are held: a
+// field typed into quickly (or a flood of input events) sends its latest
+// value a few times a second rather than once per keystroke.
+const fillDelay = 150 * time.Millisecond
 
 type capturedStep struct {
 	seq    int
@@ -47,6 +75,7 @@ func (r *recorder) start(s *session, url string) {
 
 // add sends a new step and keeps it for merging.
 func (r *recorder) add(st protocol.Step, handle int, ctxID proto.RuntimeExecutionContextID) {
+	r.flushPending()
 	r.mu.Lock()
 	r.seq++
 	st.ID = "s" + strconv.Itoa(r.seq)
@@ -75,13 +104,17 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 		if l.step.Type == "fill" && l.handle == rep.Handle && l.ctxID == ctxID {
 			l.step.Value = protocol.Ptr(rep.Value)
 			r.lastAt = time.Now()
-			c := protocol.Captured{Seq: l.seq, Step: l.step}
-			s := r.s
+			r.pending = &protocol.Captured{Seq: l.seq, Step: l.step}
+			if r.timer == nil {
+				r.timer = time.AfterFunc(fillDelay, r.flushPending)
+			}
 			r.mu.Unlock()
-			s.sink.Step(s.id, c)
 			return
 		}
 	}
+	r.mu.Unlock()
+	r.flushPending()
+	r.mu.Lock()
 	var removed []int
 	if rep.Type == "dblclick" {
 		for i := len(r.last) - 1; i >= 0 && len(removed) < 2; i-- {
@@ -113,7 +146,7 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 		return
 	}
 	if rep.Handle != 0 {
-		t, err := pg.target(ctx, ctxID, rep.Handle)
+		t, err := pg.target(ctx, ctxID, rep.Handle, rep.Fallback)
 		if err != nil {
 			t = pg.snapshotTarget(ctx, ctxID, rep)
 		}
@@ -153,7 +186,7 @@ func (r *recorder) navigated(url string) {
 
 // target is a recorded element's step target: the locators that matched it
 // alone in the live page, best first.
-func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionContextID, handle int) (*protocol.Target, error) {
+func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionContextID, handle int, snap *snapshot) (*protocol.Target, error) {
 	obj, frames, err := pg.element(ctx, ctxID, handle)
 	if err != nil {
 		return nil, err
@@ -163,6 +196,9 @@ func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionCon
 	if err != nil {
 		pg.m.log.Debug("describeTarget", "err", err)
 		picked, _ = pg.minimalTarget(ctx, obj, frames)
+	}
+	if snap != nil {
+		picked = asItWas(picked, snap)
 	}
 	t := &protocol.Target{Frame: picked.Frame, Fingerprint: picked.Fingerprint}
 	for _, l := range picked.Locators {
@@ -177,6 +213,57 @@ func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionCon
 		t.Frame = nil
 	}
 	return t, nil
+}
+
+// asItWas corrects a target described after the page handled the event
+// (a button whose text a click changed: "Add" became "Added") with the
+// candidates the page gave when the event happened, before its handlers
+// ran: a replay meets the element as it was then. Text-based locators
+// (text, role with a name) the page gave then and that no longer exist
+// replace those made of the new text; the fingerprint's text goes back too.
+func asItWas(t protocol.PickedTarget, snap *snapshot) protocol.PickedTarget {
+	key := func(l protocol.Locator) string { return l.Kind + "\x00" + l.Value + "\x00" + l.Name }
+	textual := func(l protocol.Locator) bool { return l.Kind == "text" || (l.Kind == "role" && l.Name != "") }
+	then := map[string]bool{}
+	for _, c := range snap.Candidates {
+		then[key(c.Locator)] = true
+	}
+	now := map[string]bool{}
+	var out []protocol.RankedLocator
+	for _, l := range t.Locators {
+		now[key(l.Locator)] = true
+		if !textual(l.Locator) || then[key(l.Locator)] || len(snap.Candidates) == 0 {
+			out = append(out, l)
+		}
+	}
+	// Unverified, they are added in their exact form only (fewer
+	// elements match it), once each.
+	added := map[string]int{}
+	for _, c := range snap.Candidates {
+		k := key(c.Locator)
+		if !textual(c.Locator) || now[k] {
+			continue
+		}
+		if i, ok := added[k]; ok {
+			if c.Exact && !out[i].Exact {
+				out[i] = protocol.RankedLocator{Locator: c.Locator, Score: out[i].Score, Matches: 1}
+			}
+			continue
+		}
+		added[k] = len(out)
+		out = append(out, protocol.RankedLocator{Locator: c.Locator, Score: c.Score, Matches: 1})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score < out[j].Score })
+	t.Locators = out
+	if snap.Text != "" && t.Fingerprint != nil && t.Fingerprint["text"] != snap.Text {
+		fp := maps.Clone(t.Fingerprint)
+		if fp["name"] == fp["text"] {
+			fp["name"] = snap.Text
+		}
+		fp["text"] = snap.Text
+		t.Fingerprint = fp
+	}
+	return t
 }
 
 // snapshotTarget is the target of an element that is gone (a click that

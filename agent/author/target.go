@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -48,6 +49,19 @@ const describeJS = `function () {
   return {candidates: A.candidates(this), description: A.describe(this)};
 }`
 
+// retarget is the element an action on obj is about (__taAuthor.retarget:
+// the button an icon is in), or obj.
+func retarget(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID) proto.RuntimeRemoteObjectID {
+	res, err := proto.RuntimeCallFunctionOn{ObjectID: obj, FunctionDeclaration: `function () {
+  const A = globalThis.__taAuthor;
+  return A && A.retarget ? A.retarget(this) : this;
+}`}.Call(page.Context(ctx))
+	if err != nil || res.ExceptionDetails != nil || res.Result.ObjectID == "" {
+		return obj
+	}
+	return res.Result.ObjectID
+}
+
 // describeTarget builds the ranked, verified target of an element and its
 // description. page is the session's page; obj is the element as a remote
 // object of the isolated world of its frame; frames is the path of iframe
@@ -58,8 +72,14 @@ const describeJS = `function () {
 // was recorded; the other candidates follow them with their match counts
 // (Matches other than 1), for the picker to show. A candidate that matched
 // one other element is left out: offered as a fallback, it would heal a
-// step onto the wrong element.
+// step onto the wrong element. The element described is the control obj is
+// part of, when it is (retarget): a click on an icon's <svg> is a click on
+// its button.
 func describeTarget(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID, frames []protocol.Locator) (protocol.PickedTarget, protocol.PickedElement, error) {
+	if t := retarget(ctx, page, obj); t != obj {
+		obj = t
+		defer func() { _ = proto.RuntimeReleaseObject{ObjectID: t}.Call(page.Context(ctx)) }()
+	}
 	var out struct {
 		Candidates  []candidate `json:"candidates"`
 		Description description `json:"description"`
@@ -67,14 +87,24 @@ func describeTarget(ctx context.Context, page *rod.Page, obj proto.RuntimeRemote
 	if err := callJSON(ctx, page, obj, describeJS, &out); err != nil {
 		return protocol.PickedTarget{}, protocol.PickedElement{}, fmt.Errorf("describing the element: %w", err)
 	}
-	ranked, err := verify(ctx, page, obj, out.Candidates)
+	d := out.Description
+	if role, name, ok := axRoleName(ctx, page, obj); ok {
+		// Chromium's own role and name are the ones the runner's role
+		// locator queries: a candidate from them, and the description.
+		d.Role, d.Name = role, name
+		if name != "" && len([]rune(name)) <= 80 {
+			out.Candidates = append(out.Candidates,
+				candidate{Kind: "role", Value: role, Name: name, Score: roleScore},
+				candidate{Kind: "role", Value: role, Name: name, Exact: true, Score: roleScore + 5})
+		}
+	}
+	ranked, err := verify(ctx, page, obj, dedupe(out.Candidates))
 	if err != nil {
 		return protocol.PickedTarget{}, protocol.PickedElement{}, err
 	}
 	if frames == nil {
 		frames = []protocol.Locator{}
 	}
-	d := out.Description
 	el := protocol.PickedElement{
 		Tag: d.Tag, Text: d.Text, Role: d.Role, Name: d.Name, Attributes: d.Attributes,
 		Box: box(ctx, page, obj), Frame: frames,
@@ -141,6 +171,7 @@ func verify(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID
 	defer func() { _ = proto.RuntimeReleaseObject{ObjectID: doc}.Call(p) }()
 
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Score < cs[j].Score })
+	m := runner.NewMatcher(ctx, page, page.SessionID, doc)
 	var unique, others []protocol.RankedLocator
 	looseUnique := map[string]bool{}
 	for _, c := range cs {
@@ -151,7 +182,7 @@ func verify(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID
 		if c.Exact && looseUnique[key] {
 			continue // the looser form already finds exactly this element
 		}
-		n, id, err := runner.Match(ctx, page, page.SessionID, doc, c.locator())
+		n, id, err := m.Match(c.locator())
 		if err != nil {
 			continue // malformed in the runner's eyes: never offer it
 		}
@@ -174,6 +205,56 @@ func verify(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID
 		unique = append(unique[:maxLocators-1], unique[len(unique)-1])
 	}
 	return append(unique, others...), nil
+}
+
+// roleScore is the score of a role locator with a name (Playwright's).
+const roleScore = 100
+
+// chromeOnlyRoles are roles of Chromium's accessibility tree that are no
+// ARIA role a locator could name.
+var chromeOnlyRoles = map[string]bool{"": true, "generic": true, "none": true, "StaticText": true, "InlineTextBox": true,
+	"LabelText": true, "RootWebArea": true, "LineBreak": true, "Iframe": true, "IframePresentational": true}
+
+// axRoleName is the element's role and accessible name as Chromium's
+// accessibility tree has them, with ARIA's spelling of the role (img, not
+// image); ok is false when the element has no role a locator can use.
+func axRoleName(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID) (role, name string, ok bool) {
+	res, err := proto.AccessibilityGetPartialAXTree{ObjectID: obj}.Call(page.Context(ctx))
+	if err != nil || len(res.Nodes) == 0 {
+		return "", "", false
+	}
+	n := res.Nodes[0]
+	if n.Ignored || n.Role == nil {
+		return "", "", false
+	}
+	role = n.Role.Value.Str()
+	if chromeOnlyRoles[role] {
+		return "", "", false
+	}
+	if role == "image" {
+		role = "img"
+	}
+	if n.Name != nil {
+		name = strings.Join(strings.Fields(n.Name.Value.Str()), " ")
+	}
+	return role, name, true
+}
+
+// dedupe drops repeated candidates, keeping the first (best-scored after
+// sorting) of each.
+func dedupe(cs []candidate) []candidate {
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Score < cs[j].Score })
+	seen := map[candidate]bool{}
+	out := cs[:0]
+	for _, c := range cs {
+		k := c
+		k.Score = 0
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // callJSON calls fn on obj and decodes its value into v.

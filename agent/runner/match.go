@@ -9,23 +9,45 @@ import (
 	"github.com/ysmood/gson"
 )
 
-// Match runs one locator in a document exactly as a run resolves a target
-// (queryJS, or the accessibility tree for role), so that the authoring side
-// can verify, at capture time, the locators a recorded step will replay
-// with. c sends DevTools requests on the page's session sessionID (a
-// *rod.Page does); doc is the document of the frame to search, a remote
-// object in any world of that frame. It answers how many elements match
-// and, when exactly one does, its backend node id. A malformed locator is
-// an error.
-func Match(ctx context.Context, c proto.Client, sessionID proto.TargetSessionID, doc proto.RuntimeRemoteObjectID, l protocol.Locator) (int, proto.DOMBackendNodeID, error) {
+// Matcher runs locators in one document exactly as a run resolves a
+// target (queryJS, or the accessibility tree for role), so that the
+// authoring side can verify, at capture time, the locators a recorded step
+// will replay with. It keeps the accessibility tree's answer per role for
+// its life (one verification of one element): on a large page each query
+// takes hundreds of milliseconds, and an element's candidates often share
+// a role.
+type Matcher struct {
+	s    bound
+	doc  proto.RuntimeRemoteObjectID
+	axes map[string][]*proto.AccessibilityAXNode
+}
+
+// NewMatcher searches doc, the document of a frame (a remote object in any
+// world of it); c sends DevTools requests on the page's session sessionID
+// (a *rod.Page does).
+func NewMatcher(ctx context.Context, c proto.Client, sessionID proto.TargetSessionID, doc proto.RuntimeRemoteObjectID) *Matcher {
+	return &Matcher{s: bound{c: c, id: sessionID, ctx: ctx}, doc: doc, axes: map[string][]*proto.AccessibilityAXNode{}}
+}
+
+// Match answers how many elements l matches and, when exactly one does, its
+// backend node id. A malformed locator is an error.
+func (m *Matcher) Match(l protocol.Locator) (int, proto.DOMBackendNodeID, error) {
+	s, doc := m.s, m.doc
 	if doc == "" {
 		return 0, 0, errors.New("match: no document to search")
 	}
-	s := bound{c: c, id: sessionID, ctx: ctx}
 	if l.Kind == "role" {
-		ids, err := findRole(s, doc, l)
-		if err != nil || len(ids) != 1 {
-			return len(ids), 0, err
+		nodes, ok := m.axes[l.Value]
+		if !ok {
+			var err error
+			if nodes, err = axNodes(s, doc, l.Value); err != nil {
+				return 0, 0, err
+			}
+			m.axes[l.Value] = nodes
+		}
+		ids := filterRole(nodes, l)
+		if len(ids) != 1 {
+			return len(ids), 0, nil
 		}
 		return 1, ids[0], nil
 	}
@@ -57,6 +79,11 @@ func Match(ctx context.Context, c proto.Client, sessionID proto.TargetSessionID,
 		return 0, 0, errors.New(r.Value.Str())
 	}
 	return 0, 0, errors.New("unexpected answer from the page while looking for " + describe(l))
+}
+
+// Match runs one locator in the document doc, as Matcher.Match does.
+func Match(ctx context.Context, c proto.Client, sessionID proto.TargetSessionID, doc proto.RuntimeRemoteObjectID, l protocol.Locator) (int, proto.DOMBackendNodeID, error) {
+	return NewMatcher(ctx, c, sessionID, doc).Match(l)
 }
 
 // matchGroup is the object group of the handles Match makes, released as
