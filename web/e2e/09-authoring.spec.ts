@@ -2,9 +2,10 @@
 // (trusted) input in the agent's browser, driven through its DevTools port
 // as a tester's mouse and keyboard would, see the steps arrive live, stop,
 // save and run it green; pick an element and see every candidate locator;
-// try a script and see its value and console line.
+// try a script and see its value and console line. The environment's base
+// URL and secret come back as ${baseUrl} and ${secrets.PASSWORD}.
 import { chromium, type Browser, type Page } from "@playwright/test";
-import { expect, freePort, shot, site, startAgent, test, type Agent } from "./fixtures";
+import { expect, freePort, shot, startAgent, test, type Agent } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
@@ -43,6 +44,11 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
   expect(reg.status(), await reg.text()).toBe(201);
   const org = await (await page.request.post("/api/orgs", { data: { name: "Authors" } })).json();
   const project = await (await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Shop" } })).json();
+  const env = await page.request.post("/api/environments", {
+    headers: { "x-project-id": project.id },
+    data: { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" }, secrets: { PASSWORD: "s3cret" } },
+  });
+  expect(env.status(), await env.text()).toBe(201);
   const port = await freePort();
   agent = startAgent(["--remote-debugging-port", String(port)]);
   const code = await agent.code;
@@ -59,7 +65,8 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
 
   await test.step("record a sign-in with trusted input; the steps appear live", async () => {
     await page.getByRole("button", { name: "Record" }).click();
-    await panel.getByLabel("Start URL").fill(site("login.html"));
+    await panel.getByLabel("Environment").selectOption({ label: "Staging" });
+    await panel.getByLabel("Start URL").fill("/login.html");
     await panel.getByRole("button", { name: "Start recording" }).click();
     await expect(panel.getByRole("status")).toHaveText("Recording", { timeout: 30_000 });
 
@@ -72,9 +79,11 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
     await expect(rec.getByTestId("greeting")).toHaveText("Welcome, ada@shop.test");
 
     const captured = panel.getByRole("list", { name: /Captured steps/ });
-    await expect(captured.getByRole("listitem").first()).toContainText("login.html");
+    await expect(captured.getByRole("listitem").first()).toHaveText("Open ${baseUrl}/login.html");
     await expect(captured).toContainText('with "ada@shop.test"', { timeout: 20_000 });
-    await expect(captured).toContainText('with "s3cret"');
+    // The secret's value never shows: the hub writes the secret's name.
+    await expect(captured).toContainText("with ${secrets.PASSWORD}");
+    await expect(captured).not.toContainText("s3cret");
     await expect(captured).toContainText("Sign in");
     await panel.getByRole("button", { name: "Refresh the preview" }).click();
     const preview = panel.getByRole("img", { name: /The recorded page/ });
@@ -88,7 +97,7 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
     await panel.getByRole("button", { name: "Stop and add the steps" }).click();
     await expect(panel.getByRole("status").filter({ hasText: /Added \d+ recorded steps/ })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText("Unsaved changes")).toBeVisible();
-    await expect(page.getByRole("button", { name: /^Step 1: Open .*login\.html/ })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Step 1: Open ${baseUrl}/login.html" })).toBeVisible();
     await expect(page.getByRole("button", { name: /^Step \d+: .*"ada@shop\.test"/ })).toBeVisible();
   });
 
@@ -96,7 +105,10 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByText("Saved.")).toBeVisible();
     await page.getByRole("button", { name: "Run", exact: true }).click();
-    await page.getByRole("dialog", { name: "Run Recorded sign in" }).getByRole("button", { name: "Start run" }).click();
+    const run = page.getByRole("dialog", { name: "Run Recorded sign in" });
+    // The environment the steps were recorded in is offered first.
+    await expect(run.getByLabel("Environment")).toHaveValue(/^env_/);
+    await run.getByRole("button", { name: "Start run" }).click();
     await expect(page).toHaveURL(/\/runs\/run_/);
     await expect(page.getByRole("region", { name: "Result" })).toContainText("Passed", { timeout: 60_000 });
     await page.goBack();
@@ -105,6 +117,9 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
 
   await test.step("pick an element in the agent's browser and use one of its locators", async () => {
     await page.getByRole("button", { name: /^Step 2: / }).click();
+    await expect(
+      page.getByText("Click the element in the agent's browser, in a fresh page at ${baseUrl}/login.html with the environment Staging."),
+    ).toBeVisible();
     await page.getByRole("button", { name: "Pick element" }).click();
     const picker = page.getByRole("region", { name: "Pick element" });
     await expect(picker.getByText("Click an element in the browser window.")).toBeVisible({ timeout: 30_000 });

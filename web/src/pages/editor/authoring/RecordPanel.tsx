@@ -9,7 +9,7 @@ import type { JsonObject } from "../../../api/editorApi";
 import { recordingPreviewUrl } from "../../../api/authoringApi";
 import { Modal } from "../../../components/ui";
 import { AgentNeeded } from "../../runs/AgentNotice";
-import { EnvironmentField } from "../../runs/RunOptionsFields";
+import { EnvironmentField, rememberEnvironment } from "../../runs/RunOptionsFields";
 import { describeStep } from "../stepText";
 import { agentNeeded, problemText, type Authoring } from "./AuthoringContext";
 import { running, type RecordingState } from "./useRecording";
@@ -55,6 +55,8 @@ export function RecordPanel({
   const onStart = (e: FormEvent) => {
     e.preventDefault();
     setAdded(null);
+    // The next Run dialog offers the environment the steps were recorded in.
+    if (authoring.options.envId) rememberEnvironment(authoring.projectId, authoring.options.envId);
     start.mutate({
       url: url.trim(),
       environmentId: authoring.options.envId || undefined,
