@@ -31,6 +31,7 @@ class FakeEventSource {
 
 beforeEach(() => {
   FakeEventSource.all = [];
+  localStorage.clear();
   vi.stubGlobal("EventSource", FakeEventSource);
 });
 afterEach(() => vi.unstubAllGlobals());
