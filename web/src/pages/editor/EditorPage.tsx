@@ -91,6 +91,12 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
   const runOptions = useRunOptions(test.projectId);
   const recording = useRecording(test.projectId);
   const [recordOpen, setRecordOpen] = useState(false);
+  const recordButton = useRef<HTMLButtonElement>(null);
+  const closeRecord = () => {
+    setRecordOpen(false);
+    // Back to where the panel was opened from, for keyboard users.
+    setTimeout(() => recordButton.current?.focus());
+  };
   // The step shown in the inspector: recorded steps go after it.
   const cursor = useRef<string | null>(null);
   const onCursor = useCallback((id: string | null) => {
@@ -259,7 +265,7 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
         </button>
         <ExportButton testId={test.id} dirty={changed} />
         {canAuthor && (
-          <button type="button" aria-expanded={recordOpen} onClick={() => setRecordOpen(true)} disabled={recordOpen}>
+          <button ref={recordButton} type="button" aria-expanded={recordOpen} onClick={() => setRecordOpen(true)} disabled={recordOpen}>
             Record
           </button>
         )}
@@ -276,13 +282,7 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
       <TopIssues issues={view === "json" ? ed.issues : ed.placed.top} />
 
       {canAuthor && recordOpen && (
-        <RecordPanel
-          recording={recording}
-          authoring={authoring}
-          registry={registry}
-          onInsert={onInsert}
-          onClose={() => setRecordOpen(false)}
-        />
+        <RecordPanel recording={recording} authoring={authoring} registry={registry} onInsert={onInsert} onClose={closeRecord} />
       )}
       <div role="tablist" aria-label="Editor view" className="editor-tabs" onKeyDown={onTabKey}>
         {VIEWS.map(([v, label]) => (
