@@ -67,7 +67,7 @@ type authorEnv struct {
 // loadAuthorEnv resolves the optional environment of an authoring request
 // (422 when it is not one of the project's) with its variables and the
 // secrets want names. ok is false when an answer was written.
-func (s *Server) loadAuthorEnv(w http.ResponseWriter, r *http.Request, sc scope, id string, want func(string) bool) (authorEnv, bool) {
+func (s *Server) loadAuthorEnv(w http.ResponseWriter, r *http.Request, sc scope, id string, want func(env store.Environment, name string) bool) (authorEnv, bool) {
 	if id == "" {
 		return authorEnv{vars: map[string]string{}, secrets: map[string]string{}}, true
 	}
@@ -83,7 +83,7 @@ func (s *Server) loadAuthorEnv(w http.ResponseWriter, r *http.Request, sc scope,
 		writeIssues(w, "the request is not valid", issueList{{Path: "environmentId", Code: "unknown", Message: "no such environment in this project"}})
 		return authorEnv{}, false
 	}
-	vars, secrets, err := s.Dispatch.EnvironmentValues(r.Context(), env, want)
+	vars, secrets, err := s.Dispatch.EnvironmentValues(r.Context(), env, func(name string) bool { return want(env, name) })
 	if errors.Is(err, dispatch.ErrRefused) {
 		writeError(w, http.StatusConflict, "secrets_unavailable", strings.TrimPrefix(err.Error(), dispatch.ErrRefused.Error()+": "))
 		return authorEnv{}, false
@@ -139,7 +139,10 @@ func startURL(raw, base string, required bool) (string, string) {
 
 // authorError answers a hub/authoring error.
 func (s *Server) authorError(w http.ResponseWriter, r *http.Request, err error, notFound string) {
+	var ae *authoring.AgentError
 	switch {
+	case errors.As(err, &ae):
+		writeError(w, http.StatusBadGateway, "agent_failed", "the agent could not do it: "+protocol.CleanText(ae.Message))
 	case errors.Is(err, authoring.ErrAgentNeeded):
 		writeError(w, http.StatusConflict, codeAgentNeeded, err.Error())
 	case errors.Is(err, authoring.ErrNotFound):
@@ -188,6 +191,17 @@ func (s *Server) loadSession(w http.ResponseWriter, r *http.Request, kind, notFo
 	return id, true
 }
 
+// substituted says which secrets a recording or picker compares what it
+// captures with, to write them as ${secrets.NAME}: every one of the
+// environment's (compared on the hub, never sent to the agent), but none
+// of a protected environment unless the caller may use its secrets, so a
+// recording is no oracle for guessing them.
+func (s *Server) substituted(sc scope) func(store.Environment, string) bool {
+	return func(env store.Environment, _ string) bool {
+		return s.Secrets != nil && (!env.Protected || access.MayUseProtected(sc.Role, access.ReadyStatus))
+	}
+}
+
 // recordStart opens a recording on a connected agent of the caller.
 func (s *Server) recordStart(w http.ResponseWriter, r *http.Request) {
 	sc := headerScope(r)
@@ -203,9 +217,7 @@ func (s *Server) recordStart(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	// Every secret of the environment, to write typed secrets as
-	// ${secrets.NAME}: compared on the hub, never sent to the agent.
-	env, ok := s.loadAuthorEnv(w, r, sc, in.EnvironmentID, func(string) bool { return s.Secrets != nil })
+	env, ok := s.loadAuthorEnv(w, r, sc, in.EnvironmentID, s.substituted(sc))
 	if !ok {
 		return
 	}
@@ -329,7 +341,7 @@ func (s *Server) pickStart(w http.ResponseWriter, r *http.Request) {
 	if in.RecordingID != "" && !s.ownRecording(w, r, sc, in.RecordingID) {
 		return
 	}
-	env, ok := s.loadAuthorEnv(w, r, sc, in.EnvironmentID, func(string) bool { return s.Secrets != nil })
+	env, ok := s.loadAuthorEnv(w, r, sc, in.EnvironmentID, s.substituted(sc))
 	if !ok {
 		return
 	}
@@ -449,11 +461,14 @@ func (s *Server) tryScript(w http.ResponseWriter, r *http.Request) {
 	if in.RecordingID != "" && !s.ownRecording(w, r, sc, in.RecordingID) {
 		return
 	}
+	if in.RecordingID != "" && in.EnvironmentID == "" {
+		in.EnvironmentID = s.authoring.EnvironmentOf(in.RecordingID) // the recording's variables and secrets
+	}
 	want := map[string]bool{}
 	for _, m := range secretsIn.FindAllStringSubmatch(in.Code, -1) {
 		want[m[1]] = true
 	}
-	env, ok := s.loadAuthorEnv(w, r, sc, in.EnvironmentID, func(n string) bool { return want[n] })
+	env, ok := s.loadAuthorEnv(w, r, sc, in.EnvironmentID, func(_ store.Environment, n string) bool { return want[n] })
 	if !ok {
 		return
 	}

@@ -326,7 +326,9 @@ func TestPickerThroughAgent(t *testing.T) {
 	rec := w.p(w.o.owner, "POST", "/api/record/start", obj{"url": "/", "environmentId": w.env}).want(t, 201).str("id")
 	w.agent.expect(protocol.MsgAuthorStart)
 	w.agent.status(rec, protocol.SessionRecording, "", "")
-	r := w.p(w.o.owner, "POST", "/api/pick/start", obj{"recordingId": rec, "environmentId": w.env}).want(t, 201)
+	// Only the recording named: the picker takes its environment, so the
+	// recording's secrets are masked in what it picks.
+	r := w.p(w.o.owner, "POST", "/api/pick/start", obj{"recordingId": rec}).want(t, 201)
 	id := r.str("id")
 	if r.str("mode") != "pick" || r.str("status") != "starting" {
 		t.Fatalf("pick start %s", r.body)
@@ -422,6 +424,16 @@ func TestTryScriptThroughAgent(t *testing.T) {
 	if v := (<-done).want(t, 200).json()["value"]; v != float64(1) {
 		t.Errorf("value %v", v)
 	}
+	// An agent answering with an error: 502, masked.
+	go func() {
+		done <- w.p(w.o.owner, "POST", "/api/scripts/try", obj{"code": "return vars.secrets.PASSWORD", "environmentId": w.env})
+	}()
+	m = w.agent.expect(protocol.MsgScriptTry)
+	w.agent.send(protocol.Message{Type: protocol.MsgScriptResult, ReqID: m.ReqID, Error: "cannot run " + authorSecret})
+	r = (<-done).want(t, 502)
+	if r.str("code") != "agent_failed" || strings.Contains(string(r.body), authorSecret) {
+		t.Errorf("agent error: %s", r.body)
+	}
 	// The agent going away mid-script: a clear 409, not a hang.
 	go func() { done <- w.p(w.o.owner, "POST", "/api/scripts/try", obj{"code": "while(true){}"}) }()
 	w.agent.expect(protocol.MsgScriptTry)
@@ -444,6 +456,34 @@ func TestTryScriptThroughAgent(t *testing.T) {
 	if r.str("code") != codeEnvironmentProtected {
 		t.Errorf("protected: %s", r.body)
 	}
+}
+
+// TestRecordingIsNoSecretOracle: a Tester recording with a protected
+// environment cannot learn whether a typed value is its secret.
+func TestRecordingIsNoSecretOracle(t *testing.T) {
+	w := newAuthorWorld(t)
+	prot := w.p(w.o.owner, "POST", "/api/environments", obj{"name": "Prod", "protected": true, "variables": obj{"baseUrl": "https://prod.example.com"},
+		"secrets": obj{"TOKEN": "tok-123456"}}).want(t, 201).str("id")
+	tester := w.o.members[access.Tester]
+	a := w.h.rawAgent(t, tester, "")
+	id := w.p(tester, "POST", "/api/record/start", obj{"url": "/", "environmentId": prot}).want(t, 201).str("id")
+	a.expect(protocol.MsgAuthorStart)
+	a.captured(id, 1, fillStep("s1", "Token", "tok-123456"))
+	var got response
+	waitFor(t, func() bool {
+		got = tester.do("GET", "/api/record/"+id, nil).want(t, 200)
+		return strings.Contains(string(got.body), `"s1"`)
+	})
+	if strings.Contains(string(got.body), "${secrets.TOKEN}") {
+		t.Errorf("a Tester's recording told a guess was the protected secret: %s", got.body)
+	}
+	// The owner (Admin) records with its secrets written as variables.
+	id = w.p(w.o.owner, "POST", "/api/record/start", obj{"url": "/", "environmentId": prot}).want(t, 201).str("id")
+	w.agent.expect(protocol.MsgAuthorStart)
+	w.agent.captured(id, 1, fillStep("s1", "Token", "tok-123456"))
+	waitFor(t, func() bool {
+		return strings.Contains(string(w.o.owner.do("GET", "/api/record/"+id, nil).want(t, 200).body), "${secrets.TOKEN}")
+	})
 }
 
 // TestRecordStartBadInput: unusable start addresses are 422 with the path.

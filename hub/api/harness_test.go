@@ -203,7 +203,9 @@ func (c *client) do(method, path string, body any, headers ...string) response {
 	if resp.StatusCode >= 400 {
 		checkErrorBody(c.h.t, method, path, out)
 	}
-	if resp.StatusCode >= 500 {
+	// 502 agent_failed relays an agent's own failure (authoring.go); any
+	// other 5xx is the hub's fault.
+	if resp.StatusCode >= 500 && !(resp.StatusCode == http.StatusBadGateway && out.str("code") == "agent_failed") {
 		c.h.t.Errorf("%s %s answered %d: %s", method, path, resp.StatusCode, data)
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"github.com/testautomation/ta/hub/dispatch"
@@ -51,9 +52,7 @@ func (m *Manager) FromAgent(agentID string, msg protocol.Message, data []byte) {
 			p := *msg.Picked
 			s.subst.Picked(&p)
 			s.picked = &p
-			if !s.setStatus(protocol.SessionPicked, "", "", m.cfg.Now()) {
-				s.push("status", 0, map[string]any{"status": s.status, "url": s.url, "error": nil})
-			}
+			s.setStatus(protocol.SessionPicked, "", "", m.cfg.Now())
 			m.wakeLocked(s.ID)
 		}
 	}
@@ -119,6 +118,7 @@ func (m *Manager) step(s *Session, c protocol.Captured) {
 			s.steps = append(s.steps[:at], s.steps[at+1:]...)
 			s.push("step", c.Seq, map[string]any{"seq": c.Seq, "removed": true})
 			m.wakeLocked(s.ID)
+			m.checkLog(s)
 		}
 		return
 	}
@@ -147,20 +147,33 @@ func (m *Manager) step(s *Session, c protocol.Captured) {
 	}
 	s.push("step", c.Seq, map[string]any{"seq": c.Seq, "step": st})
 	m.wakeLocked(s.ID)
+	m.checkLog(s)
+}
+
+// maxLog bounds a recording's stream entries (steps, withdrawals,
+// statuses): a recording that changes more than this ends.
+const maxLog = 4 * protocol.MaxCapturedSteps
+
+func (m *Manager) checkLog(s *Session) {
+	if len(s.log) > maxLog {
+		m.endLocked(s.ID, protocol.SessionError, "the recording sent too many changes; it was stopped with the steps so far")
+		go m.cfg.Relay.SendAuthor(context.Background(), s.AgentID, protocol.Message{Type: protocol.MsgAuthorStop, Session: s.ID}) //nolint:errcheck
+	}
 }
 
 // AgentGone ends the sessions and requests of an agent whose connection
-// ended.
-func (m *Manager) AgentGone(agentID string) {
+// ended: those begun before the time given (a newer connection of the
+// same agent keeps its own).
+func (m *Manager) AgentGone(agentID string, before time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for id, s := range m.sessions {
-		if s.AgentID == agentID && !final(s.status) {
+		if s.AgentID == agentID && !final(s.status) && s.wall.Before(before) {
 			m.endLocked(id, protocol.SessionError, "the agent disconnected")
 		}
 	}
 	for _, p := range m.pending {
-		if p.agentID == agentID {
+		if p.agentID == agentID && p.at.Before(before) {
 			select {
 			case p.reply <- protocol.Message{}:
 			default:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"sync"
 	"time"
 
@@ -33,6 +34,12 @@ var (
 	ErrTimeout     = errors.New("the agent did not answer in time")
 	ErrTooMany     = fmt.Errorf("you have %d authoring sessions open: stop or close one first", maxLive)
 )
+
+// AgentError is a request the agent answered with an error; Message is
+// the agent's text, not cleaned nor masked yet.
+type AgentError struct{ Message string }
+
+func (e *AgentError) Error() string { return e.Message }
 
 // maxLive bounds the sessions one user has open at once.
 const maxLive = 10
@@ -66,6 +73,7 @@ type Manager struct {
 // pending is a request waiting for its agent's answer.
 type pending struct {
 	agentID string
+	at      time.Time // wall clock, to tell connections apart
 	reply   chan protocol.Message
 	data    []byte
 }
@@ -119,9 +127,15 @@ type Start struct {
 }
 
 // Start opens a session on a connected agent of the user and asks it to
-// start; the session is starting until the agent says more.
+// start; the session is starting until the agent says more. A picker on a
+// recording's page goes to the recording's agent and takes the
+// recording's environment.
 func (m *Manager) Start(ctx context.Context, in Start) (*Session, error) {
-	agentID := ""
+	prefix := "rec"
+	if in.Kind == protocol.AuthorPick {
+		prefix = "pck"
+	}
+	now := m.cfg.Now()
 	m.mu.Lock()
 	live := 0
 	for _, s := range m.sessions {
@@ -129,9 +143,13 @@ func (m *Manager) Start(ctx context.Context, in Start) (*Session, error) {
 			live++
 		}
 	}
-	var rec *Session
+	if live >= maxLive {
+		m.mu.Unlock()
+		return nil, ErrTooMany
+	}
+	agentID := ""
 	if in.Recording != "" {
-		rec = m.sessions[in.Recording]
+		rec := m.sessions[in.Recording]
 		if rec == nil || rec.UserID != in.UserID || rec.Kind != protocol.AuthorRecord {
 			m.mu.Unlock()
 			return nil, ErrNotFound
@@ -140,33 +158,23 @@ func (m *Manager) Start(ctx context.Context, in Start) (*Session, error) {
 			m.mu.Unlock()
 			return nil, ErrEnded
 		}
-		agentID = rec.AgentID
-	}
-	m.mu.Unlock()
-	if live >= maxLive {
-		return nil, ErrTooMany
-	}
-	if agentID == "" {
+		agentID, in.Subst, in.EnvironmentID = rec.AgentID, rec.subst, rec.EnvironmentID
+	} else {
 		var ok bool
 		if agentID, ok = m.cfg.Relay.AuthorAgent(in.UserID); !ok {
+			m.mu.Unlock()
 			return nil, ErrAgentNeeded
 		}
 	}
-	prefix := "rec"
-	if in.Kind == protocol.AuthorPick {
-		prefix = "pck"
-	}
-	now := m.cfg.Now()
+	m.forgetEndedLocked(in.UserID)
 	s := &Session{ID: ids.New(prefix), Kind: in.Kind, UserID: in.UserID, ProjectID: in.ProjectID, AgentID: agentID,
 		EnvironmentID: in.EnvironmentID, TestID: in.TestID, Recording: in.Recording, CreatedAt: now,
-		url: in.URL, status: protocol.SessionStarting, used: now, subst: in.Subst}
-	s.subst.scrub = scrubber(in.Subst.Secrets)
+		url: in.URL, status: protocol.SessionStarting, used: now, subst: in.Subst.withMasks(), wall: time.Now()}
 	if in.Kind == protocol.AuthorPick {
 		s.mode = protocol.ModePick
 	}
 	s.push("status", 0, map[string]any{"status": s.status, "url": s.url, "error": nil})
-	m.mu.Lock()
-	m.sessions[s.ID] = s
+	m.sessions[s.ID] = s // counted at once: concurrent starts cannot pass maxLive
 	m.mu.Unlock()
 	start := protocol.AuthorStart{Kind: in.Kind, URL: in.URL, Recording: in.Recording, Mode: s.mode, Headed: in.Headed}
 	if err := m.cfg.Relay.SendAuthor(ctx, agentID, protocol.Message{Type: protocol.MsgAuthorStart, Session: s.ID, Start: &start}); err != nil {
@@ -174,6 +182,38 @@ func (m *Manager) Start(ctx context.Context, in Start) (*Session, error) {
 		return nil, ErrAgentNeeded
 	}
 	return s, nil
+}
+
+// maxKept bounds the sessions kept per user, ended ones included: the
+// oldest ended ones are forgotten first.
+const maxKept = 50
+
+func (m *Manager) forgetEndedLocked(userID string) {
+	var ended []*Session
+	n := 0
+	for _, s := range m.sessions {
+		if s.UserID == userID {
+			n++
+			if final(s.status) {
+				ended = append(ended, s)
+			}
+		}
+	}
+	sort.Slice(ended, func(i, j int) bool { return ended[i].ended.Before(ended[j].ended) })
+	for i := 0; n >= maxKept && i < len(ended); i++ {
+		delete(m.sessions, ended[i].ID)
+		n--
+	}
+}
+
+// EnvironmentOf is the environment a session was started with.
+func (m *Manager) EnvironmentOf(id string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s := m.sessions[id]; s != nil {
+		return s.EnvironmentID
+	}
+	return ""
 }
 
 // Owner says whose a session is: its user, project and kind; ok is false
@@ -385,6 +425,10 @@ func (m *Manager) Preview(ctx context.Context, id string) ([]byte, error) {
 	}
 	if err == nil {
 		a, err := m.ask(ctx, s.AgentID, protocol.Message{Type: protocol.MsgAuthorPreview, Session: id}, m.cfg.Answer)
+		var ae *AgentError
+		if errors.As(err, &ae) {
+			ae.Message = s.subst.scrub(ae.Message)
+		}
 		if err == nil {
 			m.mu.Lock()
 			s.preview = a.data
@@ -432,6 +476,10 @@ func (m *Manager) Try(ctx context.Context, userID, recording string, req protoco
 	}
 	wait := time.Duration(req.TimeoutMs)*time.Millisecond + m.cfg.Answer + 5*time.Second
 	a, err := m.ask(ctx, agentID, protocol.Message{Type: protocol.MsgScriptTry, Try: &req}, wait)
+	var ae *AgentError
+	if errors.As(err, &ae) {
+		ae.Message = scrubber(req.Secrets)(ae.Message)
+	}
 	if err != nil {
 		return protocol.TryResult{}, err
 	}
@@ -451,7 +499,7 @@ type answer struct {
 // ask sends a request with a new id and waits for the agent's answer.
 func (m *Manager) ask(ctx context.Context, agentID string, req protocol.Message, wait time.Duration) (answer, error) {
 	req.ReqID = ids.New("req")
-	p := &pending{agentID: agentID, reply: make(chan protocol.Message, 1)}
+	p := &pending{agentID: agentID, at: time.Now(), reply: make(chan protocol.Message, 1)}
 	m.mu.Lock()
 	m.pending[req.ReqID] = p
 	m.mu.Unlock()
@@ -471,7 +519,7 @@ func (m *Manager) ask(ctx context.Context, agentID string, req protocol.Message,
 			return answer{}, ErrAgentLost
 		}
 		if msg.Error != "" {
-			return answer{}, errors.New(clean(msg.Error))
+			return answer{}, &AgentError{msg.Error}
 		}
 		m.mu.Lock()
 		data := p.data

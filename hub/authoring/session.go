@@ -25,6 +25,7 @@ type Session struct {
 	TestID        string
 	Recording     string // a picker on a recording's page
 	CreatedAt     time.Time
+	wall          time.Time // wall clock at start, to tell connections apart
 
 	url    string
 	status string

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/testautomation/ta/hub/dispatch"
 	"github.com/testautomation/ta/protocol"
 )
 
@@ -15,8 +16,15 @@ import (
 // cannot say ${secrets.NAME}. Every text is cleaned and cut first.
 type Substitution struct {
 	BaseURL string
-	Secrets map[string]string // name → value
-	scrub   func(string) string
+	Secrets map[string]string   // name → value
+	scrub   func(string) string // clean, mask every form, cut
+	mask    func(string) string // mask every form
+}
+
+// withMasks returns sub ready to use: its maskers made from its secrets.
+func (sub Substitution) withMasks() Substitution {
+	sub.scrub, sub.mask = scrubber(sub.Secrets), dispatch.Masker(sub.Secrets)
+	return sub
 }
 
 // minSubst is the shortest secret replaced inside a longer text; a
@@ -41,7 +49,9 @@ func (sub Substitution) names() []string {
 	return out
 }
 
-// text writes secrets in s as ${secrets.NAME}.
+// text writes secrets in s as ${secrets.NAME}; a secret in another form
+// (URL-encoded, escaped, base64: protocol.SecretForms) cannot be written
+// as a variable and is masked as ***.
 func (sub Substitution) text(s string) string {
 	s = clean(s)
 	for _, n := range sub.names() {
@@ -53,14 +63,28 @@ func (sub Substitution) text(s string) string {
 			s = strings.ReplaceAll(s, v, "${secrets."+n+"}")
 		}
 	}
+	if sub.mask != nil {
+		s = sub.mask(s)
+	}
 	return s
 }
 
-// holdsSecret reports whether s contains a secret value.
+// holdsSecret reports whether s contains a secret value in any form.
 func (sub Substitution) holdsSecret(s string) bool {
 	for _, v := range sub.Secrets {
-		if v != "" && (s == v || len(v) >= minSubst && strings.Contains(s, v)) {
+		if v == "" {
+			continue
+		}
+		if s == v {
 			return true
+		}
+		if len(v) < minSubst {
+			continue
+		}
+		for _, f := range protocol.SecretForms(v) {
+			if strings.Contains(s, f) {
+				return true
+			}
 		}
 	}
 	return false

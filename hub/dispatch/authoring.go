@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"time"
 
 	"github.com/testautomation/ta/hub/store"
 	"github.com/testautomation/ta/protocol"
@@ -15,8 +16,10 @@ type AuthoringSink interface {
 	// FromAgent gets an authoring message of a connected agent and the
 	// binary frame that followed it, if any.
 	FromAgent(agentID string, m protocol.Message, data []byte)
-	// AgentGone says an agent's connection ended: its sessions end.
-	AgentGone(agentID string)
+	// AgentGone says an agent's connection ended: its sessions and
+	// requests begun before the time given end (after it: they are a
+	// newer connection's, which replaced this one).
+	AgentGone(agentID string, before time.Time)
 }
 
 // SetAuthoring sets where authoring messages go; call it before agents

@@ -50,6 +50,9 @@ type conn struct {
 	// seen is when last_seen_at was last written for this connection;
 	// guarded by h.mu.
 	seen time.Time
+	// registered is when the connection was registered (wall clock):
+	// authoring sessions begun after it are this connection's.
+	registered time.Time
 }
 
 type frame struct {
@@ -290,6 +293,7 @@ func (h *Hub) register(c *conn) {
 		go old.ws.Close(websocket.StatusGoingAway, "replaced by a new connection") //nolint:errcheck
 	}
 	c.seen = h.Now() // the token check or the approval has just written it
+	c.registered = time.Now()
 	h.agents[c.agent.ID] = c
 }
 
@@ -299,15 +303,18 @@ func (h *Hub) unregister(c *conn) {
 	// Forgotten first, so no run goes to it while the database is slow.
 	now := h.Now()
 	h.mu.Lock()
-	if h.agents[c.agent.ID] == c {
+	before := time.Now().Add(time.Hour) // all of them
+	if cur := h.agents[c.agent.ID]; cur == c {
 		delete(h.agents, c.agent.ID)
+	} else if cur != nil {
+		before = cur.registered // a newer connection keeps its own
 	}
 	a := h.authoring
 	h.mu.Unlock()
 	// The agent ends its authoring sessions with the connection; so does
 	// the hub.
 	if a != nil {
-		a.AgentGone(c.agent.ID)
+		a.AgentGone(c.agent.ID, before)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
