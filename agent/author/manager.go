@@ -258,10 +258,8 @@ func (m *Manager) Start(ctx context.Context, id string, s protocol.AuthorStart, 
 	}
 	headed := s.Headed && m.opts.CanHead
 	out.Status(id, protocol.SessionStarting, s.URL, "")
-	b, err := m.browserFor(headed)
-	if err != nil {
-		return err
-	}
+	// Known before the browser starts (seconds, the first time), so a stop
+	// or close arriving meanwhile finds it and it never opens.
 	ss := &session{m: m, id: id, kind: s.Kind, sink: out, mode: mode, done: make(chan struct{})}
 	if s.Kind == protocol.AuthorRecord {
 		ss.mode = "record"
@@ -269,6 +267,17 @@ func (m *Manager) Start(ctx context.Context, id string, s protocol.AuthorStart, 
 	m.mu.Lock()
 	m.sessions[id] = ss
 	m.mu.Unlock()
+	b, err := m.browserFor(headed)
+	if err != nil {
+		ss.end(protocol.SessionError, err.Error())
+		return nil
+	}
+	ss.mu.Lock()
+	ended := ss.ended
+	ss.mu.Unlock()
+	if ended {
+		return nil // stopped while the browser started
+	}
 	go ss.open(b, s.URL)
 	return nil
 }

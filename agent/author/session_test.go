@@ -3,6 +3,7 @@ package author
 import (
 	"context"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -139,5 +140,30 @@ func TestPreview(t *testing.T) {
 	}
 	if len(png) < 8 || string(png[:8]) != "\x89PNG\r\n\x1a\n" {
 		t.Errorf("not a PNG: %q", png[:min(8, len(png))])
+	}
+}
+
+// TestStopWhileTheBrowserStarts: a stop that arrives while the session's
+// browser is still starting ends it as stopped, and it never opens.
+func TestStopWhileTheBrowserStarts(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<p>hi</p>`})
+	m := New(Options{BrowserPath: os.Getenv("TA_BROWSER")}) // no browser yet: the first session starts one
+	t.Cleanup(m.CloseAll)
+	out := newSink()
+	done := make(chan error, 1)
+	go func() {
+		done <- m.Start(context.Background(), "rec_early", protocol.AuthorStart{Kind: protocol.AuthorRecord, URL: srv.URL + "/"}, out)
+	}()
+	time.Sleep(20 * time.Millisecond) // Start is launching the browser (seconds)
+	if err := m.Stop("rec_early"); err != nil {
+		t.Fatalf("stop while starting: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	out.waitStatus(t, protocol.SessionStopped)
+	time.Sleep(time.Second)
+	if last := out.lastStatus(); !strings.HasPrefix(last, protocol.SessionStopped) {
+		t.Errorf("after the stop the session said %q", last)
 	}
 }
