@@ -36,7 +36,12 @@ func (m *mutation) script() string {
 }
 
 const mutateJS = `function (M) {
+  // The element hit: any input event on the mutated element sets
+  // window.__taHit in the top document (from an iframe, by a message),
+  // so a replay can tell it acted on that element and not another.
+  if (window.top === window) addEventListener('message', e => { if (e.data === 'ta-hit') window.__taHit = true; });
   if ((window.top !== window) !== M.framed) return;
+  const hit = () => { if (window.top === window) window.__taHit = true; else parent.postMessage('ta-hit', '*'); };
   const find = () => {
     let root = document, el = null;
     for (const part of M.sel.split('>>>')) {
@@ -101,7 +106,11 @@ const mutateJS = `function (M) {
   const tick = () => {
     if (fired) return;
     const el = find();
-    if (el) { fired = true; apply(el); }
+    if (!el) return;
+    fired = true;
+    for (const ev of ['click', 'dblclick', 'mousedown', 'mouseover', 'focus', 'input', 'change', 'keydown'])
+      el.addEventListener(ev, hit, true);
+    apply(el);
   };
   tick();
   if (!fired) {

@@ -1,0 +1,258 @@
+package author
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/testautomation/ta/agent/runner"
+	"github.com/testautomation/ta/protocol"
+)
+
+// qAuthor is what the measure needs of the authoring side: record a
+// session (the page opened at url; play performs the scripted actions in
+// it with trusted input; the captured steps once stopped) and pick an
+// element (a picker at url; the element w clicked with trusted input; what
+// the picker reported).
+type qAuthor interface {
+	Record(ctx context.Context, url string, play func(*rod.Page) error) ([]protocol.Step, error)
+	// Pick also gives the tag name of the element clicked, to check the
+	// picker reported that one.
+	Pick(ctx context.Context, url string, w qWhere) (protocol.Picked, string, error)
+}
+
+// qFigures are the counts behind the three figures, with a line per miss.
+type qFigures struct {
+	Sessions, Green     int
+	Picks, Unique       int
+	Mutations, Survived int
+	Unmapped            int // recorded targets not matched to a scripted action (left out of Mutations)
+	Misses              []string
+}
+
+func pct(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(of)
+}
+
+func (f qFigures) GreenPct() float64    { return pct(f.Green, f.Sessions) }
+func (f qFigures) UniquePct() float64   { return pct(f.Unique, f.Picks) }
+func (f qFigures) SurvivalPct() float64 { return pct(f.Survived, f.Mutations) }
+func (f *qFigures) miss(format string, args ...any) {
+	f.Misses = append(f.Misses, fmt.Sprintf(format, args...))
+}
+
+func (f qFigures) String() string {
+	return fmt.Sprintf("replay green %.1f%% (%d/%d), first pick locator unique %.1f%% (%d/%d), fallbacks survive a mutation %.1f%% (%d/%d, %d targets unmapped)",
+		f.GreenPct(), f.Green, f.Sessions, f.UniquePct(), f.Unique, f.Picks, f.SurvivalPct(), f.Survived, f.Mutations, f.Unmapped)
+}
+
+// qOptions choose how much to measure: every mutation kind on every
+// target (full), or one kind per target in turn, which covers the five
+// kinds evenly in a fifth of the time (the test's budget).
+type qOptions struct {
+	Full  bool
+	Picks bool
+}
+
+// qMeasure records every session with au, replays it, picks, and mutates.
+func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o qOptions) qFigures {
+	var f qFigures
+	turn := 0
+	for _, s := range qSessions {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		f.Sessions++
+		steps, err := au.Record(ctx, site.url(s.Page), func(p *rod.Page) error { return qPlay(ctx, p, s) })
+		if err != nil {
+			f.miss("%s: recording: %v", s.Page, err)
+			cancel()
+			continue
+		}
+		doc, err := qDocument("recorded "+s.Page, append(steps, qAssert(s)))
+		if err != nil {
+			f.miss("%s: %v", s.Page, err)
+			cancel()
+			continue
+		}
+		if res := qReplay(ctx, rb, doc); res.Status == protocol.RunPassed {
+			f.Green++
+		} else {
+			f.miss("%s: replay: %s; recorded %s", s.Page, qFailure(res), qStepTypes(steps))
+		}
+		// Mutations: each recorded target matched to its scripted action.
+		owners := qAlign(steps, s.Acts)
+		for i, st := range steps {
+			if st.Target == nil {
+				continue
+			}
+			if owners[i] < 0 {
+				f.Unmapped++
+				continue
+			}
+			a := s.Acts[owners[i]]
+			kinds := mutationKinds
+			if !o.Full {
+				kinds = []string{mutationKinds[turn%len(mutationKinds)]}
+				turn++
+			}
+			for _, k := range kinds {
+				f.Mutations++
+				if ok, why := qSurvives(ctx, site, rb, steps[:i+1], &mutation{Kind: k, Sel: a.Sel, Frame: a.Frame != ""}); ok {
+					f.Survived++
+				} else {
+					f.miss("%s: step %d (%s %s) after mutation %s: %s; locators %s", s.Page, i+1, st.Type, a.Sel, k, why, qLocators(st.Target))
+				}
+			}
+		}
+		if o.Picks {
+			for _, w := range s.Picks {
+				f.Picks++
+				if ok, why := qPickUnique(ctx, au, rb, site.url(s.Page), w); ok {
+					f.Unique++
+				} else {
+					f.miss("%s: pick %s: %s", s.Page, w.Sel, why)
+				}
+			}
+		}
+		cancel()
+	}
+	return f
+}
+
+// qHitCheck is a script step after an action on the mutated element: the
+// action must have reached that element (the mutation script saw one of
+// its events), not another that the locators found instead.
+var qHitCheck = protocol.Step{Type: "script", Code: "if (!window.__taHit) throw new Error('the step acted on another element than the recorded one');"}
+
+// qSurvives replays steps (the last one is the mutated target's) on pages
+// carrying the mutation; the last step must pass, on the recorded element.
+func qSurvives(ctx context.Context, site *corpusSite, rb *runner.Browser, steps []protocol.Step, m *mutation) (bool, string) {
+	steps = append([]protocol.Step(nil), steps...)
+	for i := range steps {
+		steps[i].TimeoutMs = 3000
+	}
+	last := len(steps) - 1
+	if !strings.HasPrefix(steps[last].Type, "assert") {
+		steps = append(steps, qHitCheck)
+	}
+	doc, err := qDocument("mutated", steps)
+	if err != nil {
+		return false, err.Error()
+	}
+	site.arm(m)
+	defer site.arm(nil)
+	res := qReplay(ctx, rb, doc)
+	if res.Status == protocol.RunPassed {
+		return true, ""
+	}
+	return false, qFailure(res)
+}
+
+// qPickUnique picks w and checks the first locator: it matched exactly
+// one element when made, the picker described the element clicked, and
+// the runner, given only that locator (in the picked frames), finds one
+// visible element on a fresh page.
+func qPickUnique(ctx context.Context, au qAuthor, rb *runner.Browser, url string, w qWhere) (bool, string) {
+	p, tag, err := au.Pick(ctx, url, w)
+	if err != nil {
+		return false, err.Error()
+	}
+	if !strings.EqualFold(p.Element.Tag, tag) {
+		return false, fmt.Sprintf("picked a <%s>, clicked a <%s>", p.Element.Tag, tag)
+	}
+	if len(p.Target.Locators) == 0 {
+		return false, "no locator"
+	}
+	first := p.Target.Locators[0]
+	if first.Matches != 1 {
+		return false, fmt.Sprintf("first locator %s %q matches %d elements", first.Kind, first.Value, first.Matches)
+	}
+	if len(p.Target.Frame) != len(qTarget(w).Frame) {
+		return false, fmt.Sprintf("frame path %v for an element in %q", p.Target.Frame, w.Frame)
+	}
+	doc, err := qDocument("pick", []protocol.Step{{Type: "navigate", URL: url},
+		{Type: "assertVisible", TimeoutMs: 3000, Target: &protocol.Target{Locators: []protocol.Locator{first.Locator}, Frame: p.Target.Frame}}})
+	if err != nil {
+		return false, err.Error()
+	}
+	if res := qReplay(ctx, rb, doc); res.Status != protocol.RunPassed {
+		return false, fmt.Sprintf("first locator %s %q: %s", first.Kind, first.Value, qFailure(res))
+	}
+	return true, ""
+}
+
+// qAlign matches each recorded step with a target to the scripted action
+// it came from: in order, by compatible type (a typed field may give a
+// click then a fill; a click on a checkbox a check). -1 when none.
+func qAlign(steps []protocol.Step, acts []qAct) []int {
+	fits := map[string][]string{
+		"click":    {"click", "check", "uncheck"},
+		"check":    {"check", "uncheck", "click"},
+		"dblclick": {"dblclick", "click"},
+		"type":     {"fill", "click", "press"},
+		"press":    {"press"},
+		"select":   {"select", "click"},
+		"hover":    {"hover"},
+	}
+	owners := make([]int, len(steps))
+	j := 0
+	for i, st := range steps {
+		owners[i] = -1
+		if st.Target == nil {
+			continue
+		}
+		for k := j; k < len(acts); k++ {
+			a := acts[k]
+			if a.Sel == "" || !contains(fits[a.Do], st.Type) {
+				// A press on the page goes to the field typed just before.
+				if a.Do == "press" && st.Type == "press" && k > 0 && acts[k-1].Sel != "" {
+					owners[i], j = k-1, k+1
+					break
+				}
+				continue
+			}
+			owners[i] = k
+			// A typed field's click comes before its fill: stay on it.
+			j = k + 1
+			if a.Do == "type" && st.Type == "click" || a.Do == "dblclick" && st.Type == "click" {
+				j = k
+			}
+			break
+		}
+	}
+	return owners
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func qStepTypes(steps []protocol.Step) string {
+	var ts []string
+	for _, s := range steps {
+		ts = append(ts, s.Type)
+	}
+	return strings.Join(ts, ",")
+}
+
+func qLocators(t *protocol.Target) string {
+	var ls []string
+	for _, l := range t.Locators {
+		s := l.Kind + "=" + l.Value
+		if l.Name != "" {
+			s += "[" + l.Name + "]"
+		}
+		ls = append(ls, s)
+	}
+	return strings.Join(ls, " | ")
+}
