@@ -60,6 +60,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 		return err
 	}
 	go hub.Run(ctx)
+	go srv.Authoring().Run(ctx)
 	cfg.Limits = fitFileLimit(cfg.Limits, logger)
 	httpSrv, ln, err := listen(cfg, handler, logger)
 	if err != nil {

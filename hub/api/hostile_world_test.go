@@ -111,6 +111,12 @@ func (w hostileWorld) samples() map[string][]any {
 			obj{"testIds": []any{w.test}, "environmentId": w.env, "headed": false, "screenshots": true}, obj{"suite": w.suite}},
 		"POST /api/batches/{id}/rerun": {obj{"failedOnly": false}},
 		"POST /api/script":             {doc, obj{"testId": w.test}},
+		"POST /api/record/start":       {obj{"url": "/login", "environmentId": w.env, "testId": w.test, "headed": false}},
+		"POST /api/record/{id}/stop":   {noBody},
+		"POST /api/pick/start":         {obj{"url": "https://shop.example.com/", "environmentId": w.env}, obj{"recordingId": "rec_aaaaaaaaaaaaaaaa"}},
+		"POST /api/pick/{id}/mode":     {obj{"mode": "inspect"}},
+		"POST /api/pick/{id}/close":    {noBody},
+		"POST /api/scripts/try":        {obj{"code": "return 1", "url": "/", "environmentId": w.env, "timeoutMs": 1000}},
 
 		"POST /api/environments": {obj{"name": "Production", "variables": obj{"user": "carol"}, "secrets": obj{"TOKEN": "s3cret"}, "applicationId": w.app},
 			obj{"id": w.env, "name": "Staging", "variables": obj{"user": "bob"}}},
@@ -154,6 +160,10 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return w.o.ids[access.Tester], true
 	case "id after agent":
 		return "agt_aaaaaaaaaaaaaaaa", true // no agent is paired
+	case "id after record":
+		return "rec_aaaaaaaaaaaaaaaa", true // no agent, so no session
+	case "id after pick":
+		return "pck_aaaaaaaaaaaaaaaa", true
 	case "code after pair":
 		return "K7Q-4MP", true
 	case "userId after members":

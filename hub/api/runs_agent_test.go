@@ -104,9 +104,9 @@ func buildAgent(t *testing.T) string {
 
 // startAgentProcess runs the agent binary headless; it returns the process
 // and, on first start, its pairing code.
-func startAgentProcess(t *testing.T, hubURL, configDir string) (*exec.Cmd, chan string) {
+func startAgentProcess(t *testing.T, hubURL, configDir string, extra ...string) (*exec.Cmd, chan string) {
 	t.Helper()
-	cmd := exec.Command(buildAgent(t), "--hub", hubURL, "--headless", "--config", configDir)
+	cmd := exec.Command(buildAgent(t), append([]string{"--hub", hubURL, "--headless", "--config", configDir}, extra...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // kill -9 takes its Chromium along
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = cmd.Stdout

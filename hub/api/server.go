@@ -16,6 +16,7 @@ import (
 	"github.com/testautomation/ta/hub/artifacts"
 	"github.com/testautomation/ta/hub/audit"
 	"github.com/testautomation/ta/hub/auth"
+	"github.com/testautomation/ta/hub/authoring"
 	"github.com/testautomation/ta/hub/dispatch"
 	"github.com/testautomation/ta/hub/store"
 )
@@ -59,7 +60,13 @@ type Server struct {
 	background sync.WaitGroup
 	pairs      pairGuard
 	origin     string // Config.Origin normalized; "" when not configured
+	// authoring keeps recording and picker sessions (nil without Dispatch).
+	authoring *authoring.Manager
 }
+
+// Authoring is the server's recording and picker sessions; the hub runs
+// its sweeper.
+func (s *Server) Authoring() *authoring.Manager { return s.authoring }
 
 // Wait blocks until background work started by requests has finished; call
 // it after the HTTP server has shut down, before closing the database.
@@ -94,8 +101,13 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy, origin: origin,
-		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pairs: pairGuard{misses: map[string][]time.Time{}}}, nil
+	s := &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy, origin: origin,
+		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pairs: pairGuard{misses: map[string][]time.Time{}}}
+	if cfg.Dispatch != nil {
+		s.authoring = authoring.New(authoring.Config{Relay: cfg.Dispatch, Logger: cfg.Logger, Now: cfg.Now})
+		cfg.Dispatch.SetAuthoring(s.authoring)
+	}
+	return s, nil
 }
 
 func setDefault(d *time.Duration, v time.Duration) {
@@ -180,8 +192,18 @@ func (s *Server) routes(r chi.Router) {
 
 	r.Get("/registry", s.registry)
 	r.Post("/script", s.script)
+	r.Get("/record/{id}", s.getRecording)
+	r.Get("/record/{id}/events", s.recordingEvents)
+	r.Post("/record/{id}/stop", s.stopRecording)
+	r.Get("/record/{id}/preview", s.recordingPreview)
+	r.Get("/pick/{id}", s.getPicker)
+	r.Post("/pick/{id}/mode", s.pickMode)
+	r.Post("/pick/{id}/close", s.closePicker)
 	r.Group(func(r chi.Router) {
 		r.Use(s.headerProject) // list and create routes act on x-project-id
+		r.Post("/record/start", s.recordStart)
+		r.Post("/pick/start", s.pickStart)
+		r.Post("/scripts/try", s.tryScript)
 		r.Get("/dashboard", s.dashboard)
 		r.Get("/environments", s.listEnvironments)
 		r.Post("/environments", s.saveEnvironment)

@@ -302,7 +302,13 @@ func (h *Hub) unregister(c *conn) {
 	if h.agents[c.agent.ID] == c {
 		delete(h.agents, c.agent.ID)
 	}
+	a := h.authoring
 	h.mu.Unlock()
+	// The agent ends its authoring sessions with the connection; so does
+	// the hub.
+	if a != nil {
+		a.AgentGone(c.agent.ID)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := h.Store.TouchAgent(ctx, c.agent.ID, now); err != nil {

@@ -60,12 +60,13 @@ type Hub struct {
 	log  *slog.Logger
 	jobs Jobs
 
-	mu       sync.Mutex
-	agents   map[string]*conn                      // guarded by mu: connected agents by id
-	waiting  map[string]*conn                      // guarded by mu: pairing code → waiting connection
-	watchers map[string]map[chan struct{}]struct{} // guarded by mu: run id → wake-up channels
-	kicking  map[string]*sync.Mutex                // guarded by mu: one assignment pass per user at a time
-	pairings int                                   // guarded by mu: connections waiting on a pairing code
+	mu        sync.Mutex
+	agents    map[string]*conn                      // guarded by mu: connected agents by id
+	waiting   map[string]*conn                      // guarded by mu: pairing code → waiting connection
+	watchers  map[string]map[chan struct{}]struct{} // guarded by mu: run id → wake-up channels
+	kicking   map[string]*sync.Mutex                // guarded by mu: one assignment pass per user at a time
+	pairings  int                                   // guarded by mu: connections waiting on a pairing code
+	authoring AuthoringSink                         // guarded by mu: where authoring messages go
 	// outageAt is when the database last failed the dispatcher (unix
 	// nanoseconds by Now): leases are not judged for a while after, since
 	// renewals could not be stored and agents are still reconnecting.

@@ -73,37 +73,50 @@ func (j Jobs) Build(ctx context.Context, run store.Run) (protocol.Job, error) {
 			return protocol.Job{}, fmt.Errorf("%w: %s", ErrRefused, why)
 		}
 	}
-	for k, val := range env.Variables {
-		job.Variables[k] = val
+	used := SecretRefs(doc)
+	vars, secrets, err := j.EnvironmentValues(ctx, env, func(name string) bool { return used[name] })
+	if err != nil {
+		return protocol.Job{}, err
 	}
-	if _, set := job.Variables["baseUrl"]; !set && env.ApplicationID != "" {
+	job.Variables, job.Secrets = vars, secrets
+	return job, nil
+}
+
+// EnvironmentValues reads an environment's variables (with its
+// application's base URL as baseUrl unless the environment sets one) and
+// decrypts the secrets want names.
+func (j Jobs) EnvironmentValues(ctx context.Context, env store.Environment, want func(name string) bool) (vars, secrets map[string]string, err error) {
+	vars, secrets = map[string]string{}, map[string]string{}
+	for k, val := range env.Variables {
+		vars[k] = val
+	}
+	if _, set := vars["baseUrl"]; !set && env.ApplicationID != "" {
 		app, err := j.Source.Application(ctx, env.ApplicationID)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return protocol.Job{}, fmt.Errorf("application: %w", err)
+			return nil, nil, fmt.Errorf("application: %w", err)
 		}
 		if err == nil {
-			job.Variables["baseUrl"] = app.BaseURL
+			vars["baseUrl"] = app.BaseURL
 		}
 	}
 	rows, err := j.Source.EnvironmentSecrets(ctx, env.ID)
 	if err != nil {
-		return protocol.Job{}, fmt.Errorf("secrets: %w", err)
+		return nil, nil, fmt.Errorf("secrets: %w", err)
 	}
-	used := SecretRefs(doc)
 	for _, row := range rows {
-		if !used[row.Name] {
+		if !want(row.Name) {
 			continue
 		}
 		if j.Secrets == nil {
-			return protocol.Job{}, fmt.Errorf("%w: no secret key is loaded", ErrRefused)
+			return nil, nil, fmt.Errorf("%w: no secret key is loaded", ErrRefused)
 		}
 		plain, err := j.Secrets.Open(row.Ciphertext, row.Nonce, secretbox.SecretAAD(env.ID, row.Name))
 		if err != nil {
-			return protocol.Job{}, fmt.Errorf("%w: secret %s cannot be decrypted (was the secret key changed?)", ErrRefused, row.Name)
+			return nil, nil, fmt.Errorf("%w: secret %s cannot be decrypted (was the secret key changed?)", ErrRefused, row.Name)
 		}
-		job.Secrets[row.Name] = string(plain)
+		secrets[row.Name] = string(plain)
 	}
-	return job, nil
+	return vars, secrets, nil
 }
 
 var secretRef = regexp.MustCompile(`\$\{secrets\.([A-Za-z_][A-Za-z0-9_]*)\}`)

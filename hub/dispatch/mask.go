@@ -68,3 +68,11 @@ func (m *masker) result(r *protocol.RunResult) {
 	}
 	resultTexts(r, m.scrub)
 }
+
+// Scrubber returns the scrub of a masker for secrets: what authoring
+// sessions use on every text an agent sends them.
+func Scrubber(secrets map[string]string) func(string) string { return newMasker(secrets).scrub }
+
+// Masker returns only the masking of a masker for secrets, for texts that
+// must stay whole (a JSON value).
+func Masker(secrets map[string]string) func(string) string { return newMasker(secrets).str }

@@ -51,12 +51,24 @@ func (c *conn) readLoop(ctx context.Context) {
 			continue
 		}
 		var content *frame
-		if m.Type == protocol.MsgArtifact {
+		if m.Type == protocol.MsgArtifact || m.Type == protocol.MsgAuthorPreview && m.Artifact != nil {
 			next, ok := c.nextFrame()
 			if !ok {
 				return
 			}
 			content = &next
+		}
+		if authoringFromAgent(m.Type) {
+			// Authoring messages are live, kept in memory and never
+			// acknowledged (protocol/authoring.go).
+			if a := c.h.authoringSink(); a != nil {
+				var data []byte
+				if content != nil && content.typ == websocket.MessageBinary {
+					data = content.data
+				}
+				a.FromAgent(c.agent.ID, m, data)
+			}
+			continue
 		}
 		if err := c.handleStored(ctx, m, content); err != nil {
 			return // gone: nothing after it is acknowledged

@@ -1,0 +1,481 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/authoring"
+	"github.com/testautomation/ta/hub/dispatch"
+	"github.com/testautomation/ta/hub/ids"
+	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
+)
+
+// Recording, picking and trying scripts (DESIGN.md, "Authoring on the
+// agent"): the hub checks and relays, hub/authoring keeps the sessions, a
+// connected agent of the caller drives the browser.
+
+const (
+	kindRecording = "rec"
+	kindPicker    = "pck"
+
+	recordingNotFound = "no such recording"
+	pickerNotFound    = "no such picker session"
+	codeAgentNeeded   = "agent_needed"
+	maxStartURL       = 2048
+)
+
+type recordStartRequest struct {
+	URL           string `json:"url"`
+	EnvironmentID string `json:"environmentId"`
+	TestID        string `json:"testId"`
+	Headed        *bool  `json:"headed"`
+}
+
+type pickStartRequest struct {
+	URL           string `json:"url"`
+	RecordingID   string `json:"recordingId"`
+	EnvironmentID string `json:"environmentId"`
+	Headed        *bool  `json:"headed"`
+}
+
+type tryRequest struct {
+	Code          string `json:"code"`
+	URL           string `json:"url"`
+	RecordingID   string `json:"recordingId"`
+	EnvironmentID string `json:"environmentId"`
+	TimeoutMs     *int   `json:"timeoutMs"`
+}
+
+// authorEnv is what an authoring request takes from its environment.
+type authorEnv struct {
+	id      string
+	env     store.Environment
+	vars    map[string]string
+	secrets map[string]string
+}
+
+// loadAuthorEnv resolves the optional environment of an authoring request
+// (422 when it is not one of the project's) with its variables and the
+// secrets want names. ok is false when an answer was written.
+func (s *Server) loadAuthorEnv(w http.ResponseWriter, r *http.Request, sc scope, id string, want func(string) bool) (authorEnv, bool) {
+	if id == "" {
+		return authorEnv{vars: map[string]string{}, secrets: map[string]string{}}, true
+	}
+	env, err := store.Environment{}, store.ErrNotFound
+	if ids.Valid("env", id) {
+		env, err = s.store.Environment(r.Context(), id)
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.internal(w, r, err)
+		return authorEnv{}, false
+	}
+	if err != nil || !s.bodyRecord(r, sc, env.ProjectID) {
+		writeIssues(w, "the request is not valid", issueList{{Path: "environmentId", Code: "unknown", Message: "no such environment in this project"}})
+		return authorEnv{}, false
+	}
+	vars, secrets, err := s.Dispatch.EnvironmentValues(r.Context(), env, want)
+	if errors.Is(err, dispatch.ErrRefused) {
+		writeError(w, http.StatusConflict, "secrets_unavailable", strings.TrimPrefix(err.Error(), dispatch.ErrRefused.Error()+": "))
+		return authorEnv{}, false
+	}
+	if err != nil {
+		s.internal(w, r, err)
+		return authorEnv{}, false
+	}
+	return authorEnv{id: id, env: env, vars: vars, secrets: secrets}, true
+}
+
+// startURL resolves a start address: absolute http(s), or relative to the
+// environment's base URL (also written ${baseUrl}/...); empty takes the
+// base URL itself. issue is "" when it is fine.
+func startURL(raw, base string, required bool) (string, string) {
+	raw = strings.TrimSpace(raw)
+	if len(raw) > maxStartURL {
+		return "", fmt.Sprintf("url is longer than %d characters", maxStartURL)
+	}
+	if strings.ContainsAny(raw, "\x00\r\n") {
+		return "", "url must be one line of text"
+	}
+	rest, templated := strings.CutPrefix(raw, "${baseUrl}")
+	if raw == "" && base == "" {
+		if required {
+			return "", "url is required: an http(s) address, or a path relative to the environment's base URL"
+		}
+		return "", ""
+	}
+	if !templated {
+		if u, err := url.Parse(raw); err == nil && u.IsAbs() {
+			if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return "", "url must be an http or https address"
+			}
+			return raw, ""
+		}
+	}
+	if base == "" {
+		return "", "url is relative but the environment has no base URL: give an address starting with http:// or https://"
+	}
+	b, err := url.Parse(base)
+	if err != nil || !b.IsAbs() || (b.Scheme != "http" && b.Scheme != "https") {
+		return "", "the environment's base URL is not an http(s) address"
+	}
+	if rest == "" && !templated {
+		rest = raw
+	}
+	if rest == "" {
+		return base, ""
+	}
+	return strings.TrimRight(base, "/") + "/" + strings.TrimLeft(rest, "/"), ""
+}
+
+// authorError answers a hub/authoring error.
+func (s *Server) authorError(w http.ResponseWriter, r *http.Request, err error, notFound string) {
+	switch {
+	case errors.Is(err, authoring.ErrAgentNeeded):
+		writeError(w, http.StatusConflict, codeAgentNeeded, err.Error())
+	case errors.Is(err, authoring.ErrNotFound):
+		writeError(w, http.StatusNotFound, codeNotFound, notFound)
+	case errors.Is(err, authoring.ErrEnded):
+		writeError(w, http.StatusConflict, "session_ended", err.Error())
+	case errors.Is(err, authoring.ErrTooMany):
+		writeError(w, http.StatusConflict, "too_many_sessions", err.Error())
+	case errors.Is(err, authoring.ErrNoPreview):
+		writeError(w, http.StatusNotFound, "no_preview", err.Error())
+	case errors.Is(err, authoring.ErrAgentLost):
+		writeError(w, http.StatusConflict, "agent_lost", err.Error())
+	case errors.Is(err, authoring.ErrTimeout):
+		writeError(w, http.StatusGatewayTimeout, "agent_timeout", err.Error())
+	case errors.Is(err, context.Canceled):
+		// The caller went away.
+	default:
+		s.internal(w, r, err)
+	}
+}
+
+// sessionOwner is what scoping needs of a session.
+type sessionOwner struct{ user, project string }
+
+// loadSession resolves a recording or picker addressed by {id} for the
+// caller: someone else's is not found, another project's is not found and
+// audited.
+func (s *Server) loadSession(w http.ResponseWriter, r *http.Request, kind, notFound string) (string, bool) {
+	id := chi.URLParam(r, "id")
+	get := func(_ context.Context, id string) (sessionOwner, error) {
+		user, project, k, ok := s.authoring.Owner(id)
+		if !ok || k != map[string]string{kindRecording: protocol.AuthorRecord, kindPicker: protocol.AuthorPick}[kind] {
+			return sessionOwner{}, store.ErrNotFound
+		}
+		return sessionOwner{user, project}, nil
+	}
+	_, sc, ok := loadVisible(s, w, r, kind, id, notFound, get,
+		func(o sessionOwner) string { return o.project },
+		func(o sessionOwner) (bool, string) { return true, o.user })
+	if !ok {
+		return "", false
+	}
+	if !allow(w, sc, access.AuthorTests) {
+		return "", false
+	}
+	return id, true
+}
+
+// recordStart opens a recording on a connected agent of the caller.
+func (s *Server) recordStart(w http.ResponseWriter, r *http.Request) {
+	sc := headerScope(r)
+	if !allow(w, sc, access.AuthorTests) {
+		return
+	}
+	var in recordStartRequest
+	if !decode(w, r, &in) {
+		return
+	}
+	if in.TestID != "" {
+		if _, _, ok := s.loadTestID(w, r, in.TestID); !ok {
+			return
+		}
+	}
+	// Every secret of the environment, to write typed secrets as
+	// ${secrets.NAME}: compared on the hub, never sent to the agent.
+	env, ok := s.loadAuthorEnv(w, r, sc, in.EnvironmentID, func(string) bool { return s.Secrets != nil })
+	if !ok {
+		return
+	}
+	u, issue := startURL(in.URL, env.vars["baseUrl"], true)
+	if issue != "" {
+		writeIssues(w, "the recording is not valid", issueList{{Path: "url", Code: "format", Message: issue}})
+		return
+	}
+	sess, err := s.authoring.Start(r.Context(), authoring.Start{Kind: protocol.AuthorRecord, UserID: currentUserID(r), ProjectID: sc.Project.ID,
+		EnvironmentID: env.id, TestID: in.TestID, URL: u, Headed: in.Headed == nil || *in.Headed,
+		Subst: authoring.Substitution{BaseURL: env.vars["baseUrl"], Secrets: env.secrets}})
+	if err != nil {
+		s.authorError(w, r, err, recordingNotFound)
+		return
+	}
+	v, _ := s.authoring.Recording(sess.ID)
+	writeJSON(w, http.StatusCreated, v)
+}
+
+func (s *Server) getRecording(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.loadSession(w, r, kindRecording, recordingNotFound)
+	if !ok {
+		return
+	}
+	v, _ := s.authoring.Recording(id)
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) stopRecording(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.loadSession(w, r, kindRecording, recordingNotFound)
+	if !ok {
+		return
+	}
+	v, err := s.authoring.Stop(r.Context(), id)
+	if err != nil {
+		s.authorError(w, r, err, recordingNotFound)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) recordingPreview(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.loadSession(w, r, kindRecording, recordingNotFound)
+	if !ok {
+		return
+	}
+	png, err := s.authoring.Preview(r.Context(), id)
+	if err != nil {
+		s.authorError(w, r, err, recordingNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "sandbox")
+	w.Header().Set("Content-Length", strconv.Itoa(len(png)))
+	_, _ = w.Write(png)
+}
+
+// recordingEvents streams a recording's captured steps and statuses; a
+// client resumes with Last-Event-ID and gets the latest of every step
+// changed since.
+func (s *Server) recordingEvents(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.loadSession(w, r, kindRecording, recordingNotFound)
+	if !ok {
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, codeInternal, "streaming is not supported here")
+		return
+	}
+	var after int64
+	if v := r.Header.Get("Last-Event-ID"); v != "" {
+		after, _ = strconv.ParseInt(v, 10, 64)
+	}
+	wake, stop := s.authoring.Watch(id)
+	defer stop()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	flusher.Flush()
+	keep := time.NewTicker(sseKeepAlive)
+	defer keep.Stop()
+	for {
+		events, ended := s.authoring.Events(id, after)
+		for _, e := range events {
+			fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.N, e.Kind, e.Data)
+			after = e.N
+		}
+		flusher.Flush()
+		if ended {
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-wake:
+		case <-keep.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+			flusher.Flush()
+		}
+	}
+}
+
+// pickStart opens a picker: in a recording's page, or a fresh one at url.
+func (s *Server) pickStart(w http.ResponseWriter, r *http.Request) {
+	sc := headerScope(r)
+	if !allow(w, sc, access.AuthorTests) {
+		return
+	}
+	var in pickStartRequest
+	if !decode(w, r, &in) {
+		return
+	}
+	if in.RecordingID != "" && in.URL != "" {
+		writeIssues(w, "the picker is not valid", issueList{{Path: "url", Code: "exclusive", Message: "send url or recordingId, not both"}})
+		return
+	}
+	if in.RecordingID != "" && !s.ownRecording(w, r, sc, in.RecordingID) {
+		return
+	}
+	env, ok := s.loadAuthorEnv(w, r, sc, in.EnvironmentID, func(string) bool { return s.Secrets != nil })
+	if !ok {
+		return
+	}
+	u := ""
+	if in.RecordingID == "" {
+		var issue string
+		if u, issue = startURL(in.URL, env.vars["baseUrl"], true); issue != "" {
+			writeIssues(w, "the picker is not valid", issueList{{Path: "url", Code: "format", Message: issue}})
+			return
+		}
+	}
+	sess, err := s.authoring.Start(r.Context(), authoring.Start{Kind: protocol.AuthorPick, UserID: currentUserID(r), ProjectID: sc.Project.ID,
+		EnvironmentID: env.id, URL: u, Recording: in.RecordingID, Headed: in.Headed == nil || *in.Headed,
+		Subst: authoring.Substitution{BaseURL: env.vars["baseUrl"], Secrets: env.secrets}})
+	if err != nil {
+		s.authorError(w, r, err, recordingNotFound)
+		return
+	}
+	v, _ := s.authoring.Picker(sess.ID)
+	writeJSON(w, http.StatusCreated, v)
+}
+
+// ownRecording answers false with 422 unless id is a recording of the
+// caller in this project (another project's is audited).
+func (s *Server) ownRecording(w http.ResponseWriter, r *http.Request, sc scope, id string) bool {
+	user, project, kind, ok := s.authoring.Owner(id)
+	if ok && user == currentUserID(r) && kind == protocol.AuthorRecord && s.bodyRecord(r, sc, project) {
+		return true
+	}
+	writeIssues(w, "the request is not valid", issueList{{Path: "recordingId", Code: "unknown", Message: "no such recording of yours in this project"}})
+	return false
+}
+
+func (s *Server) getPicker(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.loadSession(w, r, kindPicker, pickerNotFound)
+	if !ok {
+		return
+	}
+	v, _ := s.authoring.Picker(id)
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) pickMode(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Mode string `json:"mode"`
+	}
+	if !decode(w, r, &in) {
+		return
+	}
+	id, ok := s.loadSession(w, r, kindPicker, pickerNotFound)
+	if !ok {
+		return
+	}
+	switch in.Mode {
+	case protocol.ModePick, protocol.ModeInspect, protocol.ModeOff:
+	default:
+		writeIssues(w, "the mode is not valid", issueList{{Path: "mode", Code: "enum", Message: "mode must be pick, inspect or off"}})
+		return
+	}
+	v, err := s.authoring.Mode(r.Context(), id, in.Mode)
+	if err != nil {
+		s.authorError(w, r, err, pickerNotFound)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) closePicker(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.loadSession(w, r, kindPicker, pickerNotFound)
+	if !ok {
+		return
+	}
+	if err := s.authoring.Close(r.Context(), id); err != nil {
+		s.authorError(w, r, err, pickerNotFound)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// secretsIn names the secrets a script refers to: ${secrets.NAME} or
+// vars.secrets.NAME (how a script step reads them).
+var secretsIn = regexp.MustCompile(`secrets\.([A-Za-z_][A-Za-z0-9_]*)`)
+
+// tryScript runs a snippet on an agent of the caller.
+func (s *Server) tryScript(w http.ResponseWriter, r *http.Request) {
+	sc := headerScope(r)
+	if !allow(w, sc, access.AuthorTests) {
+		return
+	}
+	var in tryRequest
+	if !decode(w, r, &in) {
+		return
+	}
+	var issues issueList
+	switch {
+	case strings.TrimSpace(in.Code) == "":
+		issues.add("code", "required", "code is required: the body of a function run in the page")
+	case len(in.Code) > protocol.MaxTryCode:
+		issues.add("code", "too_long", fmt.Sprintf("code is longer than %d bytes", protocol.MaxTryCode))
+	case strings.ContainsRune(in.Code, 0):
+		issues.add("code", "format", "code must not contain NUL characters")
+	}
+	timeout := protocol.DefaultTryTimeoutMs
+	if in.TimeoutMs != nil {
+		timeout = *in.TimeoutMs
+		if timeout < 1 || timeout > protocol.MaxTryTimeoutMs {
+			issues.add("timeoutMs", "range", fmt.Sprintf("timeoutMs must be between 1 and %d", protocol.MaxTryTimeoutMs))
+		}
+	}
+	if in.RecordingID != "" && in.URL != "" {
+		issues.add("url", "exclusive", "send url or recordingId, not both")
+	}
+	if len(issues) > 0 {
+		writeIssues(w, "the script cannot be tried", issues)
+		return
+	}
+	if in.RecordingID != "" && !s.ownRecording(w, r, sc, in.RecordingID) {
+		return
+	}
+	want := map[string]bool{}
+	for _, m := range secretsIn.FindAllStringSubmatch(in.Code, -1) {
+		want[m[1]] = true
+	}
+	env, ok := s.loadAuthorEnv(w, r, sc, in.EnvironmentID, func(n string) bool { return want[n] })
+	if !ok {
+		return
+	}
+	if len(env.secrets) > 0 && env.env.Protected {
+		if why := dispatch.ProtectedRefusal(env.env, sc.Role, "Draft", "your"); why != "" {
+			writeError(w, http.StatusForbidden, codeEnvironmentProtected, why)
+			return
+		}
+	}
+	u := ""
+	if in.RecordingID == "" {
+		var issue string
+		if u, issue = startURL(in.URL, env.vars["baseUrl"], false); issue != "" {
+			writeIssues(w, "the script cannot be tried", issueList{{Path: "url", Code: "format", Message: issue}})
+			return
+		}
+	}
+	res, err := s.authoring.Try(r.Context(), currentUserID(r), in.RecordingID, protocol.TryRequest{Code: in.Code, URL: u,
+		TimeoutMs: timeout, Variables: env.vars, Secrets: env.secrets})
+	if err != nil {
+		s.authorError(w, r, err, recordingNotFound)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
