@@ -15,13 +15,19 @@ import (
 // qAuthor is what the measure needs of the authoring side: record a
 // session (the page opened at url; play performs the scripted actions in
 // it with trusted input; the captured steps once stopped) and pick an
-// element (a picker at url; the element w clicked with trusted input; what
-// the picker reported).
+// elements (a picker at url; each element of ws clicked in turn with
+// trusted input; what the picker reported for each, with the tag name of
+// the element clicked, to check the picker reported that one).
 type qAuthor interface {
 	Record(ctx context.Context, url string, play func(*rod.Page) error) ([]protocol.Step, error)
-	// Pick also gives the tag name of the element clicked, to check the
-	// picker reported that one.
-	Pick(ctx context.Context, url string, w qWhere) (protocol.Picked, string, error)
+	Pick(ctx context.Context, url string, ws []qWhere) ([]qPicked, error)
+}
+
+// qPicked is what a picker reported for one click.
+type qPicked struct {
+	protocol.Picked
+	Tag string // of the element clicked
+	Err error  // nothing was reported for it
 }
 
 // qFigures are the counts behind the three figures, with a line per miss.
@@ -53,11 +59,13 @@ func (f qFigures) String() string {
 }
 
 // qOptions choose how much to measure: every mutation kind on every
-// target (full), or one kind per target in turn, which covers the five
-// kinds evenly in a fifth of the time (the test's budget).
+// target and every pick (Full, for make bench), or within the test's time
+// budget one kind per target in turn, which covers the five kinds evenly,
+// on at most MaxTargets targets per session, and the first Picks picks.
 type qOptions struct {
-	Full  bool
-	Picks bool
+	Full       bool
+	MaxTargets int
+	Picks      int
 }
 
 // qMeasure records every session with au, replays it, picks, and mutates.
@@ -86,6 +94,7 @@ func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o 
 		}
 		// Mutations: each recorded target matched to its scripted action.
 		owners := qAlign(steps, s.Acts)
+		mutated := 0
 		for i, st := range steps {
 			if st.Target == nil {
 				continue
@@ -94,6 +103,10 @@ func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o 
 				f.Unmapped++
 				continue
 			}
+			if !o.Full && mutated >= o.MaxTargets {
+				break
+			}
+			mutated++
 			a := s.Acts[owners[i]]
 			kinds := mutationKinds
 			if !o.Full {
@@ -109,10 +122,24 @@ func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o 
 				}
 			}
 		}
-		if o.Picks {
-			for _, w := range s.Picks {
+		picks := s.Picks
+		if !o.Full && len(picks) > o.Picks {
+			picks = picks[:o.Picks]
+		}
+		if len(picks) > 0 {
+			got, err := au.Pick(ctx, site.url(s.Page), picks)
+			for i, w := range picks {
 				f.Picks++
-				if ok, why := qPickUnique(ctx, au, rb, site.url(s.Page), w); ok {
+				why := ""
+				switch {
+				case err != nil:
+					why = err.Error()
+				case i >= len(got):
+					why = "no pick reported"
+				default:
+					_, why = qPickUnique(ctx, rb, site.url(s.Page), w, got[i])
+				}
+				if why == "" {
 					f.Unique++
 				} else {
 					f.miss("%s: pick %s: %s", s.Page, w.Sel, why)
@@ -134,7 +161,7 @@ var qHitCheck = protocol.Step{Type: "script", Code: "if (!window.__taHit) throw 
 func qSurvives(ctx context.Context, site *corpusSite, rb *runner.Browser, steps []protocol.Step, m *mutation) (bool, string) {
 	steps = append([]protocol.Step(nil), steps...)
 	for i := range steps {
-		steps[i].TimeoutMs = 3000
+		steps[i].TimeoutMs = 2000
 	}
 	last := len(steps) - 1
 	if !strings.HasPrefix(steps[last].Type, "assert") {
@@ -157,13 +184,12 @@ func qSurvives(ctx context.Context, site *corpusSite, rb *runner.Browser, steps 
 // one element when made, the picker described the element clicked, and
 // the runner, given only that locator (in the picked frames), finds one
 // visible element on a fresh page.
-func qPickUnique(ctx context.Context, au qAuthor, rb *runner.Browser, url string, w qWhere) (bool, string) {
-	p, tag, err := au.Pick(ctx, url, w)
-	if err != nil {
-		return false, err.Error()
+func qPickUnique(ctx context.Context, rb *runner.Browser, url string, w qWhere, p qPicked) (bool, string) {
+	if p.Err != nil {
+		return false, p.Err.Error()
 	}
-	if !strings.EqualFold(p.Element.Tag, tag) {
-		return false, fmt.Sprintf("picked a <%s>, clicked a <%s>", p.Element.Tag, tag)
+	if !strings.EqualFold(p.Element.Tag, p.Tag) {
+		return false, fmt.Sprintf("picked a <%s>, clicked a <%s>", p.Element.Tag, p.Tag)
 	}
 	if len(p.Target.Locators) == 0 {
 		return false, "no locator"
