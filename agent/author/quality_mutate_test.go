@@ -39,9 +39,11 @@ const mutateJS = `function (M) {
   // The element hit: any input event on the mutated element sets
   // window.__taHit in the top document (from an iframe, by a message),
   // so a replay can tell it acted on that element and not another.
-  if (window.top === window) addEventListener('message', e => { if (e.data === 'ta-hit') window.__taHit = true; });
+  // sessionStorage keeps it across a navigation the action caused.
+  const mark = () => { window.__taHit = true; try { sessionStorage.setItem('__taHit', '1'); } catch (e) {} };
+  if (window.top === window) addEventListener('message', e => { if (e.data === 'ta-hit') mark(); });
   if ((window.top !== window) !== M.framed) return;
-  const hit = () => { if (window.top === window) window.__taHit = true; else parent.postMessage('ta-hit', '*'); };
+  const hit = () => { if (window.top === window) mark(); else parent.postMessage('ta-hit', '*'); };
   const find = () => {
     let root = document, el = null;
     for (const part of M.sel.split('>>>')) {
