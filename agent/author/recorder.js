@@ -1,1 +1,288 @@
-(() => { const A = (globalThis.__taAuthor ||= {}); /* recorder.js: to be written (see doc.go) */ })();
+// recorder.js: the recording and picking half of the in-page script (see
+// doc.go). It runs in the isolated world __ta_author of every frame, sees
+// the page's DOM but none of its JavaScript, and reports through the
+// binding __taAuthorReport, which exists in this world only.
+(() => {
+  const A = (globalThis.__taAuthor ||= {});
+  if (A.setMode) return; // installed twice (runImmediately and a new document)
+  const BINDING = "__taAuthorReport";
+  const MAX_HANDLES = 2000;
+  const top = window === window.top;
+
+  let mode = "off"; // record, pick, inspect, off
+  let assertMode = ""; // the toolbar's: "", assertVisible, assertText, assertValue
+
+  // Elements are named by handles so Go can ask for them back; the oldest
+  // are forgotten so a long session does not keep every element alive.
+  const handles = new Map();
+  const handleOf = new WeakMap();
+  let nextHandle = 1;
+  const handle = (el) => {
+    let h = handleOf.get(el);
+    if (h && handles.has(h)) return h;
+    h = nextHandle++;
+    handleOf.set(el, h);
+    handles.set(h, el);
+    if (handles.size > MAX_HANDLES) handles.delete(handles.keys().next().value);
+    return h;
+  };
+  A.element = (h) => handles.get(h) || null;
+
+  const send = (r) => {
+    r.t = Date.now();
+    const report = globalThis[BINDING];
+    if (typeof report === "function") report(JSON.stringify(r));
+  };
+  const action = (type, el, extra) => send({ kind: "action", type, handle: el ? handle(el) : 0, ...extra });
+
+  // The element an event is about: the innermost one, inside open shadow
+  // roots too.
+  const targetOf = (e) => {
+    let n = e.composedPath()[0] || e.target;
+    if (n && n.nodeType !== 1) n = n.parentElement || (n.host ?? null);
+    return n;
+  };
+
+  // ---- the overlay toolbar (top frame, record mode) ----
+  let bar = null; // the host element; its shadow root is closed
+  const buttons = {};
+  const TOOLS = [["", "Record"], ["assertVisible", "Assert visible"], ["assertText", "Assert text"], ["assertValue", "Assert value"]];
+  const inBar = (e) => bar !== null && e.composedPath().includes(bar);
+  const paintBar = () => {
+    for (const [m] of TOOLS) {
+      const b = buttons[m];
+      const on = m === assertMode;
+      b.style.background = on ? "#2563eb" : "#fff";
+      b.style.color = on ? "#fff" : "#111";
+    }
+  };
+  const showBar = (show) => {
+    if (!top) return;
+    if (!show) {
+      bar?.remove();
+      return;
+    }
+    if (!bar) {
+      bar = document.createElement("ta-author-toolbar");
+      const root = bar.attachShadow({ mode: "closed" });
+      const box = document.createElement("div");
+      box.setAttribute("style", "position:fixed;top:8px;left:50%;transform:translateX(-50%);z-index:2147483647;" +
+        "display:flex;gap:4px;padding:4px;background:#f3f4f6;border:1px solid #9ca3af;border-radius:6px;" +
+        "font:13px system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.25)");
+      for (const [m, label] of TOOLS) {
+        const b = document.createElement("button");
+        b.textContent = label;
+        b.setAttribute("style", "border:1px solid #9ca3af;border-radius:4px;padding:3px 8px;cursor:pointer;font:inherit");
+        b.addEventListener("click", () => { assertMode = m; paintBar(); });
+        buttons[m] = b;
+        box.appendChild(b);
+      }
+      root.appendChild(box);
+      paintBar();
+    }
+    if (!bar.isConnected) (document.documentElement || document).appendChild(bar);
+  };
+  // toolbarButton is where a toolbar button is (tests click it for real).
+  A.toolbarButton = (m) => {
+    const r = buttons[m]?.getBoundingClientRect();
+    return r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null;
+  };
+
+  A.setMode = (m) => {
+    mode = m;
+    assertMode = "";
+    if (bar) paintBar();
+    if (document.documentElement) showBar(m === "record");
+    else document.addEventListener("DOMContentLoaded", () => showBar(mode === "record"), { once: true });
+    if (m !== "pick" && m !== "inspect") A.highlight?.(null);
+  };
+  A.mode = () => mode;
+
+  // ---- what kind of element ----
+  const TEXTLESS = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color"]);
+  const isToggle = (el) => el?.localName === "input" && (el.type === "checkbox" || el.type === "radio");
+  const isTextField = (el) =>
+    (el?.localName === "input" && !TEXTLESS.has(el.type)) || el?.localName === "textarea" || el?.isContentEditable;
+  // labelledToggle is the checkbox or radio a click on its label toggles.
+  const labelledToggle = (el) => {
+    const label = el?.closest?.("label");
+    const c = label?.control;
+    return isToggle(c) ? c : null;
+  };
+
+  // cssPath is a plain CSS path to el, the fallback target when no better
+  // locator is known.
+  A.cssPath = (el) => {
+    const parts = [];
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      if (n.id && /^[A-Za-z][\w-]*$/.test(n.id)) {
+        parts.unshift("#" + n.id);
+        break;
+      }
+      let part = n.localName;
+      const p = n.parentElement;
+      if (p) {
+        const same = [...p.children].filter((c) => c.localName === n.localName);
+        if (same.length > 1) part += `:nth-of-type(${same.indexOf(n) + 1})`;
+      }
+      parts.unshift(part);
+    }
+    return parts.join(" > ");
+  };
+
+  // ---- hover menus ----
+  // A click on an element that a CSS :hover rule reveals is preceded by a
+  // hover on the element that rule hovers; so is a click on an element that
+  // appeared or changed shortly after the pointer entered another one (a
+  // menu opened by a script).
+  const hoverRules = () => {
+    const out = [];
+    for (const sheet of document.styleSheets) {
+      let rules;
+      try { rules = sheet.cssRules; } catch { continue; } // cross-origin
+      for (const r of rules || []) {
+        if (!r.selectorText || !r.selectorText.includes(":hover")) continue;
+        const st = r.style;
+        if (!st.display && !st.visibility && !st.opacity) continue;
+        for (const sel of r.selectorText.split(",")) {
+          const i = sel.indexOf(":hover");
+          if (i < 0) continue;
+          out.push({ trigger: sel.slice(0, i).trim(), revealed: sel.replace(/:hover/g, "").trim() });
+        }
+      }
+    }
+    return out;
+  };
+  const hoverTriggerByCSS = (el) => {
+    for (const { trigger, revealed } of hoverRules()) {
+      try {
+        const shown = el.closest(revealed);
+        const t = shown && el.closest(trigger);
+        if (t && t !== el && t !== shown) return t;
+      } catch { /* a selector closest() does not take */ }
+    }
+    return null;
+  };
+  let lastOver = null; // {el, t}: the element the pointer entered last, outside the one before
+  const revealed = []; // {el, by, t}: nodes changed within a second after lastOver
+  const observer = new MutationObserver((list) => {
+    if (mode !== "record" || !lastOver || Date.now() - lastOver.t > 1000) return;
+    for (const m of list) {
+      const n = m.type === "childList" ? m.addedNodes[0] : m.target;
+      if (n && n.nodeType === 1 && !n.contains(lastOver.el)) revealed.push({ el: n, by: lastOver.el, t: Date.now() });
+    }
+    while (revealed.length > 50) revealed.shift();
+  });
+  const observe = () => observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["class", "style", "hidden", "open", "aria-expanded"] });
+  if (document.documentElement) observe();
+  else document.addEventListener("DOMContentLoaded", observe, { once: true });
+  const hoverTriggerByScript = (el) => {
+    for (let i = revealed.length - 1; i >= 0; i--) {
+      const r = revealed[i];
+      if (r.el.contains(el) && r.by !== el && !r.by.contains(el) && r.by.isConnected) return r.by;
+    }
+    return null;
+  };
+  let lastHover = null;
+  const maybeHover = (el) => {
+    const t = hoverTriggerByCSS(el) || hoverTriggerByScript(el);
+    if (t && t !== lastHover) action("hover", t);
+    lastHover = t;
+  };
+
+  // ---- listeners (capture phase on window: before the page's own) ----
+  const block = (e) => {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  };
+  const swallowing = () => mode === "pick" || (mode === "record" && assertMode !== "");
+
+  const onPointer = (e) => {
+    if (!e.isTrusted || inBar(e) || !swallowing()) return;
+    block(e);
+  };
+  for (const type of ["pointerdown", "mousedown", "pointerup", "mouseup", "auxclick", "contextmenu"]) {
+    window.addEventListener(type, onPointer, true);
+  }
+
+  window.addEventListener("click", (e) => {
+    if (!e.isTrusted || inBar(e)) return;
+    const el = targetOf(e);
+    if (!el) return;
+    if (mode === "pick") {
+      block(e);
+      A.highlight?.(el);
+      send({ kind: "pick", handle: handle(el) });
+      return;
+    }
+    if (mode !== "record") return;
+    if (assertMode) {
+      block(e);
+      const m = assertMode;
+      if (m === "assertText") action(m, el, { expected: (el.innerText ?? el.textContent ?? "").trim() });
+      else if (m === "assertValue") action(m, el, { expected: String(el.value ?? "") });
+      else action(m, el);
+      assertMode = "";
+      paintBar();
+      return;
+    }
+    // A checkbox, a radio or their label: check/uncheck, from change.
+    if (isToggle(el) || labelledToggle(el)) return;
+    // Typing into a field is its fill; selecting, its select.
+    if (isTextField(el) || el.localName === "select" || el.localName === "option") return;
+    maybeHover(el);
+    action("click", el);
+  }, true);
+
+  window.addEventListener("dblclick", (e) => {
+    if (!e.isTrusted || inBar(e) || mode !== "record" || assertMode) return;
+    const el = targetOf(e);
+    if (el && !isTextField(el) && !isToggle(el)) action("dblclick", el);
+  }, true);
+
+  window.addEventListener("input", (e) => {
+    if (!e.isTrusted || mode !== "record") return;
+    const el = targetOf(e);
+    if (!isTextField(el)) return;
+    action("fill", el, { value: el.isContentEditable && el.localName !== "input" ? el.innerText : el.value });
+  }, true);
+
+  window.addEventListener("change", (e) => {
+    if (!e.isTrusted || mode !== "record") return;
+    const el = targetOf(e);
+    if (isToggle(el)) action(el.checked ? "check" : "uncheck", el);
+    else if (el?.localName === "select") {
+      const o = el.selectedOptions[0];
+      action("select", el, { value: o ? o.value : el.value });
+    }
+  }, true);
+
+  const NAMED = new Set(["Enter", "Tab", "Escape"]);
+  const MODIFIERS = new Set(["Control", "Alt", "Meta", "Shift", "AltGraph", "CapsLock"]);
+  window.addEventListener("keydown", (e) => {
+    if (!e.isTrusted || mode !== "record" || MODIFIERS.has(e.key)) return;
+    const combo = e.ctrlKey || e.altKey || e.metaKey;
+    if (!NAMED.has(e.key) && !combo) return;
+    let key = e.key;
+    if (key.length === 1) key = /^Key[A-Z]$/.test(e.code) ? e.code.slice(3) : /^Digit\d$/.test(e.code) ? e.code.slice(5) : key.toUpperCase();
+    const mods = [];
+    if (e.ctrlKey) mods.push("Control");
+    if (e.altKey) mods.push("Alt");
+    if (e.metaKey) mods.push("Meta");
+    if (e.shiftKey) mods.push("Shift");
+    const el = targetOf(e);
+    const onPage = !el || el === document.body || el === document.documentElement;
+    action("press", onPage ? null : el, { key: [...mods, key].join("+") });
+  }, true);
+
+  window.addEventListener("mouseover", (e) => {
+    if (!e.isTrusted || inBar(e)) return;
+    const el = targetOf(e);
+    if (!el) return;
+    if (mode === "pick" || mode === "inspect") {
+      A.highlight?.(el);
+      return;
+    }
+    if (mode === "record" && (!lastOver || !lastOver.el.contains(el))) lastOver = { el, t: Date.now() };
+  }, true);
+})();

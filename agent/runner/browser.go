@@ -132,6 +132,10 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 		Set("hide-scrollbars").
 		Set("mute-audio").
 		Set("window-size", "1280,800")
+	// Site isolation off: every frame, cross-origin ones too, lives in the
+	// page's renderer, as in the authoring browser, so that frame paths
+	// recorded there replay here (see agent/author's doc.go).
+	l = WithoutSiteIsolation(l)
 	if headed {
 		l = l.Headless(false)
 	} else {
@@ -163,6 +167,13 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 	}
 	log.Debug("browser started", "path", path, "headed", headed)
 	return b, nil
+}
+
+// WithoutSiteIsolation turns site isolation off in the browser l launches:
+// cross-origin iframes then share their page's renderer and one CDP session
+// on the page reaches every frame.
+func WithoutSiteIsolation(l *launcher.Launcher) *launcher.Launcher {
+	return l.Set("disable-site-isolation-trials").Set("disable-features", "IsolateOrigins,site-per-process")
 }
 
 // Path returns the browser binary in use.

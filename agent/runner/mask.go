@@ -42,6 +42,13 @@ func newMasker(secrets map[string]string) *masker {
 	return &masker{r: strings.NewReplacer(pairs...)}
 }
 
+// Masker returns a function replacing every secret value, in each form
+// newMasker knows, with ***: the authoring side masks tried scripts' output
+// with it as runs are masked.
+func Masker(secrets map[string]string) func(string) string {
+	return newMasker(secrets).String
+}
+
 // String masks s.
 func (m *masker) String(s string) string {
 	if m.r == nil || s == "" {

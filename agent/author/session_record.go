@@ -1,0 +1,178 @@
+package author
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/testautomation/ta/protocol"
+)
+
+// attachWindow is how soon after a recorded step a navigation the page
+// asked for counts as caused by that step (a link, a form sent with
+// Enter): it is then part of the step, not a step of its own.
+const attachWindow = 2 * time.Second
+
+// recorder turns a recording's reports into captured steps. Only the last
+// few steps are kept, for merging fills and withdrawing the clicks of a
+// double-click, so a long or busy recording does not grow the agent.
+type recorder struct {
+	s *session
+
+	mu          sync.Mutex
+	seq         int
+	last        []capturedStep // the most recent steps, oldest first, at most keepLast
+	lastAt      time.Time      // when the last step was recorded
+	requestedAt time.Time      // when the top frame last asked to navigate
+}
+
+const keepLast = 3
+
+type capturedStep struct {
+	seq    int
+	step   protocol.Step
+	handle int
+	ctxID  proto.RuntimeExecutionContextID
+}
+
+// start records the first step: the start page.
+func (r *recorder) start(s *session, url string) {
+	r.mu.Lock()
+	r.s = s
+	r.mu.Unlock()
+	r.add(protocol.Step{Type: "navigate", URL: url}, 0, 0)
+}
+
+// add sends a new step and keeps it for merging.
+func (r *recorder) add(st protocol.Step, handle int, ctxID proto.RuntimeExecutionContextID) {
+	r.mu.Lock()
+	r.seq++
+	st.ID = "s" + strconv.Itoa(r.seq)
+	c := capturedStep{seq: r.seq, step: st, handle: handle, ctxID: ctxID}
+	r.last = append(r.last, c)
+	if len(r.last) > keepLast {
+		r.last = r.last[1:]
+	}
+	r.lastAt = time.Now()
+	s := r.s
+	r.mu.Unlock()
+	s.sink.Step(s.id, protocol.Captured{Seq: c.seq, Step: st})
+}
+
+// action turns one reported action into a step: a fill of the field the
+// last step filled replaces that step, a dblclick withdraws the two clicks
+// before it.
+func (r *recorder) action(ctx context.Context, pg *pageState, rep report, ctxID proto.RuntimeExecutionContextID) {
+	r.mu.Lock()
+	if r.s == nil { // not started yet
+		r.mu.Unlock()
+		return
+	}
+	if rep.Type == "fill" && len(r.last) > 0 {
+		l := &r.last[len(r.last)-1]
+		if l.step.Type == "fill" && l.handle == rep.Handle && l.ctxID == ctxID {
+			l.step.Value = protocol.Ptr(rep.Value)
+			r.lastAt = time.Now()
+			c := protocol.Captured{Seq: l.seq, Step: l.step}
+			s := r.s
+			r.mu.Unlock()
+			s.sink.Step(s.id, c)
+			return
+		}
+	}
+	var removed []int
+	if rep.Type == "dblclick" {
+		for i := len(r.last) - 1; i >= 0 && len(removed) < 2; i-- {
+			l := r.last[i]
+			if l.step.Type != "click" || l.handle != rep.Handle || l.ctxID != ctxID {
+				break
+			}
+			removed = append(removed, l.seq)
+			r.last = r.last[:i]
+		}
+	}
+	s := r.s
+	r.lastAt = time.Now()
+	r.mu.Unlock()
+	for _, seq := range removed {
+		s.sink.Step(s.id, protocol.Captured{Seq: seq, Removed: true})
+	}
+
+	st := protocol.Step{Type: rep.Type}
+	switch rep.Type {
+	case "fill", "select":
+		st.Value = protocol.Ptr(rep.Value)
+	case "press":
+		st.Key = rep.Key
+	case "assertText", "assertValue":
+		st.Expected = protocol.Ptr(rep.Expected)
+	case "click", "dblclick", "hover", "check", "uncheck", "assertVisible":
+	default:
+		return
+	}
+	if rep.Handle != 0 {
+		t, err := pg.target(ctx, ctxID, rep.Handle)
+		if err != nil {
+			s.m.log.Debug("recorded element gone", "type", rep.Type, "err", err)
+			if rep.Type != "press" {
+				return
+			}
+		} else {
+			st.Target = t
+		}
+	}
+	r.add(st, rep.Handle, ctxID)
+}
+
+// requested notes that the top frame asked to navigate (a link, a form, a
+// script), as opposed to an address typed or back and forward.
+func (r *recorder) requested() {
+	r.mu.Lock()
+	r.requestedAt = time.Now()
+	r.mu.Unlock()
+}
+
+// navigated handles a navigation of the top frame: caused by the last
+// step, it is part of it; otherwise it is a navigate step.
+func (r *recorder) navigated(url string) {
+	r.mu.Lock()
+	req := r.requestedAt
+	r.requestedAt = time.Time{}
+	caused := !req.IsZero() && !r.lastAt.IsZero() && req.Sub(r.lastAt) < attachWindow && !req.Before(r.lastAt.Add(-time.Second))
+	started := r.s != nil
+	r.mu.Unlock()
+	if !started || caused {
+		return
+	}
+	r.add(protocol.Step{Type: "navigate", URL: url}, 0, 0)
+}
+
+// target is a recorded element's step target: the locators that matched it
+// alone in the live page, best first.
+func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionContextID, handle int) (*protocol.Target, error) {
+	obj, frames, err := pg.element(ctx, ctxID, handle)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = proto.RuntimeReleaseObject{ObjectID: obj}.Call(pg.page.Context(ctx)) }()
+	picked, _, err := describeTarget(ctx, pg.page, obj, frames)
+	if err != nil {
+		pg.m.log.Debug("describeTarget", "err", err)
+		picked, _ = pg.minimalTarget(ctx, obj, frames)
+	}
+	t := &protocol.Target{Frame: picked.Frame, Fingerprint: picked.Fingerprint}
+	for _, l := range picked.Locators {
+		if l.Matches == 1 {
+			t.Locators = append(t.Locators, l.Locator)
+		}
+	}
+	if len(t.Locators) == 0 {
+		t.Locators = []protocol.Locator{{Kind: "css", Value: pg.cssPath(ctx, obj)}}
+	}
+	if len(t.Frame) == 0 {
+		t.Frame = nil
+	}
+	return t, nil
+}
