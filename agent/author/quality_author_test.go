@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -17,9 +18,13 @@ import (
 	"github.com/testautomation/ta/protocol"
 )
 
-// qNewManager starts the real authoring side (Manager) with its browser's
-// debugging port on 127.0.0.1:port; nil until the Manager is built.
-var qNewManager func(t testing.TB, port int) client.Author
+// qNewManager starts the real authoring side, a Manager as the agent
+// makes it, with its browser's debugging port on 127.0.0.1:port.
+var qNewManager = func(t testing.TB, port int) client.Author {
+	m := New(Options{BrowserPath: os.Getenv("TA_BROWSER"), DebugPort: port})
+	t.Cleanup(m.Close)
+	return m
+}
 
 // newQAuthor is the real recorder and picker driven through its debugging
 // port, or nil.
