@@ -1,6 +1,9 @@
 // Command agent is the desktop agent: it pairs with a hub, keeps one
 // Chromium warm and runs the tests the hub assigns to it, streaming events,
-// screenshots and results back.
+// screenshots and results back. It also records tests, picks elements and
+// tries scripts for the web app's editor, in a second browser of its own
+// (agent/author); --remote-debugging-port N opens that browser's DevTools
+// on 127.0.0.1:N.
 //
 //	go run ./agent --hub http://127.0.0.1:8080 --headless
 //
@@ -27,6 +30,7 @@ import (
 	"runtime"
 	"syscall"
 
+	"github.com/testautomation/ta/agent/author"
 	"github.com/testautomation/ta/agent/client"
 	"github.com/testautomation/ta/agent/runner"
 	"github.com/testautomation/ta/protocol"
@@ -39,6 +43,7 @@ type options struct {
 	hub, config, browser string
 	headless             bool
 	parallel             int
+	debugPort            int
 }
 
 func parseFlags(args []string) (options, error) {
@@ -49,6 +54,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.browser, "browser", "", "Chromium or Google Chrome to drive (default: found on PATH)")
 	fs.BoolVar(&o.headless, "headless", false, "run without a tray icon and without showing browser windows (servers, CI)")
 	fs.IntVar(&o.parallel, "parallel", 1, "runs at once")
+	fs.IntVar(&o.debugPort, "remote-debugging-port", 0, "open the DevTools of the browser used for recording and picking on 127.0.0.1:`N` (to drive it from tests)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -57,6 +63,9 @@ func parseFlags(args []string) (options, error) {
 	}
 	if o.parallel < 1 || o.parallel > 16 {
 		return o, errors.New("--parallel must be from 1 to 16")
+	}
+	if o.debugPort < 0 || o.debugPort > 65535 {
+		return o, errors.New("--remote-debugging-port must be a port from 1 to 65535")
 	}
 	if o.config == "" {
 		dir, err := os.UserConfigDir()
@@ -110,9 +119,13 @@ func run(ctx context.Context, o options, logger *slog.Logger) error {
 		return err
 	}
 	defer b.Close()
+	// Recording, picking and trying scripts use a browser of their own,
+	// started when a session needs it.
+	au := author.New(author.Options{BrowserPath: path, CanHead: canHead, DebugPort: o.debugPort, Logger: logger})
+	defer au.Close()
 	host, _ := os.Hostname()
 	cfg := client.Config{HubURL: o.hub, ConfigDir: o.config, Hostname: host, OS: runtime.GOOS,
-		Version: version, Parallel: o.parallel, Headless: !canHead, Runner: browserRunner{b}, Logger: logger, Out: os.Stdout}
+		Version: version, Parallel: o.parallel, Headless: !canHead, Runner: browserRunner{b}, Author: au, Logger: logger, Out: os.Stdout}
 	logger.Info("agent starting", "hub", o.hub, "browser", path, "protocol", protocol.Version, "parallel", o.parallel, "display", canHead)
 	if o.headless {
 		return runHeadless(ctx, cfg)

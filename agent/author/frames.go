@@ -88,7 +88,14 @@ func (pg *pageState) watch() {
 	go func() { wait(); close(done) }()
 	select {
 	case <-done:
-		if pg.ctx.Err() == nil {
+		if pg.ctx.Err() != nil {
+			return
+		}
+		// A browser that died detaches its pages too: tell the two apart.
+		select {
+		case <-pg.b.gone:
+			pg.gone("the browser stopped (it crashed or was closed)")
+		case <-time.After(300 * time.Millisecond):
 			pg.gone("the browser window was closed")
 		}
 	case <-pg.b.gone:
@@ -272,7 +279,7 @@ func (pg *pageState) bindingCalled(e *proto.RuntimeBindingCalled) {
 	if e.Name != bindingName {
 		return
 	}
-	var r report
+	var r fullReport
 	if err := json.Unmarshal([]byte(e.Payload), &r); err != nil {
 		return
 	}
@@ -295,13 +302,27 @@ func (pg *pageState) bindingCalled(e *proto.RuntimeBindingCalled) {
 			p = pg.owner
 		}
 		if p != nil {
-			p.picked(ctx, pg, r, e.ExecutionContextID)
+			p.picked(ctx, pg, r.report, e.ExecutionContextID)
 		}
 	case "action":
 		if pg.owner.kind == protocol.AuthorRecord {
 			pg.owner.rec.action(ctx, pg, r, e.ExecutionContextID)
 		}
 	}
+}
+
+// fullReport is a report with the element's locators as the page saw them
+// when it happened (recorder.js's snapshot), used when the element is gone
+// by the time it is described.
+type fullReport struct {
+	report
+	Fallback *struct {
+		CSS        string `json:"css"`
+		Candidates []struct {
+			protocol.Locator
+			Score int `json:"score"`
+		} `json:"candidates"`
+	} `json:"fallback,omitempty"`
 }
 
 // flush waits until the reports the page sent so far are handled: a

@@ -48,6 +48,7 @@ type Manager struct {
 	br       *browser
 	sessions map[string]*session
 	idle     *time.Timer
+	tries    int // scripts running in fresh contexts: the browser stays up for them
 	closed   bool
 }
 
@@ -161,7 +162,7 @@ func (m *Manager) browserFor(headed bool) (*browser, error) {
 		m.idle.Stop()
 		m.idle = nil
 	}
-	if m.br != nil && (!m.br.alive() || (m.br.headed != headed && len(m.sessions) == 0)) {
+	if m.br != nil && (!m.br.alive() || (m.br.headed != headed && len(m.sessions) == 0 && m.tries == 0)) {
 		go m.br.close()
 		m.br = nil
 	}
@@ -177,12 +178,12 @@ func (m *Manager) browserFor(headed bool) (*browser, error) {
 
 // anyBrowser is the running browser, or a new headless one (trying a
 // script in a fresh context shows no window).
+// The caller calls idleCheck when done with it.
 func (m *Manager) anyBrowser() (*browser, error) {
 	m.mu.Lock()
+	m.tries++
 	b := m.br
-	m.mu.Unlock()
 	if b != nil && b.alive() {
-		m.mu.Lock()
 		if m.idle != nil {
 			m.idle.Stop()
 			m.idle = nil
@@ -190,14 +191,21 @@ func (m *Manager) anyBrowser() (*browser, error) {
 		m.mu.Unlock()
 		return b, nil
 	}
-	return m.browserFor(false)
+	m.mu.Unlock()
+	b, err := m.browserFor(false)
+	if err != nil {
+		m.idleCheck()
+	}
+	return b, err
 }
 
-// idleCheck arms the idle timer when no session is left.
+// idleCheck ends a script's use of the browser and arms the idle timer
+// when nothing uses it.
 func (m *Manager) idleCheck() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.sessions) == 0 && m.br != nil && m.idle == nil && !m.closed {
+	m.tries--
+	if len(m.sessions) == 0 && m.tries == 0 && m.br != nil && m.idle == nil && !m.closed {
 		m.idle = time.AfterFunc(m.opts.IdleClose, m.closeIdle)
 	}
 }
@@ -289,7 +297,7 @@ func (m *Manager) forget(s *session) {
 	if m.sessions[s.id] == s {
 		delete(m.sessions, s.id)
 	}
-	if len(m.sessions) == 0 && m.br != nil && m.idle == nil && !m.closed {
+	if len(m.sessions) == 0 && m.tries == 0 && m.br != nil && m.idle == nil && !m.closed {
 		m.idle = time.AfterFunc(m.opts.IdleClose, m.closeIdle)
 	}
 }
@@ -297,7 +305,7 @@ func (m *Manager) forget(s *session) {
 func (m *Manager) closeIdle() {
 	m.mu.Lock()
 	b := m.br
-	if len(m.sessions) > 0 || b == nil {
+	if len(m.sessions) > 0 || m.tries > 0 || b == nil {
 		m.mu.Unlock()
 		return
 	}

@@ -33,7 +33,15 @@
     const report = globalThis[BINDING];
     if (typeof report === "function") report(JSON.stringify(r));
   };
-  const action = (type, el, extra) => send({ kind: "action", type, handle: el ? handle(el) : 0, ...extra });
+  // snapshot is the element's locators as the page sees them now, for
+  // when it is gone by the time Go asks (a click that navigates).
+  const snapshot = (el) => {
+    let candidates = [];
+    try { candidates = (A.candidates?.(el) ?? []).slice(0, 8); } catch { /* locators.js not there */ }
+    return { css: A.cssPath(el), candidates };
+  };
+  const action = (type, el, extra) =>
+    send({ kind: "action", type, handle: el ? handle(el) : 0, ...(el && type !== "fill" ? { fallback: snapshot(el) } : {}), ...extra });
 
   // The element an event is about: the innermost one, inside open shadow
   // roots too.
@@ -66,7 +74,7 @@
       bar = document.createElement("ta-author-toolbar");
       const root = bar.attachShadow({ mode: "closed" });
       const box = document.createElement("div");
-      box.setAttribute("style", "position:fixed;top:8px;left:50%;transform:translateX(-50%);z-index:2147483647;" +
+      box.setAttribute("style", "position:fixed;bottom:8px;right:8px;z-index:2147483647;" +
         "display:flex;gap:4px;padding:4px;background:#f3f4f6;border:1px solid #9ca3af;border-radius:6px;" +
         "font:13px system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.25)");
       for (const [m, label] of TOOLS) {
@@ -97,6 +105,7 @@
     if (m !== "pick" && m !== "inspect") A.highlight?.(null);
   };
   A.mode = () => mode;
+  A.tool = () => assertMode;
 
   // ---- what kind of element ----
   const TEXTLESS = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color"]);

@@ -128,6 +128,7 @@ func (s *session) stop() {
 	s.mu.Unlock()
 	if pg != nil && pg.owner == s && s.kind == protocol.AuthorRecord {
 		pg.flush(3 * time.Second)
+		s.rec.flushPending()
 	}
 	if s.kind == protocol.AuthorRecord {
 		s.end(protocol.SessionStopped, "")

@@ -23,12 +23,38 @@ type recorder struct {
 
 	mu          sync.Mutex
 	seq         int
-	last        []capturedStep // the most recent steps, oldest first, at most keepLast
-	lastAt      time.Time      // when the last step was recorded
-	requestedAt time.Time      // when the top frame last asked to navigate
+	last        []capturedStep     // the most recent steps, oldest first, at most keepLast
+	lastAt      time.Time          // when the last step was recorded
+	requestedAt time.Time          // when the top frame last asked to navigate
+	pending     *protocol.Captured // the latest value of a fill, not sent yet
+	timer       *time.Timer        // sends pending
+
+	sendMu sync.Mutex // keeps the pending fill's sends in order
+}
+
+// flushPending sends the fill update held back, if any.
+func (r *recorder) flushPending() {
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	r.mu.Lock()
+	c, s := r.pending, r.s
+	r.pending = nil
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	r.mu.Unlock()
+	if c != nil {
+		s.sink.Step(s.id, *c)
+	}
 }
 
 const keepLast = 3
+
+// fillDelay is how long the updates of a fill being typed are held: a
+// field typed into quickly (or a flood of input events) sends its latest
+// value a few times a second rather than once per keystroke.
+const fillDelay = 150 * time.Millisecond
 
 type capturedStep struct {
 	seq    int
@@ -47,6 +73,7 @@ func (r *recorder) start(s *session, url string) {
 
 // add sends a new step and keeps it for merging.
 func (r *recorder) add(st protocol.Step, handle int, ctxID proto.RuntimeExecutionContextID) {
+	r.flushPending()
 	r.mu.Lock()
 	r.seq++
 	st.ID = "s" + strconv.Itoa(r.seq)
@@ -64,7 +91,7 @@ func (r *recorder) add(st protocol.Step, handle int, ctxID proto.RuntimeExecutio
 // action turns one reported action into a step: a fill of the field the
 // last step filled replaces that step, a dblclick withdraws the two clicks
 // before it.
-func (r *recorder) action(ctx context.Context, pg *pageState, rep report, ctxID proto.RuntimeExecutionContextID) {
+func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ctxID proto.RuntimeExecutionContextID) {
 	r.mu.Lock()
 	if r.s == nil { // not started yet
 		r.mu.Unlock()
@@ -75,13 +102,17 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep report, ctxID 
 		if l.step.Type == "fill" && l.handle == rep.Handle && l.ctxID == ctxID {
 			l.step.Value = protocol.Ptr(rep.Value)
 			r.lastAt = time.Now()
-			c := protocol.Captured{Seq: l.seq, Step: l.step}
-			s := r.s
+			r.pending = &protocol.Captured{Seq: l.seq, Step: l.step}
+			if r.timer == nil {
+				r.timer = time.AfterFunc(fillDelay, r.flushPending)
+			}
 			r.mu.Unlock()
-			s.sink.Step(s.id, c)
 			return
 		}
 	}
+	r.mu.Unlock()
+	r.flushPending()
+	r.mu.Lock()
 	var removed []int
 	if rep.Type == "dblclick" {
 		for i := len(r.last) - 1; i >= 0 && len(removed) < 2; i-- {
@@ -115,13 +146,15 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep report, ctxID 
 	if rep.Handle != 0 {
 		t, err := pg.target(ctx, ctxID, rep.Handle)
 		if err != nil {
+			t = pg.snapshotTarget(ctx, ctxID, rep)
+		}
+		if t == nil {
 			s.m.log.Debug("recorded element gone", "type", rep.Type, "err", err)
 			if rep.Type != "press" {
 				return
 			}
-		} else {
-			st.Target = t
 		}
+		st.Target = t
 	}
 	r.add(st, rep.Handle, ctxID)
 }
@@ -175,4 +208,24 @@ func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionCon
 		t.Frame = nil
 	}
 	return t, nil
+}
+
+// snapshotTarget is the target of an element that is gone (a click that
+// navigated): the locators the page gave when it happened, unverified.
+func (pg *pageState) snapshotTarget(ctx context.Context, ctxID proto.RuntimeExecutionContextID, rep fullReport) *protocol.Target {
+	if rep.Fallback == nil || rep.Fallback.CSS == "" {
+		return nil
+	}
+	t := &protocol.Target{}
+	for _, c := range rep.Fallback.Candidates {
+		t.Locators = append(t.Locators, c.Locator)
+	}
+	t.Locators = append(t.Locators, protocol.Locator{Kind: "css", Value: rep.Fallback.CSS})
+	pg.mu.Lock()
+	fid := pg.frameOf[ctxID]
+	pg.mu.Unlock()
+	if frames, err := pg.framePath(ctx, fid); err == nil && len(frames) > 0 {
+		t.Frame = frames
+	}
+	return t
 }

@@ -1,6 +1,7 @@
 package author
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -159,13 +160,20 @@ func tryValue(v gson.JSON, mask func(string) string) json.RawMessage {
 		if json.Valid([]byte(masked)) {
 			return json.RawMessage(masked)
 		}
-		b, _ := json.Marshal(masked)
-		return b
+		return jsonText(masked)
 	case w.S != nil:
-		b, _ := json.Marshal(mask(*w.S))
-		return b
+		return jsonText(mask(*w.S))
 	}
 	return json.RawMessage("null")
+}
+
+// jsonText is s as a JSON string, with <, > and & as they are.
+func jsonText(s string) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimRight(b.Bytes(), "\n")
 }
 
 // thrown is the message of what a script threw, without its stack.

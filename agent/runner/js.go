@@ -34,7 +34,10 @@ const queryJS = `function (kind, value, exact) {
   };
   const labels = el => {
     const out = [];
-    if (el.labels) for (const l of el.labels) out.push(labelText(l));
+    // el.labels scans the document on each call: only when a label may exist.
+    const root = el.getRootNode();
+    if (el.labels && (el.closest('label') || (el.id && root.querySelector && root.querySelector('label[for="' + CSS.escape(el.id) + '"]'))))
+      for (const l of el.labels) out.push(labelText(l));
     const ids = el.getAttribute('aria-labelledby');
     if (ids) {
       const root = el.getRootNode();

@@ -29,18 +29,49 @@ func (r *run) queryRole(ctx context.Context, fr frame, l protocol.Locator) (elem
 		}
 		doc = obj.ObjectID
 	}
-	role := strings.ToLower(strings.TrimSpace(l.Value))
-	if m, ok := axRoles[role]; ok {
-		role = m
-	}
-	res, err := proto.AccessibilityQueryAXTree{ObjectID: doc, Role: role}.Call(s)
+	ids, err := findRole(s, doc, l)
 	if err != nil {
 		return elem{}, 0, err
 	}
+	if len(ids) != 1 {
+		return elem{}, len(ids), nil
+	}
+	obj, err := proto.DOMResolveNode{BackendNodeID: ids[0]}.Call(s)
+	if err != nil {
+		return elem{}, 0, err
+	}
+	return elem{obj: obj.Object.ObjectID, framed: fr.nested}, 1, nil
+}
+
+// findRole lists the backend nodes the role locator l matches in the
+// document doc (see queryRole). c is bound to the page's session.
+func findRole(c proto.Client, doc proto.RuntimeRemoteObjectID, l protocol.Locator) ([]proto.DOMBackendNodeID, error) {
+	nodes, err := axNodes(c, doc, l.Value)
+	if err != nil {
+		return nil, err
+	}
+	return filterRole(nodes, l), nil
+}
+
+// axNodes are the nodes of role in doc's accessibility tree.
+func axNodes(c proto.Client, doc proto.RuntimeRemoteObjectID, role string) ([]*proto.AccessibilityAXNode, error) {
+	role = strings.ToLower(strings.TrimSpace(role))
+	if m, ok := axRoles[role]; ok {
+		role = m
+	}
+	res, err := proto.AccessibilityQueryAXTree{ObjectID: doc, Role: role}.Call(c)
+	if err != nil {
+		return nil, err
+	}
+	return res.Nodes, nil
+}
+
+// filterRole keeps the nodes whose name matches l's (see queryRole).
+func filterRole(nodes []*proto.AccessibilityAXNode, l protocol.Locator) []proto.DOMBackendNodeID {
 	want := normSpace(l.Name)
 	var ids, whole []proto.DOMBackendNodeID
 	seen := map[proto.DOMBackendNodeID]bool{}
-	for _, n := range res.Nodes {
+	for _, n := range nodes {
 		id := n.BackendDOMNodeID
 		if n.Ignored || id == 0 || seen[id] {
 			continue
@@ -63,14 +94,7 @@ func (r *run) queryRole(ctx context.Context, fr frame, l protocol.Locator) (elem
 	if len(ids) > 1 && len(whole) == 1 {
 		ids = whole
 	}
-	if len(ids) != 1 {
-		return elem{}, len(ids), nil
-	}
-	obj, err := proto.DOMResolveNode{BackendNodeID: ids[0]}.Call(s)
-	if err != nil {
-		return elem{}, 0, err
-	}
-	return elem{obj: obj.Object.ObjectID, framed: fr.nested}, 1, nil
+	return ids
 }
 
 // normSpace collapses runs of white space and trims.

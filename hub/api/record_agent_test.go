@@ -109,6 +109,7 @@ func TestRecordSaveAndRunThroughAgent(t *testing.T) {
 	if err := json.Unmarshal(r.body, &rec); err != nil || rec.Status != "stopped" {
 		t.Fatalf("stop: %s", r.body)
 	}
+	t.Logf("recorded: %s", r.body)
 	types := []string{}
 	for _, s := range rec.Steps {
 		types = append(types, fmt.Sprint(s["type"]))

@@ -1,0 +1,211 @@
+package author
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/input"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/testautomation/ta/protocol"
+)
+
+// TestRecordHoverMenu: a click on an item a CSS :hover rule reveals is
+// recorded after a hover on the menu that reveals it.
+func TestRecordHoverMenu(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html><style>
+.menu .items { display: none } .menu:hover .items { display: block }</style>
+<div class="menu" id="menu"><span>Account</span><div class="items"><button onclick="document.title='out'">Sign out</button></div></div>
+<p style="margin-top:80px">below</p>`})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	p.MustElement("#menu span").MustHover()
+	p.MustElementR("button", "Sign out").MustClick()
+	steps := out.waitSteps(t, "navigate,hover,click")
+	h := steps[1].Target
+	if h == nil || !strings.Contains(locs(h.Locators), "Account") && !strings.Contains(locs(h.Locators), "menu") {
+		t.Errorf("hover target %+v", h)
+	}
+}
+
+func locs(ls []protocol.Locator) string {
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(l.Kind + "=" + l.Value + " " + l.Name + "; ")
+	}
+	return b.String()
+}
+
+// TestRecordFlood: thousands of input events and key presses in a few
+// seconds end as one fill with the final value and one press per combo,
+// and the session keeps its state small.
+func TestRecordFlood(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html><textarea id="t"></textarea>`})
+	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	p.MustElement("#t").MustClick()
+	const n = 3000
+	for i := range n {
+		if err := (proto.InputInsertText{Text: string(rune('a' + i%26))}).Call(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := p.MustEval(`() => document.getElementById('t').value`).Str()
+	if len(want) != n {
+		t.Fatalf("typed %d characters", len(want))
+	}
+	if err := p.Keyboard.Press(input.ControlLeft); err != nil {
+		t.Fatal(err)
+	}
+	p.Keyboard.MustType(input.KeyA)
+	if err := p.Keyboard.Release(input.ControlLeft); err != nil {
+		t.Fatal(err)
+	}
+	steps := out.waitSteps(t, "navigate,fill,press")
+	if v := steps[1].Value; v == nil || *v != want {
+		t.Errorf("the fill's value is not the final one")
+	}
+	if steps[2].Key != "Control+A" {
+		t.Errorf("press %q", steps[2].Key)
+	}
+	out.mu.Lock()
+	calls := out.calls
+	out.mu.Unlock()
+	if calls > n/4 {
+		t.Errorf("%d step messages for %d keystrokes: fills are not coalesced", calls, n)
+	}
+	s, _ := manager(t).session(id)
+	s.rec.mu.Lock()
+	kept := len(s.rec.last)
+	s.rec.mu.Unlock()
+	if kept > keepLast {
+		t.Errorf("the recorder keeps %d steps", kept)
+	}
+}
+
+// TestPickerOnRecording: a picker opened on a recording's page picks
+// there without the recording capturing the click, and the recording
+// goes on once the picker closes.
+func TestPickerOnRecording(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html><button id="b" onclick="this.dataset.n = (+this.dataset.n || 0) + 1">Count</button>`})
+	rec, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	m := manager(t)
+	pout := newSink()
+	if err := m.Start(context.Background(), "pck_on_"+rec, protocol.AuthorStart{Kind: protocol.AuthorPick, Recording: rec}, pout); err != nil {
+		t.Fatal(err)
+	}
+	pout.waitStatus(t, protocol.SessionReady)
+	x, y := center(t, p, "#b")
+	clickAt(t, p, x, y, 1)
+	waitFor(t, "a pick", func() bool {
+		pout.mu.Lock()
+		defer pout.mu.Unlock()
+		return len(pout.picked) == 1
+	})
+	if err := m.Stop("pck_on_" + rec); err != nil {
+		t.Fatal(err)
+	}
+	if st := pout.lastStatus(); !strings.HasPrefix(st, protocol.SessionClosed) {
+		t.Errorf("picker after stop: %s", st)
+	}
+	if got := types(out.recorded()); got != "navigate" {
+		t.Errorf("the recording captured the pick: %s", got)
+	}
+	time.Sleep(100 * time.Millisecond)
+	clickAt(t, p, x, y, 1)
+	out.waitSteps(t, "navigate,click")
+	if n := p.MustEval(`() => document.getElementById('b').dataset.n`).Str(); n != "1" {
+		t.Errorf("page clicks %s, want 1 (the pick's click must not reach it)", n)
+	}
+}
+
+// TestCloseAllAndIdle: an agent that disconnects ends its sessions without
+// a word to the hub and closes the browser; with no session left the
+// browser closes by itself.
+func TestCloseAllAndIdle(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<p>hi</p>`})
+	m := New(Options{IdleClose: 300 * time.Millisecond})
+	defer m.Close()
+	out := newSink()
+	if err := m.Start(context.Background(), "rec_a", protocol.AuthorStart{Kind: protocol.AuthorRecord, URL: srv.URL + "/"}, out); err != nil {
+		t.Fatal(err)
+	}
+	out.waitStatus(t, protocol.SessionRecording)
+	n := len(out.statuses)
+	m.CloseAll()
+	if len(out.statuses) != n {
+		t.Errorf("CloseAll reported %v", out.statuses[n:])
+	}
+	if _, err := m.session("rec_a"); err == nil {
+		t.Error("the session is still there")
+	}
+	m.mu.Lock()
+	br := m.br
+	m.mu.Unlock()
+	if br != nil {
+		t.Error("the browser is still up")
+	}
+
+	res := m.Try(context.Background(), protocol.TryRequest{Code: "return 1"})
+	if string(res.Value) != "1" {
+		t.Fatalf("try: %+v", res)
+	}
+	waitFor(t, "the idle browser to close", func() bool {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return m.br == nil
+	})
+}
+
+// TestBrowserDies: a browser that goes away ends its sessions with an
+// error saying so, and the next session starts a new one.
+func TestBrowserDies(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<p>hi</p>`})
+	m := New(Options{})
+	defer m.Close()
+	out := newSink()
+	if err := m.Start(context.Background(), "rec_dies", protocol.AuthorStart{Kind: protocol.AuthorRecord, URL: srv.URL + "/"}, out); err != nil {
+		t.Fatal(err)
+	}
+	out.waitStatus(t, protocol.SessionRecording)
+	m.mu.Lock()
+	m.br.l.Kill()
+	m.mu.Unlock()
+	st := out.waitStatus(t, protocol.SessionError)
+	if !strings.Contains(st, "the browser stopped (it crashed or was closed)") {
+		t.Errorf("status %q", st)
+	}
+	again := newSink()
+	if err := m.Start(context.Background(), "rec_again", protocol.AuthorStart{Kind: protocol.AuthorRecord, URL: srv.URL + "/"}, again); err != nil {
+		t.Fatal(err)
+	}
+	again.waitStatus(t, protocol.SessionRecording)
+}
+
+// TestRecordLabelsAndSubmit: a click on a checkbox's label records check
+// and uncheck (no click), and Enter that sends a form is one press step:
+// the navigation it causes is part of it.
+func TestRecordLabelsAndSubmit(t *testing.T) {
+	srv := site(t, map[string]string{
+		"/": `<!doctype html><form action="/done.html"><label><input type="checkbox" name="ok"> Keep me signed in</label>
+<label>Search <input name="q"></label></form>`,
+		"/done.html": `<!doctype html><p>Done</p>`,
+	})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	label := p.MustElementR("label", "Keep me signed in")
+	label.MustClick()
+	label.MustClick()
+	p.MustElement("[name=q]").MustClick()
+	p.Keyboard.MustType([]input.Key("shoes")...)
+	wait := p.WaitNavigation(proto.PageLifecycleEventNameLoad)
+	p.Keyboard.MustType(input.Enter)
+	wait()
+	p.MustElementR("p", "Done")
+	steps := out.waitSteps(t, "navigate,check,uncheck,fill,press")
+	time.Sleep(500 * time.Millisecond)
+	if got := types(out.recorded()); got != "navigate,check,uncheck,fill,press" {
+		t.Errorf("recorded %s", got)
+	}
+	if steps[4].Key != "Enter" || steps[4].Target == nil {
+		t.Errorf("press %+v", steps[4])
+	}
+}
