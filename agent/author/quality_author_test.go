@@ -250,11 +250,12 @@ func (a *managerAuthor) Pick(ctx context.Context, url string, ws []qWhere) ([]qP
 			out = append(out, qPicked{Err: err})
 			continue
 		}
-		tag, err := el.Eval(`() => this.tagName.toLowerCase()`)
+		tags, err := el.Eval(qTagsJS)
 		if err != nil {
 			out = append(out, qPicked{Err: err})
 			continue
 		}
+		tag, control := tags.Value.Get("tag").Str(), tags.Value.Get("control").Str()
 		sink.mu.Lock()
 		i := len(sink.picks)
 		sink.mu.Unlock()
@@ -266,13 +267,20 @@ func (a *managerAuthor) Pick(ctx context.Context, url string, ws []qWhere) ([]qP
 		err = sink.wait(pctx, "the pick", func() bool { return len(sink.picks) > i })
 		cancel()
 		if err != nil {
-			out = append(out, qPicked{Tag: tag.Value.Str(), Err: err})
+			out = append(out, qPicked{Tag: tag, Control: control, Err: err})
 			continue
 		}
 		sink.mu.Lock()
 		p := sink.picks[i]
 		sink.mu.Unlock()
-		out = append(out, qPicked{Picked: p, Tag: tag.Value.Str()})
+		out = append(out, qPicked{Picked: p, Tag: tag, Control: control})
 	}
 	return out, nil
 }
+
+// qTagsJS gives an element's tag and that of the control or link it is
+// part of.
+const qTagsJS = `() => {
+	const c = this.closest('a[href],button,input,select,textarea,label,summary,[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option]') || this;
+	return {tag: this.tagName.toLowerCase(), control: c.tagName.toLowerCase()};
+}`

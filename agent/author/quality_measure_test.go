@@ -27,7 +27,11 @@ type qAuthor interface {
 type qPicked struct {
 	protocol.Picked
 	Tag string // of the element clicked
-	Err error  // nothing was reported for it
+	// Control is the tag of the control or link the clicked element is
+	// part of (an icon in a button, an image in a link), which a picker
+	// reports instead, as Playwright's does.
+	Control string
+	Err     error // nothing was reported for it
 }
 
 // qFigures are the counts behind the three figures, with a line per miss.
@@ -37,6 +41,8 @@ type qFigures struct {
 	Mutations, Survived int
 	Unmapped            int // recorded targets not matched to a scripted action (left out of Mutations)
 	Misses              []string
+	// Time spent recording, replaying, mutating and picking.
+	Record, Replay, Mutate, Pick time.Duration
 }
 
 func pct(n, of int) float64 {
@@ -54,8 +60,10 @@ func (f *qFigures) miss(format string, args ...any) {
 }
 
 func (f qFigures) String() string {
-	return fmt.Sprintf("replay green %.1f%% (%d/%d), first pick locator unique %.1f%% (%d/%d), fallbacks survive a mutation %.1f%% (%d/%d, %d targets unmapped)",
-		f.GreenPct(), f.Green, f.Sessions, f.UniquePct(), f.Unique, f.Picks, f.SurvivalPct(), f.Survived, f.Mutations, f.Unmapped)
+	r := func(d time.Duration) time.Duration { return d.Round(100 * time.Millisecond) }
+	return fmt.Sprintf("replay green %.1f%% (%d/%d), first pick locator unique %.1f%% (%d/%d), fallbacks survive a mutation %.1f%% (%d/%d, %d targets unmapped); time: record %v, replay %v, mutate %v, pick %v",
+		f.GreenPct(), f.Green, f.Sessions, f.UniquePct(), f.Unique, f.Picks, f.SurvivalPct(), f.Survived, f.Mutations, f.Unmapped,
+		r(f.Record), r(f.Replay), r(f.Mutate), r(f.Pick))
 }
 
 // qOptions choose how much to measure: every mutation kind on every
@@ -75,6 +83,7 @@ func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o 
 	for _, s := range qSessions {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		f.Sessions++
+		t0 := time.Now()
 		steps, err := au.Record(ctx, site.url(s.Page), func(p *rod.Page) error { return qPlay(ctx, p, s) })
 		if err != nil {
 			f.miss("%s: recording: %v", s.Page, err)
@@ -87,10 +96,15 @@ func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o 
 			cancel()
 			continue
 		}
-		if res := qReplay(ctx, rb, doc); res.Status == protocol.RunPassed {
+		t1 := time.Now()
+		f.Record += t1.Sub(t0)
+		res := qReplay(ctx, rb, doc)
+		t2 := time.Now()
+		f.Replay += t2.Sub(t1)
+		if res.Status == protocol.RunPassed {
 			f.Green++
 		} else {
-			f.miss("%s: replay: %s; recorded %s", s.Page, qFailure(res), qStepTypes(steps))
+			f.miss("%s: replay: %s; recorded %s", s.Page, qFailure(res), qStepsText(steps))
 		}
 		// Mutations: each recorded target matched to its scripted action.
 		owners := qAlign(steps, s.Acts)
@@ -101,6 +115,7 @@ func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o 
 			}
 			if owners[i] < 0 {
 				f.Unmapped++
+				f.miss("%s: step %d (%s %s) matches no scripted action: left out of the mutations", s.Page, i+1, st.Type, qLocators(st.Target))
 				continue
 			}
 			if !o.Full && mutated >= o.MaxTargets {
@@ -122,6 +137,8 @@ func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o 
 				}
 			}
 		}
+		t3 := time.Now()
+		f.Mutate += t3.Sub(t2)
 		picks := s.Picks
 		if !o.Full && len(picks) > o.Picks {
 			picks = picks[:o.Picks]
@@ -146,6 +163,7 @@ func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o 
 				}
 			}
 		}
+		f.Pick += time.Since(t3)
 		cancel()
 	}
 	return f
@@ -188,7 +206,7 @@ func qPickUnique(ctx context.Context, rb *runner.Browser, url string, w qWhere, 
 	if p.Err != nil {
 		return false, p.Err.Error()
 	}
-	if !strings.EqualFold(p.Element.Tag, p.Tag) {
+	if !strings.EqualFold(p.Element.Tag, p.Tag) && !strings.EqualFold(p.Element.Tag, p.Control) {
 		return false, fmt.Sprintf("picked a <%s>, clicked a <%s>", p.Element.Tag, p.Tag)
 	}
 	if len(p.Target.Locators) == 0 {
@@ -263,12 +281,17 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func qStepTypes(steps []protocol.Step) string {
+// qStepsText words recorded steps: type and locators.
+func qStepsText(steps []protocol.Step) string {
 	var ts []string
 	for _, s := range steps {
-		ts = append(ts, s.Type)
+		w := s.Type
+		if s.Target != nil {
+			w += "(" + qLocators(s.Target) + ")"
+		}
+		ts = append(ts, w)
 	}
-	return strings.Join(ts, ",")
+	return strings.Join(ts, ", ")
 }
 
 func qLocators(t *protocol.Target) string {

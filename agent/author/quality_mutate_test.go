@@ -10,8 +10,9 @@ import (
 // test uses, applied to that one element (or its nearest container) and
 // nothing else:
 //
-//	id       its id changes (label[for] follows, as a framework's
-//	         generated ids do); without an id, its nearest ancestor's
+//	id       its id changes (label[for], aria-controls and the other
+//	         references follow, as a framework's generated ids do);
+//	         without an id, its nearest ancestor's
 //	reclass  its classes and its parent's change hash (css-module names
 //	         after a rebuild: btn_x7f3a → btn_m9t2v)
 //	wrap     it is wrapped in a new element (a layout component added)
@@ -58,12 +59,17 @@ const mutateJS = `function (M) {
   const apply = el => {
     switch (M.kind) {
     case 'id': {
+      // Generated ids change everywhere at once: every reference to the
+      // old id (label for, aria-controls, aria-labelledby, ...) follows,
+      // as a framework's useId does.
       let e = el;
       for (let i = 0; e && !e.id && i < 4; i++) e = e.parentElement;
-      if (!e || !e.id) { el.id = 'gen-' + Math.random().toString(36).slice(2, 8); return; }
+      if (!e || !e.id) { el.id = 'gen-r7'; return; }
       const old = e.id, now = old + '-r7';
-      for (const l of (e.getRootNode().querySelectorAll ? e.getRootNode() : document).querySelectorAll('label[for]'))
-        if (l.htmlFor === old) l.htmlFor = now;
+      const root = e.getRootNode().querySelectorAll ? e.getRootNode() : document;
+      for (const a of ['for', 'aria-controls', 'aria-labelledby', 'aria-describedby', 'aria-owns'])
+        for (const r of root.querySelectorAll('[' + a + ']'))
+          r.setAttribute(a, r.getAttribute(a).split(/\s+/).map(x => x === old ? now : x).join(' '));
       e.id = now;
       return;
     }
