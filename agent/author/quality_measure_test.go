@@ -232,14 +232,15 @@ func qPickUnique(ctx context.Context, rb *runner.Browser, url string, w qWhere, 
 
 // qAlign matches each recorded step with a target to the scripted action
 // it came from: in order, by compatible type (a typed field may give a
-// click then a fill; a click on a checkbox a check). -1 when none.
+// click then a fill; a click on a checkbox a check; a press goes to the
+// field typed last). -1 when none (a hover the recorder added, a press on
+// the page).
 func qAlign(steps []protocol.Step, acts []qAct) []int {
 	fits := map[string][]string{
 		"click":    {"click", "check", "uncheck"},
 		"check":    {"check", "uncheck", "click"},
 		"dblclick": {"dblclick", "click"},
-		"type":     {"fill", "click", "press"},
-		"press":    {"press"},
+		"type":     {"fill", "click"},
 		"select":   {"select", "click"},
 		"hover":    {"hover"},
 	}
@@ -250,20 +251,28 @@ func qAlign(steps []protocol.Step, acts []qAct) []int {
 		if st.Target == nil {
 			continue
 		}
+		if st.Type == "press" {
+			for k := j; k < len(acts); k++ {
+				if acts[k].Do != "press" {
+					continue
+				}
+				if k > 0 && acts[k-1].Do == "type" {
+					owners[i] = k - 1
+				}
+				j = k + 1
+				break
+			}
+			continue
+		}
 		for k := j; k < len(acts); k++ {
 			a := acts[k]
 			if a.Sel == "" || !contains(fits[a.Do], st.Type) {
-				// A press on the page goes to the field typed just before.
-				if a.Do == "press" && st.Type == "press" && k > 0 && acts[k-1].Sel != "" {
-					owners[i], j = k-1, k+1
-					break
-				}
 				continue
 			}
 			owners[i] = k
-			// A typed field's click comes before its fill: stay on it.
 			j = k + 1
-			if a.Do == "type" && st.Type == "click" || a.Do == "dblclick" && st.Type == "click" {
+			// A typed field's click comes before its fill: stay on it.
+			if st.Type == "click" && (a.Do == "type" || a.Do == "dblclick") {
 				j = k
 			}
 			break

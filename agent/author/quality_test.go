@@ -208,7 +208,7 @@ func TestRecordingQuality(t *testing.T) {
 	}
 	site := newCorpusSite(t)
 	rb := qLaunchRunner(t)
-	f := qMeasure(t, au, site, rb, qOptions{MaxTargets: 2, Picks: 2})
+	f := qMeasure(t, au, site, rb, qOptions{MaxTargets: 1, Picks: 1})
 	for _, m := range f.Misses {
 		t.Log(m)
 	}
