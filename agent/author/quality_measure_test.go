@@ -248,20 +248,20 @@ func qAlign(steps []protocol.Step, acts []qAct) []int {
 	j := 0
 	for i, st := range steps {
 		owners[i] = -1
-		if st.Target == nil {
-			continue
-		}
 		if st.Type == "press" {
 			for k := j; k < len(acts); k++ {
 				if acts[k].Do != "press" {
 					continue
 				}
-				if k > 0 && acts[k-1].Do == "type" {
+				if st.Target != nil && k > 0 && acts[k-1].Do == "type" {
 					owners[i] = k - 1
 				}
 				j = k + 1
 				break
 			}
+			continue
+		}
+		if st.Target == nil {
 			continue
 		}
 		for k := j; k < len(acts); k++ {
