@@ -209,3 +209,37 @@ func TestRecordLabelsAndSubmit(t *testing.T) {
 		t.Errorf("press %+v", steps[4])
 	}
 }
+
+// TestRecordScriptHoverMenu: a menu a script opens on mouseenter counts as
+// a hover menu too.
+func TestRecordScriptHoverMenu(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html>
+<nav><button id="account">Account</button><ul id="items" hidden><li><a href="#out" onclick="document.title='out'">Sign out</a></li></ul></nav>
+<script>document.getElementById('account').onmouseenter = () => document.getElementById('items').hidden = false</script>`})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	p.MustElement("#account").MustHover()
+	p.MustElementR("a", "Sign out").MustClick()
+	steps := out.waitSteps(t, "navigate,hover,click")
+	if l := steps[1].Target.Locators[0]; l.Name != "Account" && l.Value != "Account" {
+		t.Errorf("hover on %+v", l)
+	}
+}
+
+// TestToolbarAssertVisibleAndValue: the toolbar's other two assertions.
+func TestToolbarAssertVisibleAndValue(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html><h1 id="h">Welcome</h1><input id="city" value="Oslo">`})
+	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	x, y := toolbarButton(t, id, "assertVisible")
+	clickAt(t, p, x, y, 1)
+	hx, hy := center(t, p, "#h")
+	clickAt(t, p, hx, hy, 1)
+	out.waitSteps(t, "navigate,assertVisible")
+	x, y = toolbarButton(t, id, "assertValue")
+	clickAt(t, p, x, y, 1)
+	cx, cy := center(t, p, "#city")
+	clickAt(t, p, cx, cy, 1)
+	steps := out.waitSteps(t, "navigate,assertVisible,assertValue")
+	if e := steps[2].Expected; e == nil || *e != "Oslo" {
+		t.Errorf("expected %v", e)
+	}
+}
