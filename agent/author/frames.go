@@ -156,13 +156,16 @@ func (pg *pageState) url() string {
 }
 
 // mode is the mode of the in-page script: a picker's on a recording's page
-// while it is attached, else the owner's.
+// while it is attached and picking or inspecting, else the owner's (a
+// picker turned off lets the recording go on).
 func (pg *pageState) mode() string {
 	pg.mu.Lock()
 	p := pg.picker
 	pg.mu.Unlock()
 	if p != nil {
-		return p.currentMode()
+		if m := p.currentMode(); m != protocol.ModeOff {
+			return m
+		}
 	}
 	return pg.owner.currentMode()
 }

@@ -101,20 +101,26 @@ func TestPickerOnRecording(t *testing.T) {
 		defer pout.mu.Unlock()
 		return len(pout.picked) == 1
 	})
+	if got := types(out.recorded()); got != "navigate" {
+		t.Errorf("the recording captured the pick: %s", got)
+	}
+	// A picker turned off lets the recording record.
+	if err := m.Mode("pck_on_"+rec, protocol.ModeOff); err != nil {
+		t.Fatal(err)
+	}
+	clickAt(t, p, x, y, 1)
+	out.waitSteps(t, "navigate,click")
 	if err := m.Stop("pck_on_" + rec); err != nil {
 		t.Fatal(err)
 	}
 	if st := pout.lastStatus(); !strings.HasPrefix(st, protocol.SessionClosed) {
 		t.Errorf("picker after stop: %s", st)
 	}
-	if got := types(out.recorded()); got != "navigate" {
-		t.Errorf("the recording captured the pick: %s", got)
-	}
 	time.Sleep(100 * time.Millisecond)
 	clickAt(t, p, x, y, 1)
-	out.waitSteps(t, "navigate,click")
-	if n := p.MustEval(`() => document.getElementById('b').dataset.n`).Str(); n != "1" {
-		t.Errorf("page clicks %s, want 1 (the pick's click must not reach it)", n)
+	out.waitSteps(t, "navigate,click,click")
+	if n := p.MustEval(`() => document.getElementById('b').dataset.n`).Str(); n != "2" {
+		t.Errorf("page clicks %s, want 2 (the pick's click must not reach it)", n)
 	}
 }
 
