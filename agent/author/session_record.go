@@ -170,12 +170,18 @@ func (r *recorder) requested() {
 }
 
 // navigated handles a navigation of the top frame: caused by the last
-// step, it is part of it; otherwise it is a navigate step.
+// step (it came, or the page asked for it, within attachWindow), it is
+// part of it; otherwise (an address typed, back or forward in the
+// browser, a redirect long after) it is a navigate step.
 func (r *recorder) navigated(url string) {
 	r.mu.Lock()
 	req := r.requestedAt
 	r.requestedAt = time.Time{}
-	caused := !req.IsZero() && !r.lastAt.IsZero() && req.Sub(r.lastAt) < attachWindow && !req.Before(r.lastAt.Add(-time.Second))
+	// Soon after a step, or asked for by the page soon after it (a slow
+	// server answers later): history.back() in a click handler asks for
+	// nothing CDP reports, so time alone counts too.
+	caused := !r.lastAt.IsZero() && (time.Since(r.lastAt) < attachWindow ||
+		!req.IsZero() && req.Sub(r.lastAt) < attachWindow && !req.Before(r.lastAt.Add(-time.Second)))
 	started := r.s != nil
 	r.mu.Unlock()
 	if !started || caused {
