@@ -226,10 +226,13 @@ func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionCon
 // candidates the page gave when the event happened, before its handlers
 // ran: a replay meets the element as it was then. Text-based locators
 // (text, role with a name) the page gave then and that no longer exist
-// replace those made of the new text; the fingerprint's text goes back too.
+// replace those made of the new text (xpaths may test text too); the
+// fingerprint's text goes back too.
 func asItWas(t protocol.PickedTarget, snap *snapshot) protocol.PickedTarget {
 	key := func(l protocol.Locator) string { return l.Kind + "\x00" + l.Value + "\x00" + l.Name }
-	textual := func(l protocol.Locator) bool { return l.Kind == "text" || (l.Kind == "role" && l.Name != "") }
+	textual := func(l protocol.Locator) bool {
+		return l.Kind == "text" || l.Kind == "xpath" || (l.Kind == "role" && l.Name != "")
+	}
 	then := map[string]bool{}
 	for _, c := range snap.Candidates {
 		then[key(c.Locator)] = true
