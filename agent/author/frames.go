@@ -156,13 +156,16 @@ func (pg *pageState) url() string {
 }
 
 // mode is the mode of the in-page script: a picker's on a recording's page
-// while it is attached, else the owner's.
+// while it is attached and picking or inspecting, else the owner's (a
+// picker turned off lets the recording go on).
 func (pg *pageState) mode() string {
 	pg.mu.Lock()
 	p := pg.picker
 	pg.mu.Unlock()
 	if p != nil {
-		return p.currentMode()
+		if m := p.currentMode(); m != protocol.ModeOff {
+			return m
+		}
 	}
 	return pg.owner.currentMode()
 }
@@ -311,18 +314,24 @@ func (pg *pageState) bindingCalled(e *proto.RuntimeBindingCalled) {
 	}
 }
 
-// fullReport is a report with the element's locators as the page saw them
-// when it happened (recorder.js's snapshot), used when the element is gone
-// by the time it is described.
+// fullReport is a report with the element as the page saw it when it
+// happened (recorder.js's snapshot, taken before the page's own handlers
+// ran).
 type fullReport struct {
 	report
-	Fallback *struct {
-		CSS        string `json:"css"`
-		Candidates []struct {
-			protocol.Locator
-			Score int `json:"score"`
-		} `json:"candidates"`
-	} `json:"fallback,omitempty"`
+	Fallback *snapshot `json:"fallback,omitempty"`
+}
+
+// snapshot is an element as recorder.js saw it at the event: its CSS
+// path, its locator candidates (locators.js, counted in the page) and its
+// text.
+type snapshot struct {
+	CSS        string `json:"css"`
+	Text       string `json:"text"`
+	Candidates []struct {
+		protocol.Locator
+		Score int `json:"score"`
+	} `json:"candidates"`
 }
 
 // flush waits until the reports the page sent so far are handled: a

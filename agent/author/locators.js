@@ -69,7 +69,14 @@
     return runs >= 4;
   };
   const stateClass = /^(active|hover|focus|focused|selected|open|opened|closed|disabled|enabled|visible|hidden|show|shown|checked|current|loading|loaded|ng-.*|is-.*|has-.*)$/i;
-  const stableClass = c => !generated(c) && !stateClass.test(c) && !/[:[\]/]/.test(c) && !/_[a-zA-Z0-9]{5,}$/.test(c) && !/^(css|sc|jsx|emotion|styled|svelte)-/.test(c);
+  // A hash in a class: a CSS-modules suffix with a digit (Button_root__a1b2c),
+  // or a short token of mixed case (kXyZab, styled-components).
+  const hashed = c => {
+    const last = c.split(/_+/).pop();
+    if (c.includes('_') && last.length >= 5 && /\d/.test(last)) return true;
+    return c.split(/[-_]/).some(seg => seg.length <= 8 && (seg.match(/[a-z][A-Z]/g) || []).length >= 2);
+  };
+  const stableClass = c => !generated(c) && !stateClass.test(c) && !/[:[\]/]/.test(c) && !hashed(c) && !/^(css|sc|jsx|emotion|styled|svelte)-/.test(c);
 
   const testIdAttrs = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
 
@@ -310,7 +317,7 @@
     const type = el.getAttribute('type');
     for (const a of ['name', 'aria-label', 'href', 'for', 'value', 'src']) {
       const v = el.getAttribute(a);
-      if (!v || v.length > maxText || (a === 'value' && !['input', 'option', 'button'].includes(tag))) continue;
+      if (!v || v.length > maxText || (a === 'value' && (!['input', 'option', 'button'].includes(tag) || type === 'password'))) continue;
       if (a !== 'aria-label' && generated(v.replace(/[^A-Za-z0-9]/g, ''))) continue;
       add('css', tag + (type && a === 'name' ? attrSel('type', type) : '') + attrSel(a, v), S.attr);
     }

@@ -163,7 +163,8 @@ func (m *Manager) browserFor(headed bool) (*browser, error) {
 		m.idle = nil
 	}
 	if m.br != nil && (!m.br.alive() || (m.br.headed != headed && len(m.sessions) == 0 && m.tries == 0)) {
-		go m.br.close()
+		// Closed before the next starts: they would share the debugging port.
+		m.br.close()
 		m.br = nil
 	}
 	if m.br == nil {
@@ -242,13 +243,19 @@ func (m *Manager) Start(ctx context.Context, id string, s protocol.AuthorStart, 
 	m.mu.Unlock()
 
 	if host != nil {
-		ss := &session{m: m, id: id, kind: s.Kind, sink: out, mode: mode, pg: host.pg, done: make(chan struct{})}
+		host.mu.Lock()
+		pg := host.pg
+		host.mu.Unlock()
+		if pg == nil {
+			return fmt.Errorf("recording %s has no page open yet: try again in a moment", s.Recording)
+		}
+		ss := &session{m: m, id: id, kind: s.Kind, sink: out, mode: mode, pg: pg, done: make(chan struct{})}
 		m.mu.Lock()
 		m.sessions[id] = ss
 		m.mu.Unlock()
 		out.Status(id, protocol.SessionStarting, "", "")
-		host.pg.attachPicker(ss)
-		out.Status(id, protocol.SessionReady, host.pg.url(), "")
+		pg.attachPicker(ss)
+		out.Status(id, protocol.SessionReady, pg.url(), "")
 		return nil
 	}
 

@@ -37,8 +37,8 @@
   // when it is gone by the time Go asks (a click that navigates).
   const snapshot = (el) => {
     let candidates = [];
-    try { candidates = (A.candidates?.(el) ?? []).slice(0, 8); } catch { /* locators.js not there */ }
-    return { css: A.cssPath(el), candidates };
+    try { candidates = A.candidates?.(el) ?? []; } catch { /* locators.js not there */ }
+    return { css: A.cssPath(el), text: (el.innerText ?? "").trim().replace(/\s+/g, " ").slice(0, 200), candidates };
   };
   const action = (type, el, extra) =>
     send({ kind: "action", type, handle: el ? handle(el) : 0, ...(el && type !== "fill" ? { fallback: snapshot(el) } : {}), ...extra });

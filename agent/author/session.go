@@ -83,6 +83,12 @@ func (s *session) open(b *browser, url string) {
 		s.end(protocol.SessionError, fmt.Sprintf("cannot open %s: %s", url, pg.why(err)))
 		return
 	}
+	s.mu.Lock()
+	ended := s.ended
+	s.mu.Unlock()
+	if ended {
+		return
+	}
 	if s.kind == protocol.AuthorRecord {
 		s.rec.start(s, url)
 		pg.setStarted()

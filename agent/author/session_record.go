@@ -2,6 +2,8 @@ package author
 
 import (
 	"context"
+	"maps"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -144,7 +146,7 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 		return
 	}
 	if rep.Handle != 0 {
-		t, err := pg.target(ctx, ctxID, rep.Handle)
+		t, err := pg.target(ctx, ctxID, rep.Handle, rep.Fallback)
 		if err != nil {
 			t = pg.snapshotTarget(ctx, ctxID, rep)
 		}
@@ -168,12 +170,18 @@ func (r *recorder) requested() {
 }
 
 // navigated handles a navigation of the top frame: caused by the last
-// step, it is part of it; otherwise it is a navigate step.
+// step (it came, or the page asked for it, within attachWindow), it is
+// part of it; otherwise (an address typed, back or forward in the
+// browser, a redirect long after) it is a navigate step.
 func (r *recorder) navigated(url string) {
 	r.mu.Lock()
 	req := r.requestedAt
 	r.requestedAt = time.Time{}
-	caused := !req.IsZero() && !r.lastAt.IsZero() && req.Sub(r.lastAt) < attachWindow && !req.Before(r.lastAt.Add(-time.Second))
+	// Soon after a step, or asked for by the page soon after it (a slow
+	// server answers later): history.back() in a click handler asks for
+	// nothing CDP reports, so time alone counts too.
+	caused := !r.lastAt.IsZero() && (time.Since(r.lastAt) < attachWindow ||
+		!req.IsZero() && req.Sub(r.lastAt) < attachWindow && !req.Before(r.lastAt.Add(-time.Second)))
 	started := r.s != nil
 	r.mu.Unlock()
 	if !started || caused {
@@ -184,7 +192,7 @@ func (r *recorder) navigated(url string) {
 
 // target is a recorded element's step target: the locators that matched it
 // alone in the live page, best first.
-func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionContextID, handle int) (*protocol.Target, error) {
+func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionContextID, handle int, snap *snapshot) (*protocol.Target, error) {
 	obj, frames, err := pg.element(ctx, ctxID, handle)
 	if err != nil {
 		return nil, err
@@ -194,6 +202,9 @@ func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionCon
 	if err != nil {
 		pg.m.log.Debug("describeTarget", "err", err)
 		picked, _ = pg.minimalTarget(ctx, obj, frames)
+	}
+	if snap != nil {
+		picked = asItWas(picked, snap)
 	}
 	t := &protocol.Target{Frame: picked.Frame, Fingerprint: picked.Fingerprint}
 	for _, l := range picked.Locators {
@@ -208,6 +219,60 @@ func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionCon
 		t.Frame = nil
 	}
 	return t, nil
+}
+
+// asItWas corrects a target described after the page handled the event
+// (a button whose text a click changed: "Add" became "Added") with the
+// candidates the page gave when the event happened, before its handlers
+// ran: a replay meets the element as it was then. Text-based locators
+// (text, role with a name) the page gave then and that no longer exist
+// replace those made of the new text (xpaths may test text too); the
+// fingerprint's text goes back too.
+func asItWas(t protocol.PickedTarget, snap *snapshot) protocol.PickedTarget {
+	key := func(l protocol.Locator) string { return l.Kind + "\x00" + l.Value + "\x00" + l.Name }
+	textual := func(l protocol.Locator) bool {
+		return l.Kind == "text" || l.Kind == "xpath" || (l.Kind == "role" && l.Name != "")
+	}
+	then := map[string]bool{}
+	for _, c := range snap.Candidates {
+		then[key(c.Locator)] = true
+	}
+	now := map[string]bool{}
+	var out []protocol.RankedLocator
+	for _, l := range t.Locators {
+		now[key(l.Locator)] = true
+		if !textual(l.Locator) || then[key(l.Locator)] || len(snap.Candidates) == 0 {
+			out = append(out, l)
+		}
+	}
+	// Unverified, they are added in their exact form only (fewer
+	// elements match it), once each.
+	added := map[string]int{}
+	for _, c := range snap.Candidates {
+		k := key(c.Locator)
+		if !textual(c.Locator) || now[k] {
+			continue
+		}
+		if i, ok := added[k]; ok {
+			if c.Exact && !out[i].Exact {
+				out[i] = protocol.RankedLocator{Locator: c.Locator, Score: out[i].Score, Matches: 1}
+			}
+			continue
+		}
+		added[k] = len(out)
+		out = append(out, protocol.RankedLocator{Locator: c.Locator, Score: c.Score, Matches: 1})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score < out[j].Score })
+	t.Locators = out
+	if snap.Text != "" && t.Fingerprint != nil && t.Fingerprint["text"] != snap.Text {
+		fp := maps.Clone(t.Fingerprint)
+		if fp["name"] == fp["text"] {
+			fp["name"] = snap.Text
+		}
+		fp["text"] = snap.Text
+		t.Fingerprint = fp
+	}
+	return t
 }
 
 // snapshotTarget is the target of an element that is gone (a click that

@@ -2,9 +2,11 @@ package author
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -507,5 +509,40 @@ func TestLargePage(t *testing.T) {
 	}
 	if label > 2*time.Second || took > 5*time.Second {
 		t.Errorf("too slow: label %v, describeTarget %v", label, took)
+	}
+}
+
+// TestGeneratedNames: stable ids and classes become css candidates, the
+// ones a framework generated (counters, hashes, React ids, CSS-modules and
+// styled-components classes, state classes) do not.
+func TestGeneratedNames(t *testing.T) {
+	p := testPage(t, "/names.html")
+	wid := world(t, p, "")
+	for _, c := range []struct {
+		i        int
+		want     []string
+		unwanted []string
+	}{
+		{0, []string{"#user-profile", "button.nav_items"}, []string{"kXyZab"}},
+		{1, nil, []string{"radix", "Header_title", "sc-aXZVg"}},
+		{2, []string{"button.btn-primary"}, []string{"12345", "is-active"}},
+		{3, []string{"#step-2", "button.card"}, []string{"emotion-0"}},
+	} {
+		res, err := proto.RuntimeEvaluate{ContextID: wid, ReturnByValue: true,
+			Expression: fmt.Sprintf(`__taAuthor.candidates(document.querySelectorAll('button')[%d]).filter(c => c.kind === 'css').map(c => c.value).join('\n')`, c.i)}.Call(p)
+		if err != nil || res.ExceptionDetails != nil {
+			t.Fatal(err, res.ExceptionDetails)
+		}
+		got := res.Result.Value.Str()
+		for _, w := range c.want {
+			if !slices.Contains(strings.Split(got, "\n"), w) {
+				t.Errorf("button %d: no css %s in\n%s", c.i, w, got)
+			}
+		}
+		for _, u := range c.unwanted {
+			if strings.Contains(got, u) {
+				t.Errorf("button %d: %s used in\n%s", c.i, u, got)
+			}
+		}
 	}
 }
