@@ -196,6 +196,8 @@ func (a *managerAuthor) page(ctx context.Context, url string) (*rod.Page, error)
 	return nil, fmt.Errorf("no page at %s in the authoring browser", path)
 }
 
+func (a *managerAuthor) Toolbar() bool { return true }
+
 func (a *managerAuthor) Record(ctx context.Context, url string, play func(*rod.Page) error) ([]protocol.Step, error) {
 	id, sink := a.session("rec"), newQSink()
 	if err := a.m.Start(ctx, id, protocol.AuthorStart{Kind: protocol.AuthorRecord, URL: url}, sink); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/agent/runner"
 	"github.com/testautomation/ta/protocol"
 )
@@ -20,6 +21,9 @@ import (
 // the element clicked, to check the picker reported that one).
 type qAuthor interface {
 	Record(ctx context.Context, url string, play func(*rod.Page) error) ([]protocol.Step, error)
+	// Toolbar says the recorded page has the overlay toolbar, whose
+	// Assert text the session uses for its final check.
+	Toolbar() bool
 	Pick(ctx context.Context, url string, ws []qWhere) ([]qPicked, error)
 }
 
@@ -40,6 +44,10 @@ type qFigures struct {
 	Picks, Unique       int
 	Mutations, Survived int
 	Unmapped            int // recorded targets not matched to a scripted action (left out of Mutations)
+	// Asserted counts sessions whose final check was recorded through the
+	// toolbar (the rest, results inside iframes, get it appended);
+	// BadAssert those where the toolbar gave no right assertText.
+	Asserted, BadAssert int
 	Misses              []string
 	// Time spent recording, replaying, mutating and picking.
 	Record, Replay, Mutate, Pick time.Duration
@@ -61,8 +69,8 @@ func (f *qFigures) miss(format string, args ...any) {
 
 func (f qFigures) String() string {
 	r := func(d time.Duration) time.Duration { return d.Round(100 * time.Millisecond) }
-	return fmt.Sprintf("replay green %.1f%% (%d/%d), first pick locator unique %.1f%% (%d/%d), fallbacks survive a mutation %.1f%% (%d/%d, %d targets unmapped); time: record %v, replay %v, mutate %v, pick %v",
-		f.GreenPct(), f.Green, f.Sessions, f.UniquePct(), f.Unique, f.Picks, f.SurvivalPct(), f.Survived, f.Mutations, f.Unmapped,
+	return fmt.Sprintf("replay green %.1f%% (%d/%d), first pick locator unique %.1f%% (%d/%d), fallbacks survive a mutation %.1f%% (%d/%d, %d targets unmapped); final check recorded with the toolbar %d, toolbar misses %d; time: record %v, replay %v, mutate %v, pick %v",
+		f.GreenPct(), f.Green, f.Sessions, f.UniquePct(), f.Unique, f.Picks, f.SurvivalPct(), f.Survived, f.Mutations, f.Unmapped, f.Asserted, f.BadAssert,
 		r(f.Record), r(f.Replay), r(f.Mutate), r(f.Pick))
 }
 
@@ -84,13 +92,45 @@ func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o 
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		f.Sessions++
 		t0 := time.Now()
-		steps, err := au.Record(ctx, site.url(s.Page), func(p *rod.Page) error { return qPlay(ctx, p, s) })
+		toolbar := au.Toolbar() && s.Result.Frame == ""
+		steps, err := au.Record(ctx, site.url(s.Page), func(p *rod.Page) error {
+			if err := qPlay(ctx, p, s); err != nil {
+				return err
+			}
+			if !toolbar {
+				return nil
+			}
+			// The tester's last move: Assert text in the toolbar, then a
+			// click on the result.
+			if err := qToolbarClick(ctx, p, "Assert text"); err != nil {
+				return err
+			}
+			el, err := qElement(ctx, p, s.Result)
+			if err != nil {
+				return err
+			}
+			return el.Click(proto.InputMouseButtonLeft, 1)
+		})
 		if err != nil {
 			f.miss("%s: recording: %v", s.Page, err)
 			cancel()
 			continue
 		}
-		doc, err := qDocument("recorded "+s.Page, append(steps, qAssert(s)))
+		all := steps
+		if toolbar {
+			last := len(steps) - 1
+			if last >= 0 && steps[last].Type == "assertText" && steps[last].Expected != nil && strings.Contains(*steps[last].Expected, s.Want) {
+				f.Asserted++
+				steps = steps[:last] // the actions, for the mutations
+			} else {
+				f.BadAssert++
+				f.miss("%s: the toolbar's Assert text on %s did not record assertText %q: %s", s.Page, s.Result.Sel, s.Want, qStepsText(steps))
+				all = append(steps, qAssert(s))
+			}
+		} else {
+			all = append(steps, qAssert(s))
+		}
+		doc, err := qDocument("recorded "+s.Page, all)
 		if err != nil {
 			f.miss("%s: %v", s.Page, err)
 			cancel()

@@ -36,6 +36,8 @@ func (e expectedAuthor) Record(ctx context.Context, url string, play func(*rod.P
 	return nil, nil
 }
 
+func (e expectedAuthor) Toolbar() bool { return false }
+
 func (e expectedAuthor) Pick(ctx context.Context, url string, ws []qWhere) ([]qPicked, error) {
 	page, err := e.b.Context(ctx).Page(proto.TargetCreateTarget{URL: url})
 	if err != nil {

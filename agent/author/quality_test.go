@@ -197,8 +197,9 @@ const (
 )
 
 // TestRecordingQuality records every scripted session with the recorder,
-// saves it as a document (with the session's result as a final
-// assertText: the overlay toolbar's assertions are not scripted here),
+// saves it as a document (its final check, the page's visible result,
+// recorded with the overlay toolbar's Assert text; appended by hand for
+// results inside an iframe, where the toolbar does not reach),
 // replays it through the runner, picks, and mutates; it fails below the
 // issue's targets.
 func TestRecordingQuality(t *testing.T) {
@@ -218,6 +219,9 @@ func TestRecordingQuality(t *testing.T) {
 	}
 	if f.UniquePct() < targetUnique {
 		t.Errorf("first pick locator unique %.1f%%, the issue asks for %.0f%%", f.UniquePct(), targetUnique)
+	}
+	if f.BadAssert > 0 {
+		t.Errorf("the toolbar's Assert text failed in %d sessions", f.BadAssert)
 	}
 	if f.SurvivalPct() < targetSurvival {
 		t.Errorf("fallback survival %.1f%%, the issue asks for %.0f%%", f.SurvivalPct(), targetSurvival)
