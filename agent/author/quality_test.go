@@ -210,10 +210,10 @@ func TestRecordingQuality(t *testing.T) {
 	site := newCorpusSite(t)
 	rb := qLaunchRunner(t)
 	f := qMeasure(t, au, site, rb, qOptions{MaxTargets: 1, Picks: 1})
+	t.Logf("quality: %s", f)
 	for _, m := range f.Misses {
 		t.Log(m)
 	}
-	t.Logf("quality: %s", f)
 	if f.GreenPct() < targetGreen {
 		t.Errorf("replay green %.1f%%, the issue asks for %.0f%%", f.GreenPct(), targetGreen)
 	}
@@ -242,10 +242,11 @@ func BenchmarkRecordingQuality(b *testing.B) {
 	for range b.N {
 		f = qMeasure(b, au, site, rb, qOptions{Full: true})
 	}
+	// The figures first: a benchmark's log is cut after a few lines.
+	b.Logf("quality: %s", f)
 	for _, m := range f.Misses {
 		b.Log(m)
 	}
-	b.Logf("quality: %s", f)
 	b.ReportMetric(f.GreenPct(), "replay_green_%")
 	b.ReportMetric(f.UniquePct(), "pick_unique_%")
 	b.ReportMetric(f.SurvivalPct(), "fallback_survival_%")
