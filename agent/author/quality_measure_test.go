@@ -212,7 +212,13 @@ func qMeasure(t testing.TB, au qAuthor, site *corpusSite, rb *runner.Browser, o 
 // qHitCheck is a script step after an action on the mutated element: the
 // action must have reached that element (the mutation script saw one of
 // its events), not another that the locators found instead.
-var qHitCheck = protocol.Step{Type: "script", Code: "if (!window.__taHit && !sessionStorage.getItem('__taHit')) throw new Error('the step acted on another element than the recorded one');"}
+var qHitCheck = protocol.Step{Type: "script", Code: `const hit = () => window.__taHit || sessionStorage.getItem('__taHit');
+// An iframe's message comes a moment later: wait up to a second for it.
+return new Promise((ok, fail) => {
+  let n = 0;
+  const look = () => hit() ? ok(true) : ++n > 20 ? fail(new Error('the step acted on another element than the recorded one')) : setTimeout(look, 50);
+  look();
+});`}
 
 // qSurvives replays steps (the last one is the mutated target's) on pages
 // carrying the mutation; the last step must pass, on the recorded element.
