@@ -44,6 +44,7 @@ func TestRecordFlood(t *testing.T) {
 	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	p.MustElement("#t").MustClick()
 	const n = 3000
+	p = p.CancelTimeout().Timeout(2 * time.Minute) // many calls: slow under -race
 	for i := range n {
 		if err := (proto.InputInsertText{Text: string(rune('a' + i%26))}).Call(p); err != nil {
 			t.Fatal(err)
