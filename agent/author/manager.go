@@ -67,16 +67,16 @@ func New(opts Options) *Manager {
 
 // browser is one running Chromium of the manager.
 type browser struct {
-	rod     *rod.Browser
-	l       *launcher.Launcher
-	dir     string
-	headed  bool
-	gone    chan struct{} // closed when the connection to it ends
-	closeMu sync.Once
+	rod       *rod.Browser
+	l         *launcher.Launcher
+	dir       string
+	headed    bool
+	gone      chan struct{} // closed when the connection to it ends
+	closeOnce sync.Once
 }
 
 func (b *browser) close() {
-	b.closeMu.Do(func() {
+	b.closeOnce.Do(func() {
 		_ = b.rod.Close()
 		done := make(chan struct{})
 		go func() { b.l.Cleanup(); close(done) }()

@@ -44,6 +44,7 @@ func TestRecordFlood(t *testing.T) {
 	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	p.MustElement("#t").MustClick()
 	const n = 3000
+	p = p.CancelTimeout().Timeout(2 * time.Minute) // many calls: slow under -race
 	for i := range n {
 		if err := (proto.InputInsertText{Text: string(rune('a' + i%26))}).Call(p); err != nil {
 			t.Fatal(err)
@@ -247,5 +248,30 @@ func TestToolbarAssertVisibleAndValue(t *testing.T) {
 	steps := out.waitSteps(t, "navigate,assertVisible,assertValue")
 	if e := steps[2].Expected; e == nil || *e != "Oslo" {
 		t.Errorf("expected %v", e)
+	}
+}
+
+// TestRecordClickFlood: hundreds of clicks in a few seconds are each
+// recorded with a target; a backlog is drained with the page's own
+// snapshot of each element rather than growing.
+func TestRecordClickFlood(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html><button id="a">A</button> <button id="b">B</button>`})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	p = p.CancelTimeout().Timeout(2 * time.Minute)
+	ax, ay := center(t, p, "#a")
+	bx, by := center(t, p, "#b")
+	const n = 300
+	for i := range n {
+		if i%2 == 0 {
+			clickAt(t, p, ax, ay, 1)
+		} else {
+			clickAt(t, p, bx, by, 1)
+		}
+	}
+	waitFor(t, "every click", func() bool { return len(out.recorded()) == n+1 })
+	for _, s := range out.recorded()[1:] {
+		if s.Type != "click" || s.Target == nil || len(s.Target.Locators) == 0 {
+			t.Fatalf("step %+v", s)
+		}
 	}
 }

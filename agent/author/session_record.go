@@ -2,6 +2,7 @@ package author
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"sort"
 	"strconv"
@@ -146,7 +147,15 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 		return
 	}
 	if rep.Handle != 0 {
-		t, err := pg.target(ctx, ctxID, rep.Handle, rep.Fallback)
+		var t *protocol.Target
+		var err error
+		if behind(rep.report) {
+			// A backlog (a flood of events): the page's own snapshot, cheap,
+			// lets it drain rather than grow.
+			err = errors.New("behind")
+		} else {
+			t, err = pg.target(ctx, ctxID, rep.Handle, rep.Fallback)
+		}
 		if err != nil {
 			t = pg.snapshotTarget(ctx, ctxID, rep)
 		}
@@ -159,6 +168,15 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 		st.Target = t
 	}
 	r.add(st, rep.Handle, ctxID)
+}
+
+// backlog is how late a report may be handled and still get its target
+// verified in the live page.
+const backlog = 3 * time.Second
+
+// behind reports whether rep waited longer than backlog to be handled.
+func behind(rep report) bool {
+	return rep.T > 0 && time.Since(time.UnixMilli(rep.T)) > backlog
 }
 
 // requested notes that the top frame asked to navigate (a link, a form, a

@@ -2,6 +2,7 @@
 // screenshot helper writing to e2e-results/screenshots, and a real headless
 // agent process that pairs with the hub.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
@@ -42,12 +43,25 @@ export interface Agent {
   stop: () => Promise<void>;
 }
 
-/** startAgent runs the headless agent binary against the hub; `code` resolves to its pairing code. */
-export function startAgent(): Agent {
+/**
+ * startAgent runs the headless agent binary against the hub; `code` resolves
+ * to its pairing code. extraArgs go after the usual ones, e.g.
+ * ["--remote-debugging-port", "9333"] to drive its authoring browser.
+ */
+export function startAgent(extraArgs: string[] = []): Agent {
   const config = mkdtempSync(join(process.env.E2E_TMP ?? "/tmp", "agent-"));
   const proc = spawn(
     process.env.E2E_AGENT ?? "agent",
-    ["--hub", process.env.E2E_HUB ?? "", "--headless", "--config", config, "--browser", process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"],
+    [
+      "--hub",
+      process.env.E2E_HUB ?? "",
+      "--headless",
+      "--config",
+      config,
+      "--browser",
+      process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      ...extraArgs,
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";
@@ -91,4 +105,16 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+}
+
+/** freePort asks the system for a TCP port nothing listens on. */
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.on("error", fail);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      srv.close(() => (addr && typeof addr === "object" ? ok(addr.port) : fail(new Error("no port"))));
+    });
+  });
 }

@@ -5,3 +5,4 @@ export * from "./testsApi";
 export * from "./runs";
 export * from "./admin";
 export * from "./editorApi";
+export * from "./authoringApi";

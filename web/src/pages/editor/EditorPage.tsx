@@ -3,15 +3,30 @@
 // Save against the hub (If-Match of the loaded ETag; Ctrl/Cmd+S), and the
 // lifecycle actions the caller may take. Unsaved work is never lost
 // silently: leaving asks, and Run offers to save first. ?step=<id> opens
-// with that step shown.
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+// with that step shown. Record, Pick (beside target fields) and Try (on
+// script steps) use the caller's desktop agent; recorded steps arrive as
+// unsaved edits at the cursor.
+import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, type Registry } from "../../api";
-import { fetchRegistry, fetchTest, saveTest, validateDocument, type EditorDocument, type LoadedTest } from "../../api/editorApi";
+import {
+  fetchRegistry,
+  fetchTest,
+  saveTest,
+  validateDocument,
+  type EditorDocument,
+  type JsonObject,
+  type LoadedTest,
+} from "../../api/editorApi";
 import { ErrorBox, Loading, Modal, PageHeader, StatusBadge } from "../../components/ui";
 import { useFollowProject } from "../../session";
+import { useRunOptions } from "../runs/RunOptionsFields";
 import { StartRunButton } from "../runs/StartRunButton";
+import { AuthoringProvider, type Authoring } from "./authoring/AuthoringContext";
+import { RecordPanel } from "./authoring/RecordPanel";
+import { firstNavigateUrl, insertRecorded } from "./authoring/recordModel";
+import { running, useRecording } from "./authoring/useRecording";
 import { formatDocument, parseDocumentJson } from "./documentModel";
 import { EditorActions } from "./EditorActions";
 import { ExportButton } from "./ExportModal";
@@ -71,6 +86,25 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
   const [params] = useSearchParams();
   // Set while "Save before running?" is open: answers the Run button.
   const [askRun, setAskRun] = useState<((go: boolean) => void) | null>(null);
+  // Recording, picking and trying scripts with the caller's agent: Draft tests the caller may edit.
+  const canAuthor = !readOnly && test.status === "Draft";
+  const runOptions = useRunOptions(test.projectId);
+  const recording = useRecording(test.projectId);
+  const [recordOpen, setRecordOpen] = useState(false);
+  const recordButton = useRef<HTMLButtonElement>(null);
+  const closeRecord = () => {
+    setRecordOpen(false);
+    // Back to where the panel was opened from, for keyboard users.
+    setTimeout(() => recordButton.current?.focus());
+  };
+  // The step shown in the inspector: recorded steps go after it.
+  const cursor = useRef<string | null>(null);
+  const onCursor = useCallback((id: string | null) => {
+    cursor.current = id;
+  }, []);
+  const [reveal, setReveal] = useState<{ ids: string[] } | null>(null);
+  const latest = useRef(doc);
+  latest.current = doc;
 
   const jsonPending = jsonDraft !== null && jsonDraft !== formatDocument(doc);
   const changed = ed.dirty || jsonPending;
@@ -184,6 +218,23 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
     }
   };
 
+  /** insertRecorded puts a recording's steps after the cursor (else at the end) as unsaved edits. */
+  const onInsert = (recorded: JsonObject[]) => {
+    const base = applyJson() ?? latest.current;
+    const at = cursor.current === null ? -1 : base.steps.findIndex((s) => s.id === cursor.current);
+    const res = insertRecorded(base.steps, recorded, at < 0 ? null : at);
+    edit({ ...base, steps: res.steps });
+    setReveal({ ids: res.ids });
+    return res.ids.length;
+  };
+  const authoring: Authoring = {
+    projectId: test.projectId,
+    testId: test.id,
+    options: runOptions,
+    recordingId: recording.rec && running(recording.rec) ? recording.rec.id : null,
+    pageUrl: firstNavigateUrl(doc.steps),
+  };
+
   const notice = readOnly && (READ_ONLY_NOTICE[test.status] ?? "You can view this test but not edit it.");
   return (
     <div className="editor">
@@ -213,6 +264,11 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
           {check.isPending ? "Checking…" : "Check"}
         </button>
         <ExportButton testId={test.id} dirty={changed} />
+        {canAuthor && (
+          <button ref={recordButton} type="button" aria-expanded={recordOpen} onClick={() => setRecordOpen(true)} disabled={recordOpen}>
+            Record
+          </button>
+        )}
         <span className="toolbar-sep" aria-hidden="true" />
         <EditorActions test={test} etag={ed.etag} dirty={changed} onChanged={ed.adopt} onProblem={setProblem} />
         <span className="spacer" />
@@ -225,6 +281,9 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
       <ActionProblem error={problem} onReload={onReload} copyText={() => jsonDraft ?? formatDocument(doc)} />
       <TopIssues issues={view === "json" ? ed.issues : ed.placed.top} />
 
+      {canAuthor && recordOpen && (
+        <RecordPanel recording={recording} authoring={authoring} registry={registry} onInsert={onInsert} onClose={closeRecord} />
+      )}
       <div role="tablist" aria-label="Editor view" className="editor-tabs" onKeyDown={onTabKey}>
         {VIEWS.map(([v, label]) => (
           <button
@@ -241,36 +300,40 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
           </button>
         ))}
       </div>
-      <form id="editor-form" onSubmit={onSave} noValidate>
-        <div role="tabpanel" id="editor-panel" aria-labelledby={`editor-tab-${view}`}>
-          {/* The form stays mounted under the JSON view, so which steps are open survives a switch. */}
-          <div hidden={view !== "form"}>
-            <StepList
-              steps={doc.steps}
-              registry={registry}
-              readOnly={readOnly}
-              issues={ed.placed.steps}
-              onChange={(steps) => edit({ ...doc, steps })}
-              initialStep={params.get("step")}
-              aside={
-                <fieldset className="plain" disabled={readOnly}>
-                  <SettingsForm doc={doc} onChange={edit} issues={ed.placed.fields} />
-                </fieldset>
-              }
-            />
+      <AuthoringProvider value={canAuthor ? authoring : null}>
+        <form id="editor-form" onSubmit={onSave} noValidate>
+          <div role="tabpanel" id="editor-panel" aria-labelledby={`editor-tab-${view}`}>
+            {/* The form stays mounted under the JSON view, so which steps are open survives a switch. */}
+            <div hidden={view !== "form"}>
+              <StepList
+                steps={doc.steps}
+                registry={registry}
+                readOnly={readOnly}
+                issues={ed.placed.steps}
+                onChange={(steps) => edit({ ...doc, steps })}
+                initialStep={params.get("step")}
+                onCursor={onCursor}
+                reveal={reveal}
+                aside={
+                  <fieldset className="plain" disabled={readOnly}>
+                    <SettingsForm doc={doc} onChange={edit} issues={ed.placed.fields} />
+                  </fieldset>
+                }
+              />
+            </div>
+            {view === "json" && (
+              <JsonView
+                text={jsonDraft ?? formatDocument(doc)}
+                onText={setJsonDraft}
+                error={jsonError}
+                onApply={applyJson}
+                pending={jsonPending}
+                readOnly={readOnly}
+              />
+            )}
           </div>
-          {view === "json" && (
-            <JsonView
-              text={jsonDraft ?? formatDocument(doc)}
-              onText={setJsonDraft}
-              error={jsonError}
-              onApply={applyJson}
-              pending={jsonPending}
-              readOnly={readOnly}
-            />
-          )}
-        </div>
-      </form>
+        </form>
+      </AuthoringProvider>
       <LeaveGuard when={changed} />
       {askRun && (
         <Modal title="Save before running?" onClose={() => answerRun(false)}>

@@ -10,6 +10,8 @@ import { KeyValueRows } from "./KeyValueRows";
 import { LocatorList } from "./LocatorList";
 import { FieldErrors } from "./Problems";
 import { paramLabel, paramPlaceholder } from "./stepText";
+import { PickTarget } from "./authoring/PickTarget";
+import { TryScript } from "./authoring/TryScript";
 
 function paramHint(p: RegistryParam): string {
   const what = p.description.charAt(0).toUpperCase() + p.description.slice(1);
@@ -124,7 +126,7 @@ function ParamField(props: ParamProps) {
     default: {
       const text = str(value);
       const onText = (v: string) => set(v === "" && !p.required ? undefined : v);
-      return (
+      const field = (
         <Field
           label={label}
           hint={hint}
@@ -139,6 +141,13 @@ function ParamField(props: ParamProps) {
             )
           }
         </Field>
+      );
+      if (p.name !== "code" || props.stepType !== "script") return field;
+      return (
+        <>
+          {field}
+          <TryScript code={text} timeoutMs={typeof step.timeoutMs === "number" ? step.timeoutMs : undefined} />
+        </>
       );
     }
   }
@@ -173,6 +182,7 @@ function TargetField({ param: p, step, onChange, issues, kinds, idBase }: ParamP
         hint={`${paramHint(p)}. Tried in order: the first is used, the others are fallbacks when it fails.`}
         idBase={idBase}
       />
+      <PickTarget label={paramLabel(p.name)} onTarget={(t) => onChange(withField(step, "target", t))} />
       <details className="frames" open={frame.length > 0 || frameIssues.length > 0}>
         <summary>Frames ({frame.length})</summary>
         <LocatorList

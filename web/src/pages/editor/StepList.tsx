@@ -31,6 +31,8 @@ export function StepList({
   onChange,
   initialStep,
   aside,
+  onCursor,
+  reveal = null,
 }: {
   steps: JsonObject[];
   registry: Registry;
@@ -42,6 +44,10 @@ export function StepList({
   initialStep?: string | null;
   /** Shown under the inspector: the test's settings. */
   aside?: ReactNode;
+  /** Told the id of the step shown in the inspector (the cursor recorded steps go after), or null. */
+  onCursor?: (id: string | null) => void;
+  /** Steps just added from elsewhere (a recording): selected, the last one shown. A new object each time. */
+  reveal?: { ids: string[] } | null;
 }) {
   const keys = stepKeys(steps);
   const [sel, setSel] = useState<Selection>(() => {
@@ -55,6 +61,12 @@ export function StepList({
     setShownIssues(issues);
     const first = keys.find((k) => issues[k]);
     if (first && !(sel.current && issues[sel.current])) setSel(only(first));
+  }
+  const [shownReveal, setShownReveal] = useState(reveal);
+  if (reveal !== shownReveal) {
+    setShownReveal(reveal);
+    const added = (reveal?.ids ?? []).map((id) => `id:${id}`).filter((k) => keys.includes(k));
+    if (added.length > 0) setSel({ keys: added, current: added[added.length - 1], anchor: added[0] });
   }
   const live = prune(sel, keys);
   if (live !== sel) setSel(live);
@@ -155,6 +167,8 @@ export function StepList({
 
   const currentIndex = live.current ? keys.indexOf(live.current) : -1;
   const current = currentIndex >= 0 ? steps[currentIndex] : null;
+  const cursorId = current ? str(current.id) : null;
+  useEffect(() => onCursor?.(cursorId), [cursorId, onCursor]);
   const allSelected = keys.length > 0 && live.keys.length === keys.length;
   const n = chosen.length;
   const first = n > 0 ? Math.min(...chosen.map((k) => keys.indexOf(k))) : -1;
@@ -205,7 +219,9 @@ export function StepList({
             </span>
           )}
         </div>
-        {steps.length === 0 && <p className="muted">No steps yet. Add the first one below, or record it with the agent.</p>}
+        {steps.length === 0 && (
+          <p className="muted">{readOnly ? "No steps." : "No steps yet. Add the first one below, or record them with Record."}</p>
+        )}
         <ol
           className="step-list"
           ref={listRef}

@@ -36,3 +36,17 @@ export function AgentNotice({ headed }: { headed: boolean }) {
   }
   return null;
 }
+
+/**
+ * AgentNeeded answers the hub's agent_needed: recording, picking and
+ * trying scripts happen in a browser on the caller's own computer, so they
+ * cannot wait in a queue as runs do.
+ */
+export function AgentNeeded({ what }: { what: string }) {
+  return (
+    <p className="notice notice-warn" role="alert">
+      No agent of yours is connected, and {what} needs one: it opens the browser on your computer. Start the desktop agent (and pair it the
+      first time), then try again: <Link to="/agents">how to start and pair an agent</Link>.
+    </p>
+  );
+}

@@ -42,7 +42,7 @@ export function useRunOptions(projectId: string) {
   return { envs, envId, setEnvironmentId, chosen, headed, setHeaded, screenshots, setScreenshots };
 }
 
-type RunOptions = ReturnType<typeof useRunOptions>;
+export type RunOptions = ReturnType<typeof useRunOptions>;
 
 /** EnvironmentField picks the environment; many: runs of many tests. */
 export function EnvironmentField({ options, many }: { options: RunOptions; many?: boolean }) {

@@ -1,0 +1,149 @@
+// Authoring with the agent from the editor: record a sign-in with real
+// (trusted) input in the agent's browser, driven through its DevTools port
+// as a tester's mouse and keyboard would, see the steps arrive live, stop,
+// save and run it green; pick an element and see every candidate locator;
+// try a script and see its value and console line. The environment's base
+// URL and secret come back as ${baseUrl} and ${secrets.PASSWORD}.
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { expect, freePort, shot, startAgent, test, type Agent } from "./fixtures";
+
+test.describe.configure({ mode: "serial" });
+
+const ada = { name: "Ada Author", email: "ada@author.e2e.test", password: "ada-password-1" };
+
+let agent: Agent | null = null;
+let cdp: Browser | null = null;
+
+test.afterAll(async () => {
+  await cdp?.close().catch(() => {});
+  await agent?.stop();
+});
+
+/**
+ * agentPage finds the page of the agent's authoring browser whose URL
+ * contains part, connecting anew each time so contexts opened since are seen.
+ */
+async function agentPage(port: number, part: string): Promise<Page> {
+  let found: Page | undefined;
+  await expect(async () => {
+    await cdp?.close().catch(() => {});
+    cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+    found = cdp
+      .contexts()
+      .flatMap((c) => c.pages())
+      .find((p) => p.url().includes(part));
+    expect(found, `a page at ${part} in the agent's browser`).toBeTruthy();
+  }).toPass({ timeout: 30_000 });
+  return found!;
+}
+
+test("record, pick and try with the agent from the editor", async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  const reg = await page.request.post("/api/auth/register", { data: ada });
+  expect(reg.status(), await reg.text()).toBe(201);
+  const org = await (await page.request.post("/api/orgs", { data: { name: "Authors" } })).json();
+  const project = await (await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Shop" } })).json();
+  const env = await page.request.post("/api/environments", {
+    headers: { "x-project-id": project.id },
+    data: { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" }, secrets: { PASSWORD: "s3cret" } },
+  });
+  expect(env.status(), await env.text()).toBe(201);
+  const port = await freePort();
+  agent = startAgent(["--remote-debugging-port", String(port)]);
+  const code = await agent.code;
+  const pair = await page.request.post(`/api/agent/pair/${code}`, { headers: { "X-Project-Id": project.id } });
+  expect(pair.status(), await pair.text()).toBeLessThan(300);
+
+  await page.goto("/tests");
+  await page.getByRole("button", { name: "New test" }).click();
+  const dialog = page.getByRole("dialog", { name: "New test" });
+  await dialog.getByLabel("Name").fill("Recorded sign in");
+  await dialog.getByRole("button", { name: "Create test" }).click();
+  await expect(page).toHaveURL(/\/tests\/tc_/);
+  const panel = page.getByRole("region", { name: "Record" });
+
+  await test.step("record a sign-in with trusted input; the steps appear live", async () => {
+    await page.getByRole("button", { name: "Record" }).click();
+    await panel.getByLabel("Environment").selectOption({ label: "Staging" });
+    await panel.getByLabel("Start URL").fill("/login.html");
+    await panel.getByRole("button", { name: "Start recording" }).click();
+    await expect(panel.getByRole("status")).toHaveText("Recording", { timeout: 30_000 });
+
+    const rec = await agentPage(port, "login.html");
+    await rec.getByLabel("Email").click();
+    await rec.keyboard.type("ada@shop.test");
+    await rec.getByLabel("Password").click();
+    await rec.keyboard.type("s3cret");
+    await rec.getByRole("button", { name: "Sign in" }).click();
+    await expect(rec.getByTestId("greeting")).toHaveText("Welcome, ada@shop.test");
+
+    const captured = panel.getByRole("list", { name: /Captured steps/ });
+    await expect(captured.getByRole("listitem").first()).toHaveText("Open ${baseUrl}/login.html");
+    await expect(captured).toContainText('with "ada@shop.test"', { timeout: 20_000 });
+    // The secret's value never shows: the hub writes the secret's name.
+    await expect(captured).toContainText("with ${secrets.PASSWORD}");
+    await expect(captured).not.toContainText("s3cret");
+    await expect(captured).toContainText("Sign in");
+    await panel.getByRole("button", { name: "Refresh the preview" }).click();
+    const preview = panel.getByRole("img", { name: /The recorded page/ });
+    await expect(preview).toBeVisible();
+    // The PNG of the page has loaded (a broken image has no natural width).
+    await expect
+      .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    await shot(page, "90-record-panel");
+
+    await panel.getByRole("button", { name: "Stop and add the steps" }).click();
+    await expect(panel.getByRole("status").filter({ hasText: /Added \d+ recorded steps/ })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText("Unsaved changes")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Step 1: Open ${baseUrl}/login.html" })).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Step \d+: .*"ada@shop\.test"/ })).toBeVisible();
+  });
+
+  await test.step("save and run the recording: green", async () => {
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Saved.")).toBeVisible();
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const run = page.getByRole("dialog", { name: "Run Recorded sign in" });
+    // The environment the steps were recorded in is offered first.
+    await expect(run.getByLabel("Environment")).toHaveValue(/^env_/);
+    await run.getByRole("button", { name: "Start run" }).click();
+    await expect(page).toHaveURL(/\/runs\/run_/);
+    await expect(page.getByRole("region", { name: "Result" })).toContainText("Passed", { timeout: 60_000 });
+    await page.goBack();
+    await expect(page.getByRole("button", { name: /^Step 1: / })).toBeVisible();
+  });
+
+  await test.step("pick an element in the agent's browser and use one of its locators", async () => {
+    await page.getByRole("button", { name: /^Step 2: / }).click();
+    await expect(
+      page.getByText("Click the element in the agent's browser, in a fresh page at ${baseUrl}/login.html with the environment Staging."),
+    ).toBeVisible();
+    await page.getByRole("button", { name: "Pick element" }).click();
+    const picker = page.getByRole("region", { name: "Pick element" });
+    await expect(picker.getByText("Click an element in the browser window.")).toBeVisible({ timeout: 30_000 });
+    const fresh = await agentPage(port, "login.html");
+    await fresh.getByLabel("Password").click();
+    const table = picker.getByRole("table");
+    await expect(table).toBeVisible({ timeout: 20_000 });
+    await expect(picker).toContainText("<input>");
+    await expect(table.getByRole("row").nth(1)).toContainText("1");
+    await shot(page, "91-picker");
+    await table.getByRole("button", { name: /^Use / }).first().click();
+    await expect(page.getByText(/Filled with .* and the other unique candidates as fallbacks/)).toBeVisible();
+    await expect(page.getByLabel("Locator 1 value")).not.toHaveValue("");
+  });
+
+  await test.step("try a script: its value and console line", async () => {
+    await page.getByLabel("Step type").selectOption("script");
+    await page.getByRole("button", { name: "Add step" }).click();
+    await page.getByLabel("Code", { exact: true }).fill("console.log('hello from try'); return document.title + ' ' + 6 * 7;");
+    await page.getByRole("button", { name: "Try the script" }).click();
+    const result = page.getByRole("region", { name: "Script result" });
+    await expect(result).toBeVisible({ timeout: 30_000 });
+    await expect(result).toContainText("Shop sign-in 42");
+    await expect(result).toContainText("hello from try");
+    await shot(page, "92-try-script");
+  });
+});

@@ -1,0 +1,237 @@
+// The Record panel: a start URL and an environment, then the agent's
+// browser opens and every action the tester takes there appears here as a
+// step, live. Stop puts the captured steps into the test at the cursor as
+// unsaved edits; closing while steps were captured asks first, so none is
+// lost by accident.
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import type { Registry } from "../../../api";
+import type { JsonObject } from "../../../api/editorApi";
+import { recordingPreviewUrl } from "../../../api/authoringApi";
+import { Modal } from "../../../components/ui";
+import { AgentNeeded } from "../../runs/AgentNotice";
+import { EnvironmentField, rememberEnvironment } from "../../runs/RunOptionsFields";
+import { describeStep } from "../stepText";
+import { agentNeeded, problemText, type Authoring } from "./AuthoringContext";
+import { running, type RecordingState } from "./useRecording";
+
+const STATUS_WORDS: Record<string, string> = {
+  starting: "Starting the browser…",
+  recording: "Recording",
+  stopped: "Stopped",
+  error: "Stopped by an error",
+};
+
+export function RecordPanel({
+  recording,
+  authoring,
+  registry,
+  onInsert,
+  onClose,
+}: {
+  recording: RecordingState;
+  authoring: Authoring;
+  registry: Registry;
+  /** Puts steps into the test at the cursor; answers how many were added. */
+  onInsert: (steps: JsonObject[]) => number;
+  onClose: () => void;
+}) {
+  const id = useId();
+  const { rec, live, streamLost, start, stop, forget } = recording;
+  const [url, setUrl] = useState(authoring.pageUrl);
+  const [headed, setHeaded] = useState(true);
+  const [added, setAdded] = useState<string | null>(null);
+  const [preview, setPreview] = useState<{ n: number; missing: boolean }>({ n: 0, missing: false });
+  const [asking, setAsking] = useState(false);
+  const captured = live.map((l) => l.step);
+  // The focus follows the panel's phase, so a keyboard user is never left on a button that went away.
+  const urlRef = useRef<HTMLInputElement>(null);
+  const actionRef = useRef<HTMLButtonElement>(null);
+  const phase = rec ? (running(rec) ? "running" : "ended") : "idle";
+  useEffect(() => {
+    if (phase === "idle") urlRef.current?.focus();
+    else actionRef.current?.focus();
+  }, [phase]);
+
+  const onStart = (e: FormEvent) => {
+    e.preventDefault();
+    setAdded(null);
+    // The next Run dialog offers the environment the steps were recorded in.
+    if (authoring.options.envId) rememberEnvironment(authoring.projectId, authoring.options.envId);
+    start.mutate({
+      url: url.trim(),
+      environmentId: authoring.options.envId || undefined,
+      testId: authoring.testId,
+      headed,
+    });
+  };
+  /** add puts steps into the test and leaves the recording behind. */
+  const add = (steps: JsonObject[]) => {
+    const n = steps.length > 0 ? onInsert(steps) : 0;
+    setAdded(n === 0 ? "No new steps were captured." : `Added ${n} recorded step${n === 1 ? "" : "s"} to the test (unsaved).`);
+    forget();
+  };
+  const onStop = async () => {
+    if (!rec) return;
+    try {
+      const final = await stop.mutateAsync(rec.id);
+      add(final.steps.length > 0 ? (final.steps as unknown as JsonObject[]) : captured);
+    } catch {
+      // The failure is shown; what was captured can still be added.
+    }
+  };
+  const close = () => {
+    if (rec && captured.length > 0) return setAsking(true);
+    if (rec && running(rec)) stop.mutate(rec.id);
+    forget();
+    onClose();
+  };
+  const answer = async (keep: boolean) => {
+    setAsking(false);
+    if (rec && running(rec)) {
+      if (keep) await onStop();
+      else stop.mutate(rec.id);
+    } else if (keep) add(captured);
+    forget();
+    onClose();
+  };
+
+  const isRunning = running(rec);
+  const failure = start.error ?? stop.error;
+  return (
+    <section className="panel record-panel" aria-labelledby={`${id}-title`}>
+      <div className="authoring-head">
+        <h2 id={`${id}-title`}>Record</h2>
+        {rec && (
+          <span role="status" className={`badge record-status record-${rec.status}`}>
+            {STATUS_WORDS[rec.status] ?? rec.status}
+          </span>
+        )}
+        <span className="spacer" />
+        <button type="button" className="small" aria-label="Close the Record panel" title="Close" onClick={close}>
+          ✕
+        </button>
+      </div>
+
+      {!rec && (
+        <form className="record-start" onSubmit={onStart}>
+          <div className="field">
+            <label htmlFor={`${id}-url`}>Start URL</label>
+            <input
+              ref={urlRef}
+              id={`${id}-url`}
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://shop.example.com/login or /login"
+              aria-describedby={`${id}-url-hint`}
+            />
+            <span className="hint" id={`${id}-url-hint`}>
+              An http(s) address, or a path relative to the environment's base URL; empty opens the base URL itself.
+            </span>
+          </div>
+          <EnvironmentField options={authoring.options} />
+          <label className="inline">
+            <input type="checkbox" checked={headed} onChange={(e) => setHeaded(e.target.checked)} />
+            Show the browser window (an agent without a display records headless)
+          </label>
+          <div className="row">
+            <button type="submit" className="primary" disabled={start.isPending}>
+              {start.isPending ? "Starting…" : "Start recording"}
+            </button>
+            {added && (
+              <span role="status" className="muted">
+                {added}
+              </span>
+            )}
+          </div>
+        </form>
+      )}
+
+      {failure &&
+        (agentNeeded(failure) ? (
+          <AgentNeeded what="recording" />
+        ) : (
+          <p className="error-box" role="alert">
+            {stop.error ? "The recording could not be stopped: " : "The recording could not start: "}
+            {problemText(failure)}
+          </p>
+        ))}
+
+      {rec && (
+        <>
+          <p className="hint">
+            {isRunning
+              ? `Use the browser window the agent opened at ${rec.url}: every click, entry and key press appears below as a step.`
+              : `The recording of ${rec.url} has ended.`}
+          </p>
+          {rec.status === "error" && (
+            <p className="error-box" role="alert">
+              The recording stopped: {rec.error ?? "the agent gave no reason"}.
+            </p>
+          )}
+          {streamLost && isRunning && <p className="notice notice-warn">The live stream of steps was interrupted; reconnecting…</p>}
+          <h3 id={`${id}-captured`}>Captured steps ({captured.length})</h3>
+          {captured.length === 0 ? (
+            <p className="muted">None yet.</p>
+          ) : (
+            <ol className="captured-steps" aria-labelledby={`${id}-captured`}>
+              {live.map((l) => (
+                <li key={l.seq}>{describeStep(l.step, registry)}</li>
+              ))}
+            </ol>
+          )}
+          <div className="row">
+            {isRunning ? (
+              <button ref={actionRef} type="button" className="primary" disabled={stop.isPending} onClick={onStop}>
+                {stop.isPending ? "Stopping…" : "Stop and add the steps"}
+              </button>
+            ) : (
+              <>
+                <button ref={actionRef} type="button" className="primary" disabled={captured.length === 0} onClick={() => add(captured)}>
+                  Add the {captured.length} captured step{captured.length === 1 ? "" : "s"}
+                </button>
+                <button type="button" onClick={forget}>
+                  Discard them
+                </button>
+              </>
+            )}
+            <button type="button" onClick={() => setPreview((p) => ({ n: p.n + 1, missing: false }))}>
+              Refresh the preview
+            </button>
+          </div>
+          <figure className="record-preview">
+            {preview.missing ? (
+              <figcaption className="muted">No preview of the page yet; refresh it in a moment.</figcaption>
+            ) : (
+              <img
+                src={recordingPreviewUrl(rec.id, preview.n)}
+                alt={`The recorded page, ${rec.url}`}
+                onError={() => setPreview((p) => ({ ...p, missing: true }))}
+              />
+            )}
+          </figure>
+        </>
+      )}
+      {asking && (
+        <Modal title="Keep the captured steps?" onClose={() => setAsking(false)}>
+          <div className="modal-body">
+            <p>
+              {captured.length} step{captured.length === 1 ? " was" : "s were"} captured. Closing the panel
+              {isRunning ? " stops the recording" : ""}. Add them to the test first?
+            </p>
+          </div>
+          <div className="modal-actions">
+            <button type="button" onClick={() => setAsking(false)}>
+              {isRunning ? "Keep recording" : "Cancel"}
+            </button>
+            <button type="button" onClick={() => answer(false)}>
+              Discard them
+            </button>
+            <button type="button" className="primary" onClick={() => answer(true)}>
+              Add them and close
+            </button>
+          </div>
+        </Modal>
+      )}
+    </section>
+  );
+}
