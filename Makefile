@@ -105,10 +105,11 @@ vet: ## go vet
 	$(GO) vet ./...
 
 .PHONY: bench
-bench: deps ## benchmarks: test list p95 (10,000 tests) vs bare SQL; a 20-step run through hub and agent vs raw rod
+bench: deps ## benchmarks: test list p95 (10,000 tests) vs bare SQL; a 20-step run through hub and agent vs raw rod; recording quality (replay green, unique picks, fallbacks surviving a mutation)
 	$(GO) test -run '^$$' -bench TestList -benchtime 300x ./hub/api
 	$(GO) test -run '^$$' -bench RunThroughHub -benchtime 20x ./hub/api
 	$(GO) test -run '^$$' -bench . -benchtime 10x ./agent/runner ./protocol
+	$(GO) test -run '^$$' -bench RecordingQuality -benchtime 1x -timeout 20m ./agent/author
 
 .PHONY: clean
 clean: ## remove build output (not the data folder)

@@ -17,13 +17,13 @@ import (
 // the events it sends, and who listens (the session that opened it, and a
 // picker opened on a recording's page).
 type pageState struct {
-	m     *Manager
-	b     *browser
-	inc   *rod.Browser // the incognito context
-	page  *rod.Page
-	owner *session
-	ctx   context.Context // ends when the page closes
-	stopX context.CancelFunc
+	m      *Manager
+	b      *browser
+	inc    *rod.Browser // the incognito context
+	page   *rod.Page
+	owner  *session
+	ctx    context.Context // ends when the page closes
+	cancel context.CancelFunc
 
 	mu        sync.Mutex
 	worlds    map[proto.PageFrameID]proto.RuntimeExecutionContextID
@@ -38,7 +38,7 @@ type pageState struct {
 
 func newPageState(m *Manager, b *browser, inc *rod.Browser, page *rod.Page, owner *session) *pageState {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &pageState{m: m, b: b, inc: inc, page: page, owner: owner, ctx: ctx, stopX: cancel,
+	return &pageState{m: m, b: b, inc: inc, page: page, owner: owner, ctx: ctx, cancel: cancel,
 		worlds: map[proto.PageFrameID]proto.RuntimeExecutionContextID{}, frameOf: map[proto.RuntimeExecutionContextID]proto.PageFrameID{}}
 }
 
@@ -127,7 +127,7 @@ func (pg *pageState) close() {
 	pg.mu.Lock()
 	pg.closed = true
 	pg.mu.Unlock()
-	pg.stopX()
+	pg.cancel()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = proto.TargetDisposeBrowserContext{BrowserContextID: pg.inc.BrowserContextID}.Call(pg.b.rod.Context(ctx))
@@ -156,13 +156,16 @@ func (pg *pageState) url() string {
 }
 
 // mode is the mode of the in-page script: a picker's on a recording's page
-// while it is attached, else the owner's.
+// while it is attached and picking or inspecting, else the owner's (a
+// picker turned off lets the recording go on).
 func (pg *pageState) mode() string {
 	pg.mu.Lock()
 	p := pg.picker
 	pg.mu.Unlock()
 	if p != nil {
-		return p.currentMode()
+		if m := p.currentMode(); m != protocol.ModeOff {
+			return m
+		}
 	}
 	return pg.owner.currentMode()
 }

@@ -150,3 +150,20 @@ func TestPickModes(t *testing.T) {
 		t.Errorf("after stop: %s", st)
 	}
 }
+
+// TestRecordBlankFrames: frames with no document of their own (filled by
+// the parent's script, or srcdoc) are recorded too.
+func TestRecordBlankFrames(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html><iframe id="f"></iframe><script>
+document.getElementById('f').contentDocument.body.innerHTML = '<button>Blank</button>'</script>
+<iframe id="s" srcdoc="<button>Src</button>"></iframe>`})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	p.MustElement("#f").MustFrame().MustElement("button").MustClick()
+	p.MustElement("#s").MustFrame().MustElement("button").MustClick()
+	steps := out.waitSteps(t, "navigate,click,click")
+	for _, s := range steps[1:] {
+		if len(s.Target.Frame) != 1 {
+			t.Errorf("step %s: frame path %+v", s.ID, s.Target.Frame)
+		}
+	}
+}

@@ -317,7 +317,7 @@
     const type = el.getAttribute('type');
     for (const a of ['name', 'aria-label', 'href', 'for', 'value', 'src']) {
       const v = el.getAttribute(a);
-      if (!v || v.length > maxText || (a === 'value' && !['input', 'option', 'button'].includes(tag))) continue;
+      if (!v || v.length > maxText || (a === 'value' && (!['input', 'option', 'button'].includes(tag) || type === 'password'))) continue;
       if (a !== 'aria-label' && generated(v.replace(/[^A-Za-z0-9]/g, ''))) continue;
       add('css', tag + (type && a === 'name' ? attrSel('type', type) : '') + attrSel(a, v), S.attr);
     }

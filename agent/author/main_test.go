@@ -108,10 +108,10 @@ func (s *sink) lastStatus() string {
 	return s.statuses[len(s.statuses)-1]
 }
 
-// waitFor polls cond for up to 15 s.
+// waitFor polls cond for up to 30 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	end := time.Now().Add(15 * time.Second)
+	end := time.Now().Add(30 * time.Second)
 	for time.Now().Before(end) {
 		if cond() {
 			return
@@ -139,7 +139,7 @@ func (s *sink) waitStatus(t *testing.T, status string) string {
 func (s *sink) waitSteps(t *testing.T, want string) []protocol.Step {
 	t.Helper()
 	var got []protocol.Step
-	end := time.Now().Add(15 * time.Second)
+	end := time.Now().Add(30 * time.Second)
 	for time.Now().Before(end) {
 		got = s.recorded()
 		if types(got) == want {

@@ -67,16 +67,16 @@ func New(opts Options) *Manager {
 
 // browser is one running Chromium of the manager.
 type browser struct {
-	rod     *rod.Browser
-	l       *launcher.Launcher
-	dir     string
-	headed  bool
-	gone    chan struct{} // closed when the connection to it ends
-	closeMu sync.Once
+	rod       *rod.Browser
+	l         *launcher.Launcher
+	dir       string
+	headed    bool
+	gone      chan struct{} // closed when the connection to it ends
+	closeOnce sync.Once
 }
 
 func (b *browser) close() {
-	b.closeMu.Do(func() {
+	b.closeOnce.Do(func() {
 		_ = b.rod.Close()
 		done := make(chan struct{})
 		go func() { b.l.Cleanup(); close(done) }()
@@ -243,13 +243,19 @@ func (m *Manager) Start(ctx context.Context, id string, s protocol.AuthorStart, 
 	m.mu.Unlock()
 
 	if host != nil {
-		ss := &session{m: m, id: id, kind: s.Kind, sink: out, mode: mode, pg: host.pg, done: make(chan struct{})}
+		host.mu.Lock()
+		pg := host.pg
+		host.mu.Unlock()
+		if pg == nil {
+			return fmt.Errorf("recording %s has no page open yet: try again in a moment", s.Recording)
+		}
+		ss := &session{m: m, id: id, kind: s.Kind, sink: out, mode: mode, pg: pg, done: make(chan struct{})}
 		m.mu.Lock()
 		m.sessions[id] = ss
 		m.mu.Unlock()
 		out.Status(id, protocol.SessionStarting, "", "")
-		host.pg.attachPicker(ss)
-		out.Status(id, protocol.SessionReady, host.pg.url(), "")
+		pg.attachPicker(ss)
+		out.Status(id, protocol.SessionReady, pg.url(), "")
 		return nil
 	}
 

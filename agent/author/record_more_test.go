@@ -44,6 +44,7 @@ func TestRecordFlood(t *testing.T) {
 	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	p.MustElement("#t").MustClick()
 	const n = 3000
+	p = p.CancelTimeout().Timeout(2 * time.Minute) // many calls: slow under -race
 	for i := range n {
 		if err := (proto.InputInsertText{Text: string(rune('a' + i%26))}).Call(p); err != nil {
 			t.Fatal(err)
@@ -101,20 +102,26 @@ func TestPickerOnRecording(t *testing.T) {
 		defer pout.mu.Unlock()
 		return len(pout.picked) == 1
 	})
+	if got := types(out.recorded()); got != "navigate" {
+		t.Errorf("the recording captured the pick: %s", got)
+	}
+	// A picker turned off lets the recording record.
+	if err := m.Mode("pck_on_"+rec, protocol.ModeOff); err != nil {
+		t.Fatal(err)
+	}
+	clickAt(t, p, x, y, 1)
+	out.waitSteps(t, "navigate,click")
 	if err := m.Stop("pck_on_" + rec); err != nil {
 		t.Fatal(err)
 	}
 	if st := pout.lastStatus(); !strings.HasPrefix(st, protocol.SessionClosed) {
 		t.Errorf("picker after stop: %s", st)
 	}
-	if got := types(out.recorded()); got != "navigate" {
-		t.Errorf("the recording captured the pick: %s", got)
-	}
 	time.Sleep(100 * time.Millisecond)
 	clickAt(t, p, x, y, 1)
-	out.waitSteps(t, "navigate,click")
-	if n := p.MustEval(`() => document.getElementById('b').dataset.n`).Str(); n != "1" {
-		t.Errorf("page clicks %s, want 1 (the pick's click must not reach it)", n)
+	out.waitSteps(t, "navigate,click,click")
+	if n := p.MustEval(`() => document.getElementById('b').dataset.n`).Str(); n != "2" {
+		t.Errorf("page clicks %s, want 2 (the pick's click must not reach it)", n)
 	}
 }
 
@@ -207,5 +214,64 @@ func TestRecordLabelsAndSubmit(t *testing.T) {
 	}
 	if steps[4].Key != "Enter" || steps[4].Target == nil {
 		t.Errorf("press %+v", steps[4])
+	}
+}
+
+// TestRecordScriptHoverMenu: a menu a script opens on mouseenter counts as
+// a hover menu too.
+func TestRecordScriptHoverMenu(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html>
+<nav><button id="account">Account</button><ul id="items" hidden><li><a href="#out" onclick="document.title='out'">Sign out</a></li></ul></nav>
+<script>document.getElementById('account').onmouseenter = () => document.getElementById('items').hidden = false</script>`})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	p.MustElement("#account").MustHover()
+	p.MustElementR("a", "Sign out").MustClick()
+	steps := out.waitSteps(t, "navigate,hover,click")
+	if l := steps[1].Target.Locators[0]; l.Name != "Account" && l.Value != "Account" {
+		t.Errorf("hover on %+v", l)
+	}
+}
+
+// TestToolbarAssertVisibleAndValue: the toolbar's other two assertions.
+func TestToolbarAssertVisibleAndValue(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html><h1 id="h">Welcome</h1><input id="city" value="Oslo">`})
+	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	x, y := toolbarButton(t, id, "assertVisible")
+	clickAt(t, p, x, y, 1)
+	hx, hy := center(t, p, "#h")
+	clickAt(t, p, hx, hy, 1)
+	out.waitSteps(t, "navigate,assertVisible")
+	x, y = toolbarButton(t, id, "assertValue")
+	clickAt(t, p, x, y, 1)
+	cx, cy := center(t, p, "#city")
+	clickAt(t, p, cx, cy, 1)
+	steps := out.waitSteps(t, "navigate,assertVisible,assertValue")
+	if e := steps[2].Expected; e == nil || *e != "Oslo" {
+		t.Errorf("expected %v", e)
+	}
+}
+
+// TestRecordClickFlood: hundreds of clicks in a few seconds are each
+// recorded with a target; a backlog is drained with the page's own
+// snapshot of each element rather than growing.
+func TestRecordClickFlood(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html><button id="a">A</button> <button id="b">B</button>`})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	p = p.CancelTimeout().Timeout(2 * time.Minute)
+	ax, ay := center(t, p, "#a")
+	bx, by := center(t, p, "#b")
+	const n = 300
+	for i := range n {
+		if i%2 == 0 {
+			clickAt(t, p, ax, ay, 1)
+		} else {
+			clickAt(t, p, bx, by, 1)
+		}
+	}
+	waitFor(t, "every click", func() bool { return len(out.recorded()) == n+1 })
+	for _, s := range out.recorded()[1:] {
+		if s.Type != "click" || s.Target == nil || len(s.Target.Locators) == 0 {
+			t.Fatalf("step %+v", s)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package author
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"sort"
 	"strconv"
@@ -146,7 +147,15 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 		return
 	}
 	if rep.Handle != 0 {
-		t, err := pg.target(ctx, ctxID, rep.Handle, rep.Fallback)
+		var t *protocol.Target
+		var err error
+		if behind(rep.report) {
+			// A backlog (a flood of events): the page's own snapshot, cheap,
+			// lets it drain rather than grow.
+			err = errors.New("behind")
+		} else {
+			t, err = pg.target(ctx, ctxID, rep.Handle, rep.Fallback)
+		}
 		if err != nil {
 			t = pg.snapshotTarget(ctx, ctxID, rep)
 		}
@@ -161,6 +170,15 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 	r.add(st, rep.Handle, ctxID)
 }
 
+// backlog is how late a report may be handled and still get its target
+// verified in the live page.
+const backlog = 3 * time.Second
+
+// behind reports whether rep waited longer than backlog to be handled.
+func behind(rep report) bool {
+	return rep.T > 0 && time.Since(time.UnixMilli(rep.T)) > backlog
+}
+
 // requested notes that the top frame asked to navigate (a link, a form, a
 // script), as opposed to an address typed or back and forward.
 func (r *recorder) requested() {
@@ -170,12 +188,18 @@ func (r *recorder) requested() {
 }
 
 // navigated handles a navigation of the top frame: caused by the last
-// step, it is part of it; otherwise it is a navigate step.
+// step (it came, or the page asked for it, within attachWindow), it is
+// part of it; otherwise (an address typed, back or forward in the
+// browser, a redirect long after) it is a navigate step.
 func (r *recorder) navigated(url string) {
 	r.mu.Lock()
 	req := r.requestedAt
 	r.requestedAt = time.Time{}
-	caused := !req.IsZero() && !r.lastAt.IsZero() && req.Sub(r.lastAt) < attachWindow && !req.Before(r.lastAt.Add(-time.Second))
+	// Soon after a step, or asked for by the page soon after it (a slow
+	// server answers later): history.back() in a click handler asks for
+	// nothing CDP reports, so time alone counts too.
+	caused := !r.lastAt.IsZero() && (time.Since(r.lastAt) < attachWindow ||
+		!req.IsZero() && req.Sub(r.lastAt) < attachWindow && !req.Before(r.lastAt.Add(-time.Second)))
 	started := r.s != nil
 	r.mu.Unlock()
 	if !started || caused {
@@ -220,10 +244,13 @@ func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionCon
 // candidates the page gave when the event happened, before its handlers
 // ran: a replay meets the element as it was then. Text-based locators
 // (text, role with a name) the page gave then and that no longer exist
-// replace those made of the new text; the fingerprint's text goes back too.
+// replace those made of the new text (xpaths may test text too); the
+// fingerprint's text goes back too.
 func asItWas(t protocol.PickedTarget, snap *snapshot) protocol.PickedTarget {
 	key := func(l protocol.Locator) string { return l.Kind + "\x00" + l.Value + "\x00" + l.Name }
-	textual := func(l protocol.Locator) bool { return l.Kind == "text" || (l.Kind == "role" && l.Name != "") }
+	textual := func(l protocol.Locator) bool {
+		return l.Kind == "text" || l.Kind == "xpath" || (l.Kind == "role" && l.Name != "")
+	}
 	then := map[string]bool{}
 	for _, c := range snap.Candidates {
 		then[key(c.Locator)] = true

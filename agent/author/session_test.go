@@ -77,11 +77,18 @@ func TestRecordActions(t *testing.T) {
 		t.Fatalf("the link's navigation was recorded as a step: %s", got)
 	}
 
+	// history.back() in a click handler: part of the click.
+	p.MustEval(`() => document.body.insertAdjacentHTML('beforeend', '<button id="back" onclick="history.back()">Back</button>')`)
+	p.MustElement("#back").MustClick()
+	p.MustElement("#go")
+	steps = out.waitSteps(t, "navigate,click,fill,select,check,press,dblclick,click,click")
+	time.Sleep(300 * time.Millisecond)
+
 	time.Sleep(attachWindow)
 	p.MustNavigate(srv.URL + "/form.html").MustWaitLoad()
-	steps = out.waitSteps(t, "navigate,click,fill,select,check,press,dblclick,click,navigate")
-	if steps[8].URL != srv.URL+"/form.html" {
-		t.Errorf("typed navigation %+v", steps[8])
+	steps = out.waitSteps(t, "navigate,click,fill,select,check,press,dblclick,click,click,navigate")
+	if steps[9].URL != srv.URL+"/form.html" {
+		t.Errorf("typed navigation %+v", steps[9])
 	}
 	ids := map[string]bool{}
 	for _, s := range steps {

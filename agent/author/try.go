@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -214,6 +215,8 @@ func consoleText(args []*proto.RuntimeRemoteObject) string {
 			parts = append(parts, "undefined")
 		case a.UnserializableValue != "":
 			parts = append(parts, string(a.UnserializableValue))
+		case a.Preview != nil && a.Type == proto.RuntimeRemoteObjectTypeObject:
+			parts = append(parts, previewText(a.Preview))
 		case a.Description != "":
 			parts = append(parts, a.Description)
 		default:
@@ -221,6 +224,41 @@ func consoleText(args []*proto.RuntimeRemoteObject) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// previewText renders an object's preview as {a: 1, b: "x"} or [1, 2].
+func previewText(p *proto.RuntimeObjectPreview) string {
+	var b strings.Builder
+	array := p.Subtype == proto.RuntimeObjectPreviewSubtypeArray
+	if array {
+		b.WriteString("[")
+	} else if p.Description != "Object" && p.Description != "" {
+		return p.Description
+	} else {
+		b.WriteString("{")
+	}
+	for i, prop := range p.Properties {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if !array {
+			b.WriteString(prop.Name + ": ")
+		}
+		if prop.Type == proto.RuntimePropertyPreviewTypeString {
+			b.WriteString(strconv.Quote(prop.Value))
+		} else {
+			b.WriteString(prop.Value)
+		}
+	}
+	if p.Overflow {
+		b.WriteString(", …")
+	}
+	if array {
+		b.WriteString("]")
+	} else {
+		b.WriteString("}")
+	}
+	return b.String()
 }
 
 // cut shortens s to at most n bytes, on a character boundary.

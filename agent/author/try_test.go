@@ -26,9 +26,9 @@ func TestTry(t *testing.T) {
 		maxMillis int64
 	}{
 		{name: "value and console at a URL",
-			req:     protocol.TryRequest{URL: srv.URL + "/", Code: `console.log("title", document.title); console.warn({a: 1}); return {n: 2, who: ${user}}`, Variables: map[string]string{"user": "ann"}},
+			req:     protocol.TryRequest{URL: srv.URL + "/", Code: `console.log("title", document.title); console.warn({a: 1, b: "x"}, [1, 2]); return {n: 2, who: ${user}}`, Variables: map[string]string{"user": "ann"}},
 			value:   `{"n":2,"who":"ann"}`,
-			console: []protocol.ConsoleLine{{Level: "log", Text: "title Shop"}, {Level: "warn", Text: "Object"}}},
+			console: []protocol.ConsoleLine{{Level: "log", Text: "title Shop"}, {Level: "warn", Text: `{a: 1, b: "x"} [1, 2]`}}},
 		{name: "await and undefined", req: protocol.TryRequest{Code: `await new Promise(r => setTimeout(r, 10))`}, value: `null`},
 		{name: "not JSON", req: protocol.TryRequest{Code: `return () => 1`}, value: `"() => 1"`},
 		{name: "throw", req: protocol.TryRequest{Code: `throw new Error("no cart")`}, value: `null`, err: "the script threw: Error: no cart"},
