@@ -50,11 +50,24 @@ const queryJS = `function (kind, value, exact) {
     if (al) out.push(al);
     return out;
   };
+  // textOf is an element's text without the source of its scripts and
+  // styles (textContent has them: <body> would match a script's string).
+  const textOf = el => {
+    let s = '';
+    const walk = n => {
+      for (const c of n.childNodes) {
+        if (c.nodeType === 3) s += c.data;
+        else if (c.nodeType === 1 && !skip.has(c.tagName)) walk(c);
+      }
+    };
+    walk(el);
+    return s;
+  };
   const byText = () => {
     const hits = new Set();
     for (const el of deep('*')) {
       if (skip.has(el.tagName)) continue;
-      const t = el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(el.type) ? el.value : el.textContent;
+      const t = el.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(el.type) ? el.value : textOf(el);
       if (match(t)) hits.add(el);
     }
     return [...hits].filter(el => ![...el.children].some(c => hits.has(c)));

@@ -65,6 +65,8 @@ func TestStepTypes(t *testing.T) {
 			typed("assertVisible", tgt(role("img", "Company logo"))),
 			typed("assertVisible", tgt(role("heading", "sign"))),
 			typed("assertVisible", tgt(role("textbox", "Email")))}},
+		{"a text locator waits for the element, not a script's source", nil, []protocol.Step{nav("/late.html"),
+			click(tgt(loc("text", "Quarterly numbers"))), textIs(out, "equals", "clicked")}},
 		{"press keys", nil, []protocol.Step{nav("/login.html"),
 			fillStep(css("#keys"), "hello"),
 			{Type: "press", Key: "Control+A", Target: css("#keys")},
