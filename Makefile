@@ -83,7 +83,7 @@ agent: deps ## run a headless agent against the hub of `make run` (HUB= or AGENT
 
 .PHONY: test
 test: deps fmt-check vet web-test ## gofmt check, go vet, all Go tests with the race detector, short fuzz runs, web unit and end-to-end tests
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -run '^$$' -fuzz FuzzAuthBodies -fuzztime 5s ./hub/api
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 5s ./protocol
 	$(GO) test -run '^$$' -fuzz FuzzImportSide -fuzztime 5s ./protocol

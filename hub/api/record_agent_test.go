@@ -46,7 +46,8 @@ func recordingPage(t *testing.T, port int, part string) *rod.Page {
 					if ti.Type == proto.TargetTargetInfoTypePage && strings.Contains(ti.URL, part) {
 						p, err := b.PageFromTarget(ti.TargetID)
 						if err == nil {
-							t.Cleanup(func() { b.Close() }) //nolint:errcheck
+							// Not closed after the test: Close would close the
+							// agent's browser, not only this connection.
 							return p
 						}
 					}
