@@ -47,7 +47,10 @@
 //     __taAuthor.describe(el) -> {tag, text, role, name, attributes,
 //     box: {x, y, width, height}, fingerprint: {...}};
 //     __taAuthor.highlight(el | null) draws (or removes) the picker's
-//     highlight with the best candidate as its label (locators.js).
+//     highlight with the best candidate as its label, bestLabel(el) is that
+//     label, and retarget(el) turns an element inside a control (an icon's
+//     <svg> in a button) into the control, as Playwright's selector
+//     generator does (locators.js).
 //   - describeTarget (target.go) turns an element into its verified,
 //     ranked target and its description; frameLocator gives the locator of
 //     an iframe element in its parent document (for Target.Frame).
