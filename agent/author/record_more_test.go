@@ -275,3 +275,40 @@ func TestRecordClickFlood(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordClickOpensDialog: an element a click shows (a dialog, a
+// wizard's next step) is no hover menu: a click in it is just a click,
+// though the pointer was over the opener when it appeared.
+func TestRecordClickOpensDialog(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html>
+<button id="open" onclick="document.getElementById('d').showModal()">Rename</button>
+<dialog id="d"><button id="ok" onclick="document.title='ok';this.closest('dialog').close()">OK</button></dialog>`})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	p.MustElement("#open").MustClick()
+	p.MustElement("#ok").MustWaitVisible().MustClick()
+	out.waitSteps(t, "navigate,click,click")
+	time.Sleep(300 * time.Millisecond)
+	if got := types(out.recorded()); got != "navigate,click,click" {
+		t.Errorf("recorded %s", got)
+	}
+}
+
+// TestRecordSelectByKeys: choosing an option with the keyboard changes
+// the select once a key; the choice is one select step, its final value.
+func TestRecordSelectByKeys(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html>
+<label>Size <select name="size"><option>1-10</option><option>11-50</option><option>51+</option></select></label>`})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	p.MustElement("select").MustFocus()
+	p.Keyboard.MustType(input.ArrowDown)
+	p.Keyboard.MustType(input.ArrowDown)
+	if v := p.MustEval(`() => document.querySelector('select').value`).Str(); v != "51+" {
+		t.Fatalf("the keys chose %q", v)
+	}
+	steps := out.waitSteps(t, "navigate,select")
+	time.Sleep(300 * time.Millisecond)
+	steps = out.recorded()
+	if types(steps) != "navigate,select" || steps[1].Value == nil || *steps[1].Value != "51+" {
+		t.Errorf("recorded %s, value %v", types(steps), steps[len(steps)-1].Value)
+	}
+}

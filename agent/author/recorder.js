@@ -183,6 +183,11 @@
     while (revealed.length > 50) revealed.shift();
   });
   const observe = () => observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["class", "style", "hidden", "open", "aria-expanded"] });
+  // A press or a key ends the hover's window: what changes next is that
+  // input's doing (a dialog opened by a click, a wizard's next step), not
+  // the pointer's.
+  const endHover = (e) => { if (e.isTrusted) lastOver = null; };
+  for (const type of ["pointerdown", "mousedown", "keydown"]) window.addEventListener(type, endHover, true);
   if (document.documentElement) observe();
   else document.addEventListener("DOMContentLoaded", observe, { once: true });
   const hoverTriggerByScript = (el) => {

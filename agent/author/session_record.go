@@ -6,6 +6,7 @@ import (
 	"maps"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -100,9 +101,11 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 		r.mu.Unlock()
 		return
 	}
-	if rep.Type == "fill" && len(r.last) > 0 {
+	// A field typed into, or a select changed again (type-ahead changes it
+	// once a key), right after its last step: that step, with the final value.
+	if (rep.Type == "fill" || rep.Type == "select") && len(r.last) > 0 {
 		l := &r.last[len(r.last)-1]
-		if l.step.Type == "fill" && l.handle == rep.Handle && l.ctxID == ctxID {
+		if l.step.Type == rep.Type && l.handle == rep.Handle && l.ctxID == ctxID {
 			l.step.Value = protocol.Ptr(rep.Value)
 			r.lastAt = time.Now()
 			r.pending = &protocol.Captured{Seq: l.seq, Step: l.step}
@@ -268,7 +271,7 @@ func asItWas(t protocol.PickedTarget, snap *snapshot) protocol.PickedTarget {
 	added := map[string]int{}
 	for _, c := range snap.Candidates {
 		k := key(c.Locator)
-		if !textual(c.Locator) || now[k] {
+		if !textual(c.Locator) || now[k] || strings.TrimSpace(c.Value) == "" {
 			continue
 		}
 		if i, ok := added[k]; ok {
@@ -301,7 +304,9 @@ func (pg *pageState) snapshotTarget(ctx context.Context, ctxID proto.RuntimeExec
 	}
 	t := &protocol.Target{}
 	for _, c := range rep.Fallback.Candidates {
-		t.Locators = append(t.Locators, c.Locator)
+		if strings.TrimSpace(c.Value) != "" { // a link without text gives none: not a locator
+			t.Locators = append(t.Locators, c.Locator)
+		}
 	}
 	t.Locators = append(t.Locators, protocol.Locator{Kind: "css", Value: rep.Fallback.CSS})
 	pg.mu.Lock()

@@ -178,6 +178,9 @@ func verify(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if strings.TrimSpace(c.Value) == "" {
+			continue // not a valid locator (a link without text, say): the step would be refused
+		}
 		key := c.Kind + "\x00" + c.Value + "\x00" + c.Name
 		if c.Exact && looseUnique[key] {
 			continue // the looser form already finds exactly this element
