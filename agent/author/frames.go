@@ -331,6 +331,8 @@ type snapshot struct {
 	Candidates []struct {
 		protocol.Locator
 		Score int `json:"score"`
+		// Unique: the page counted it matching the element alone then.
+		Unique bool `json:"unique"`
 	} `json:"candidates"`
 }
 
@@ -475,7 +477,10 @@ func (pg *pageState) cssPath(ctx context.Context, obj proto.RuntimeRemoteObjectI
 // minimalTarget is the target when describeTarget cannot tell more: the
 // element's CSS path, and its tag and text.
 func (pg *pageState) minimalTarget(ctx context.Context, obj proto.RuntimeRemoteObjectID, frames []protocol.Locator) (protocol.PickedTarget, protocol.PickedElement) {
-	t := protocol.PickedTarget{Frame: frames, Locators: []protocol.RankedLocator{{Locator: protocol.Locator{Kind: "css", Value: pg.cssPath(ctx, obj)}, Score: 10000, Matches: 1}}}
+	t := protocol.PickedTarget{Frame: frames}
+	if css := pg.cssPath(ctx, obj); css != "" { // none when its page is unloading
+		t.Locators = []protocol.RankedLocator{{Locator: protocol.Locator{Kind: "css", Value: css}, Score: 10000, Matches: 1}}
+	}
 	el := protocol.PickedElement{Frame: frames, Attributes: map[string]string{}}
 	res, err := proto.RuntimeCallFunctionOn{ObjectID: obj, ReturnByValue: true,
 		FunctionDeclaration: "function() { return {tag: this.localName, text: (this.innerText || '').trim().slice(0, 200)} }"}.Call(pg.page.Context(ctx))

@@ -453,6 +453,13 @@
   };
   const words = c => c.kind === 'role' ? 'role=' + c.value + (c.name ? ' "' + c.name + '"' : '') + (c.exact ? ' (exact)' : '') :
     c.kind + '=' + (c.kind === 'css' || c.kind === 'xpath' ? c.value : '"' + c.value + '"') + (c.exact ? ' (exact)' : '');
+  // The candidates as the page counts them now, each marked unique when it
+  // matches el alone (the page's own, approximate count): the recorder's
+  // snapshot of an element an action may remove or navigate away from.
+  A.countedCandidates = withRoots(el => {
+    const doc = el.ownerDocument;
+    return A.candidates(el).map(c => Object.assign(c, {unique: countIn(doc, c, 2) === 1}));
+  });
   A.bestLabel = withRoots(el => {
     const doc = el.ownerDocument;
     for (const c of A.candidates(el)) if (countIn(doc, c, 2) === 1) return words(c);

@@ -312,3 +312,40 @@ func TestRecordSelectByKeys(t *testing.T) {
 		t.Errorf("recorded %s, value %v", types(steps), steps[len(steps)-1].Value)
 	}
 }
+
+// TestRecordClickRemovesItsElement: a click that removes the element it
+// hit (a row's Delete) is recorded with the locators that told it apart
+// when it was clicked: the row-scoped ones and its css path, never one
+// that matched every row's button, never an empty one.
+func TestRecordClickRemovesItsElement(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html><table><tbody id="rows">
+<tr><td>Alice</td><td><button class="del">Delete</button></td></tr>
+<tr><td>Carol</td><td><button class="del">Delete</button></td></tr>
+<tr><td>Dave</td><td><button class="del">Delete</button></td></tr>
+</tbody></table><p id="msg"></p>
+<script>for (const b of document.querySelectorAll('.del')) b.onclick = () => {
+  const tr = b.closest('tr'); document.getElementById('msg').textContent = 'Deleted ' + tr.cells[0].textContent; tr.remove(); };</script>`})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	p.MustElement("#rows tr:nth-child(2) .del").MustClick()
+	p.MustElementR("#msg", "Deleted Carol")
+	steps := out.waitSteps(t, "navigate,click")
+	tg := steps[1].Target
+	if tg == nil || len(tg.Locators) == 0 {
+		t.Fatalf("target %+v", tg)
+	}
+	row, path := false, false
+	for _, l := range tg.Locators {
+		if strings.TrimSpace(l.Value) == "" {
+			t.Errorf("an empty locator: %s", locs(tg.Locators))
+		}
+		if (l.Kind == "role" && l.Value == "button" && !strings.Contains(l.Name, "Carol")) || l.Kind == "text" ||
+			l.Value == `//button[normalize-space()="Delete"]` || l.Value == ".del" {
+			t.Errorf("%s %s %s matched every row's button: %s", l.Kind, l.Value, l.Name, locs(tg.Locators))
+		}
+		row = row || strings.Contains(l.Value, "Carol")
+		path = path || (l.Kind == "css" && strings.Contains(l.Value, "tr:nth-of-type(2)"))
+	}
+	if !row || !path {
+		t.Errorf("want a row-scoped locator and a css path, got %s", locs(tg.Locators))
+	}
+}

@@ -37,7 +37,7 @@
   // when it is gone by the time Go asks (a click that navigates).
   const snapshot = (el) => {
     let candidates = [];
-    try { candidates = A.candidates?.(el) ?? []; } catch { /* locators.js not there */ }
+    try { candidates = A.countedCandidates?.(el) ?? []; } catch { /* locators.js not there */ }
     return { css: A.cssPath(el), text: (el.innerText ?? "").trim().replace(/\s+/g, " ").slice(0, 200), candidates };
   };
   const action = (type, el, extra) =>

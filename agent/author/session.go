@@ -186,6 +186,10 @@ func (s *session) picked(ctx context.Context, pg *pageState, r report, ctxID pro
 	target, el, err := describeTarget(ctx, pg.page, obj, frames)
 	if err != nil {
 		target, el = pg.minimalTarget(ctx, obj, frames)
+		if len(target.Locators) == 0 {
+			s.m.log.Debug("picked element's page is unloading", "err", err)
+			return
+		}
 	}
 	s.sink.Picked(s.id, protocol.Picked{Element: el, Target: target})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -223,23 +224,50 @@ func (pg *pageState) target(ctx context.Context, ctxID proto.RuntimeExecutionCon
 	if err != nil {
 		pg.m.log.Debug("describeTarget", "err", err)
 		picked, _ = pg.minimalTarget(ctx, obj, frames)
+		if len(picked.Locators) == 0 {
+			// The page is going (a click that navigated): the caller falls
+			// back on the page's snapshot.
+			return nil, errors.New("the element has no path: its page is unloading")
+		}
 	}
 	if snap != nil {
+		if !anyUnique(picked.Locators) {
+			// Nothing tells it apart any more: the action removed it (a
+			// row's Delete) or its page is going. The caller falls back on
+			// the page's snapshot from when the action happened.
+			return nil, errors.New("the element left the page")
+		}
 		picked = asItWas(picked, snap)
 	}
 	t := &protocol.Target{Frame: picked.Frame, Fingerprint: picked.Fingerprint}
 	for _, l := range picked.Locators {
-		if l.Matches == 1 {
+		if l.Matches == 1 && strings.TrimSpace(l.Value) != "" {
 			t.Locators = append(t.Locators, l.Locator)
 		}
 	}
 	if len(t.Locators) == 0 {
-		t.Locators = []protocol.Locator{{Kind: "css", Value: pg.cssPath(ctx, obj)}}
+		css := pg.cssPath(ctx, obj)
+		if css == "" {
+			// The page is going (a click that navigated): the caller falls
+			// back on the page's snapshot.
+			return nil, errors.New("the element has no path: its page is unloading")
+		}
+		t.Locators = []protocol.Locator{{Kind: "css", Value: css}}
 	}
 	if len(t.Frame) == 0 {
 		t.Frame = nil
 	}
 	return t, nil
+}
+
+// anyUnique reports whether one of ls matched its element alone.
+func anyUnique(ls []protocol.RankedLocator) bool {
+	for _, l := range ls {
+		if l.Matches == 1 && strings.TrimSpace(l.Value) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // asItWas corrects a target described after the page handled the event
@@ -271,7 +299,7 @@ func asItWas(t protocol.PickedTarget, snap *snapshot) protocol.PickedTarget {
 	added := map[string]int{}
 	for _, c := range snap.Candidates {
 		k := key(c.Locator)
-		if !textual(c.Locator) || now[k] || strings.TrimSpace(c.Value) == "" {
+		if !textual(c.Locator) || !c.Unique || now[k] || strings.TrimSpace(c.Value) == "" {
 			continue
 		}
 		if i, ok := added[k]; ok {
@@ -303,12 +331,19 @@ func (pg *pageState) snapshotTarget(ctx context.Context, ctxID proto.RuntimeExec
 		return nil
 	}
 	t := &protocol.Target{}
-	for _, c := range rep.Fallback.Candidates {
-		if strings.TrimSpace(c.Value) != "" { // a link without text gives none: not a locator
+	// The candidates that told it apart then, best first; then its css
+	// path (its order among its siblings: the last resort).
+	cands := slices.Clone(rep.Fallback.Candidates)
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].Score < cands[j].Score })
+	for _, c := range cands {
+		// A link without text gives an empty one: not a locator.
+		if c.Unique && strings.TrimSpace(c.Value) != "" && !slices.Contains(t.Locators, c.Locator) {
 			t.Locators = append(t.Locators, c.Locator)
 		}
 	}
-	t.Locators = append(t.Locators, protocol.Locator{Kind: "css", Value: rep.Fallback.CSS})
+	if css := (protocol.Locator{Kind: "css", Value: rep.Fallback.CSS}); !slices.Contains(t.Locators, css) {
+		t.Locators = append(t.Locators, css)
+	}
 	pg.mu.Lock()
 	fid := pg.frameOf[ctxID]
 	pg.mu.Unlock()
