@@ -23,6 +23,7 @@ deps: ## install what a fresh Debian 12 machine lacks (as root), or say what to 
 	if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then missing="$$missing postgresql"; fi; \
 	if ! command -v gcc >/dev/null; then missing="$$missing gcc"; fi; \
 	if ! command -v chromium >/dev/null && ! command -v google-chrome >/dev/null; then missing="$$missing chromium"; fi; \
+	if ! command -v Xvfb >/dev/null; then missing="$$missing xvfb"; fi; \
 	if command -v dpkg-query >/dev/null; then \
 	  : "the agent's tray (Fyne: OpenGL, GLFW) compiles against these; go build -tags headless ./agent does not"; \
 	  for p in pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev; do \
