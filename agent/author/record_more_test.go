@@ -349,3 +349,25 @@ func TestRecordClickRemovesItsElement(t *testing.T) {
 		t.Errorf("want a row-scoped locator and a css path, got %s", locs(tg.Locators))
 	}
 }
+
+// TestRecordFillThatNavigates: a field whose typing leaves the page at once
+// (a search box that jumps to its results, Enter pressed the moment the
+// last key is typed) keeps its fill, with the locators the page gave when
+// the field was typed into.
+func TestRecordFillThatNavigates(t *testing.T) {
+	srv := site(t, map[string]string{
+		"/":        `<!doctype html><label>Jump to <input id="jump" oninput="location.href='/go.html'"></label>`,
+		"/go.html": `<!doctype html><p>Gone</p>`,
+	})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	x, y := center(t, p, "#jump")
+	clickAt(t, p, x, y, 1)
+	wait := p.WaitNavigation(proto.PageLifecycleEventNameLoad)
+	p.Keyboard.MustType(input.KeyA)
+	wait()
+	steps := out.waitSteps(t, "navigate,fill")
+	tg := steps[1].Target
+	if tg == nil || !strings.Contains(locs(tg.Locators), "Jump to") || !strings.Contains(locs(tg.Locators), "#jump") {
+		t.Errorf("fill target %+v", tg)
+	}
+}

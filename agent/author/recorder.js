@@ -40,8 +40,17 @@
     try { candidates = A.countedCandidates?.(el) ?? []; } catch { /* locators.js not there */ }
     return { css: A.cssPath(el), text: (el.innerText ?? "").trim().replace(/\s+/g, " ").slice(0, 200), candidates };
   };
-  const action = (type, el, extra) =>
-    send({ kind: "action", type, handle: el ? handle(el) : 0, ...(el && type !== "fill" ? { fallback: snapshot(el) } : {}), ...extra });
+  // A fill reports on every keystroke: only its field's first carries the
+  // snapshot (its step's target is resolved then; the later ones only
+  // change its value), so that typing stays cheap and Enter that submits
+  // and navigates right after still leaves the field's locators.
+  let lastFilled = null;
+  const action = (type, el, extra) => {
+    const snap = el && (type !== "fill" || el !== lastFilled);
+    if (type === "fill") lastFilled = el;
+    else if (type !== "press") lastFilled = null;
+    send({ kind: "action", type, handle: el ? handle(el) : 0, ...(snap ? { fallback: snapshot(el) } : {}), ...extra });
+  };
 
   // The element an event is about: the innermost one, inside open shadow
   // roots too.

@@ -158,7 +158,14 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 			// lets it drain rather than grow.
 			err = errors.New("behind")
 		} else {
-			t, err = pg.target(ctx, ctxID, rep.Handle, rep.Fallback)
+			snap := rep.Fallback
+			if rep.Type == "fill" {
+				// Taken after the first keystroke: the field's text then is
+				// no truer than now (a contenteditable's). It serves only
+				// when the field is gone (Enter submitted and navigated).
+				snap = nil
+			}
+			t, err = pg.target(ctx, ctxID, rep.Handle, snap)
 		}
 		if err != nil {
 			t = pg.snapshotTarget(ctx, ctxID, rep)

@@ -109,6 +109,19 @@ func (c *conn) send(ctx context.Context, m protocol.Message) error {
 	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
+	return c.writeData(ctx, data)
+}
+
+// write sends m; the caller holds writeMu.
+func (c *conn) write(ctx context.Context, m protocol.Message) error {
+	data, err := m.Encode()
+	if err != nil {
+		return err
+	}
+	return c.writeData(ctx, data)
+}
+
+func (c *conn) writeData(ctx context.Context, data []byte) error {
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	return c.ws.Write(wctx, websocket.MessageText, data)
@@ -251,11 +264,17 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		c.close("the hub cannot take this computer's runs right now; it will try again")
 		return
 	}
-	if err := c.send(ctx, protocol.Message{Type: protocol.MsgWelcome, AgentID: c.agent.ID, Name: c.agent.Name}); err != nil {
-		return
-	}
+	// Listed before the welcome is written, and under the write lock: an
+	// agent (or its user) acting on the welcome finds it connected, and
+	// nothing another goroutine sends it goes out before the welcome.
+	c.writeMu.Lock()
 	h.register(c)
 	defer h.unregister(c)
+	err = c.write(ctx, protocol.Message{Type: protocol.MsgWelcome, AgentID: c.agent.ID, Name: c.agent.Name})
+	c.writeMu.Unlock()
+	if err != nil {
+		return
+	}
 	h.log.Info("agent connected", "agent", c.agent.ID, "user", c.agent.UserID, "parallel", c.parallel)
 	go h.Kick(context.WithoutCancel(ctx), c.agent.UserID)
 	c.readLoop(ctx)
