@@ -61,6 +61,10 @@ type Step struct {
 	Inputs    map[string]string `json:"inputs,omitempty"`
 	// TimeoutMs bounds the step; 0 means the type's default (see Registry).
 	TimeoutMs int `json:"timeoutMs,omitempty"`
+	// Call is set only in documents the hub expanded for a run: the id of
+	// the test's callComponent step this step came from. Saved documents
+	// never have it.
+	Call string `json:"call,omitempty"`
 }
 
 // Target is the element a step acts on: ranked locators, best first; the

@@ -223,6 +223,19 @@ func (s *Server) createTest(w http.ResponseWriter, r *http.Request) {
 
 // saveNewTests creates tests owned by the caller and answers the first.
 func (s *Server) saveNewTests(w http.ResponseWriter, r *http.Request, sc scope, visibility string, docs ...protocol.Document) []store.Test {
+	var issues []protocol.Issue
+	for i := range docs {
+		is, err := s.resolveCalls(r.Context(), sc.Project.ID, &docs[i])
+		if err != nil {
+			s.internal(w, r, err)
+			return nil
+		}
+		issues = append(issues, withPrefix(is, len(docs) > 1, i)...)
+	}
+	if len(issues) > 0 {
+		invalidDocument(issues).write(w)
+		return nil
+	}
 	u, _ := currentUser(r)
 	now := s.Now()
 	nts := make([]store.NewTest, len(docs))
@@ -289,6 +302,13 @@ func (s *Server) saveTest(w http.ResponseWriter, r *http.Request) {
 		// Parsed here, answered in decideSave: a frozen test answers 409
 		// whatever the document's problems.
 		doc, _, _, issues := parseDocumentFields(fields, "status", "note")
+		if len(issues) == 0 {
+			var err error
+			if issues, err = s.resolveCalls(r.Context(), t.ProjectID, &doc); err != nil {
+				s.internal(w, r, err)
+				return
+			}
+		}
 		if len(issues) > 0 {
 			req.issues = issues
 		} else {
@@ -328,7 +348,8 @@ func (s *Server) deleteTest(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) validateTest(w http.ResponseWriter, r *http.Request) {
-	if _, _, ok := s.loadTest(w, r); !ok {
+	t, _, ok := s.loadTest(w, r)
+	if !ok {
 		return
 	}
 	fields, ok := readObject(w, r)
@@ -337,6 +358,13 @@ func (s *Server) validateTest(w http.ResponseWriter, r *http.Request) {
 	}
 	data, _ := json.Marshal(fields)
 	doc, from, issues := protocol.Parse(data)
+	if len(issues) == 0 {
+		var err error
+		if issues, err = s.resolveCalls(r.Context(), t.ProjectID, &doc); err != nil {
+			s.internal(w, r, err)
+			return
+		}
+	}
 	out := struct {
 		Valid        bool               `json:"valid"`
 		Issues       []protocol.Issue   `json:"issues"`
@@ -353,4 +381,15 @@ func (s *Server) validateTest(w http.ResponseWriter, r *http.Request) {
 		out.Document = &doc
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// withPrefix names which of several documents an issue is about.
+func withPrefix(issues []protocol.Issue, many bool, i int) []protocol.Issue {
+	if !many {
+		return issues
+	}
+	for k := range issues {
+		issues[k].Path = fmt.Sprintf("tests[%d].%s", i, issues[k].Path)
+	}
+	return issues
 }

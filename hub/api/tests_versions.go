@@ -224,6 +224,13 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, _ := currentUser(r)
+	if issues, err := s.resolveCalls(r.Context(), t.ProjectID, &d); err != nil {
+		s.internal(w, r, err)
+		return
+	} else if len(issues) > 0 {
+		invalidDocument(issues).write(w)
+		return
+	}
 	t, err := s.store.UpdateTest(r.Context(), t.ID, u.ID, s.Now(), func(cur store.Test, _ []byte) (store.TestChange, error) {
 		if !canOnTest(sc, u.ID, cur).Restore {
 			msg := "you may not restore this test: Testers restore only their own tests"
