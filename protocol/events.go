@@ -71,9 +71,12 @@ type Event struct {
 	Time  time.Time `json:"time"`
 	Kind  EventKind `json:"kind"`
 
-	Index      *int     `json:"index,omitempty"`
-	StepID     string   `json:"id,omitempty"`
-	StepType   string   `json:"type,omitempty"`
+	Index    *int   `json:"index,omitempty"`
+	StepID   string `json:"id,omitempty"`
+	StepType string `json:"type,omitempty"`
+	// Call, on step events of a step expanded from a component: the id of
+	// the test's callComponent step it came from.
+	Call       string   `json:"call,omitempty"`
 	Status     string   `json:"status,omitempty"`
 	DurationMs *int64   `json:"durationMs,omitempty"`
 	Error      string   `json:"error,omitempty"`
@@ -104,6 +107,7 @@ type StepResult struct {
 	Index      int      `json:"index"`
 	ID         string   `json:"id"`
 	Type       string   `json:"type"`
+	Call       string   `json:"call,omitempty"` // the callComponent step this one was expanded from
 	Status     string   `json:"status"`
 	DurationMs int64    `json:"durationMs"`
 	Error      string   `json:"error,omitempty"`

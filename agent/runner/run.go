@@ -160,9 +160,9 @@ func (r *run) dialog(typ, msg string) {
 // skip reports a step that did not run.
 func (r *run) skip(i int, st protocol.Step) protocol.StepResult {
 	var zero int64
-	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: st.ID, StepType: st.Type,
+	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call,
 		Status: protocol.StepSkipped, DurationMs: &zero})
-	return protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Status: protocol.StepSkipped}
+	return protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Call: st.Call, Status: protocol.StepSkipped}
 }
 
 // sess returns the run's page session bound to ctx.

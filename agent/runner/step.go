@@ -36,14 +36,14 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 	r.current.Store(int64(i))
 	defer r.current.Store(-1)
 	s := &stepRun{r: r, index: i, step: st, attempts: 1}
-	r.out.event(protocol.Event{Kind: protocol.StepStarted, Index: &i, StepID: st.ID, StepType: st.Type})
+	r.out.event(protocol.Event{Kind: protocol.StepStarted, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call})
 	start := time.Now()
 	err := s.execute(ctx)
 	own := err != nil && ctx.Err() == nil // the step's own failure, not the run's end
 	if own {
 		r.probe(ctx)
 	}
-	res := protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Status: protocol.StepPassed,
+	res := protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Call: st.Call, Status: protocol.StepPassed,
 		DurationMs: time.Since(start).Milliseconds(), Attempts: s.attempts}
 	switch {
 	case err == nil:
@@ -73,7 +73,7 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 	}
 	res.Box, res.Used = s.box, s.used
 	d := res.DurationMs
-	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: st.ID, StepType: st.Type,
+	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call,
 		Status: res.Status, DurationMs: &d, Error: res.Error, HealedBy: res.HealedBy, Screenshot: res.Screenshot,
 		Box: res.Box, Used: res.Used})
 	return res
@@ -175,7 +175,7 @@ func (s *stepRun) retry(err error) {
 	s.attempts++
 	s.lastRetry = now
 	i := s.index
-	s.r.out.event(protocol.Event{Kind: protocol.StepRetry, Index: &i, StepID: s.step.ID, StepType: s.step.Type,
+	s.r.out.event(protocol.Event{Kind: protocol.StepRetry, Index: &i, StepID: s.step.ID, StepType: s.step.Type, Call: s.step.Call,
 		Attempt: s.attempts, Error: err.Error()})
 }
 

@@ -114,7 +114,7 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 			continue
 		}
 		seen[id] = true
-		t, is, err := s.batchTest(r, sc, id, env)
+		t, doc, is, err := s.batchTest(r, sc, id, env)
 		if err != nil {
 			s.internal(w, r, err)
 			return
@@ -127,7 +127,7 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 		}
 		runs = append(runs, store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version,
 			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots,
-			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond)}) // queued in the order chosen
+			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond), Document: doc}) // queued in the order chosen
 	}
 	if protected {
 		writeJSON(w, http.StatusForbidden, errorBody{Error: "a test of this batch may not use this environment", Code: codeEnvironmentProtected, Issues: issues})
@@ -154,37 +154,40 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 // batchTest checks one test of a batch as a single run would be: an issue
 // says why it cannot run. A test the caller cannot see (missing, another
 // project's, someone else's private one) is "unknown" alike.
-func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Environment) (store.Test, *Issue, error) {
+func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Environment) (store.Test, []byte, *Issue, error) {
 	unknown := &Issue{Code: "unknown", Message: fmt.Sprintf("no test %q in this project, or it is not visible to you", id)}
 	if !ids.Valid(ids.Test, id) {
-		return store.Test{}, unknown, nil
+		return store.Test{}, nil, unknown, nil
 	}
 	t, err := s.store.Test(r.Context(), id)
 	if err == store.ErrNotFound {
-		return t, unknown, nil
+		return t, nil, unknown, nil
 	}
 	if err != nil {
-		return t, nil, err
+		return t, nil, nil, err
 	}
 	if !s.bodyRecord(r, sc, t.ProjectID) || t.Visibility == store.Private && t.OwnerID != currentUserID(r) {
-		return t, unknown, nil
+		return t, nil, unknown, nil
 	}
 	if t.Status == store.Deprecated {
-		return t, &Issue{Code: "deprecated", Message: fmt.Sprintf("%q is Deprecated and cannot be run", t.Name)}, nil
+		return t, nil, &Issue{Code: "deprecated", Message: fmt.Sprintf("%q is Deprecated and cannot be run", t.Name)}, nil
 	}
-	doc, err := s.versionDocument(r.Context(), t.ID, t.Version)
+	doc, issues, err := s.runDocument(r.Context(), t)
 	if err != nil {
-		return t, nil, err
+		return t, nil, nil, err
 	}
-	if n := len(doc.Validate()); n > 0 {
-		return t, &Issue{Code: "invalid_document", Message: fmt.Sprintf("%q has %d problem(s) in its document; fix them in the editor", t.Name, n)}, nil
+	if len(issues) > 0 {
+		if issues[0].Code == codeComponentUnavailable {
+			return t, nil, &Issue{Code: codeComponentUnavailable, Message: issues[0].Message}, nil
+		}
+		return t, nil, &Issue{Code: "invalid_document", Message: fmt.Sprintf("%q has %d problem(s) in its document; fix them in the editor", t.Name, len(issues))}, nil
 	}
 	if env != nil {
 		if msg := protectedRefusal(*env, sc, t); msg != "" {
-			return t, &Issue{Code: codeEnvironmentProtected, Message: fmt.Sprintf("%q: %s", t.Name, msg)}, nil
+			return t, nil, &Issue{Code: codeEnvironmentProtected, Message: fmt.Sprintf("%q: %s", t.Name, msg)}, nil
 		}
 	}
-	return t, nil, nil
+	return t, doc, nil, nil
 }
 
 type batchJSON struct {

@@ -194,9 +194,17 @@ func checkComponentName(l *issueList, name string) {
 func checkComponentDescription(l *issueList, d string) {
 	if utf8.RuneCountInString(d) > maxComponentDesc {
 		l.add("description", "too_long", "a description is at most 2000 characters")
-	} else if !utf8.ValidString(d) {
-		l.add("description", "format", "a description must be text")
+	} else if badText(d) {
+		l.add("description", "format", "a description may not contain control characters other than line breaks and tabs")
 	}
+}
+
+// badText reports text that is not valid UTF-8 or holds control or
+// invisible characters other than line breaks and tabs.
+func badText(s string) bool {
+	return !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool {
+		return r != '\n' && r != '\t' && r != '\r' && invisible(r)
+	}) >= 0
 }
 
 // componentSteps parses steps as the steps of a document: the same rules
@@ -695,8 +703,17 @@ func (s *Server) upgradeComponent(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
+	var issues issueList
 	if len(in.TestIDs) == 0 || len(in.TestIDs) > maxUpgrade {
-		writeIssues(w, "the upgrade is not valid", issueList{{Path: "testIds", Code: "required", Message: "testIds must list 1 to 500 tests"}})
+		issues.add("testIds", "required", "testIds must list 1 to 500 tests")
+	}
+	for i, id := range in.TestIDs {
+		if !ids.Valid(ids.Test, id) {
+			issues.add(fmt.Sprintf("testIds[%d]", i), "format", "a test id looks like tc_...")
+		}
+	}
+	if len(issues) > 0 {
+		writeIssues(w, "the upgrade is not valid", issues)
 		return
 	}
 	u, _ := currentUser(r)

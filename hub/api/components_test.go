@@ -126,7 +126,7 @@ func TestComponentCallsArePinnedAndChecked(t *testing.T) {
 	o := h.org(t)
 	dev := o.members[access.TestDeveloper]
 	login := dev.projectDo(o.project, "POST", "/api/components", map[string]any{"name": "Login",
-		"steps": []any{map[string]any{"id": "a", "type": "fill", "target": map[string]any{"locators": []any{map[string]any{"kind": "label", "value": "User"}}}, "value": "${user}"}},
+		"steps":  []any{map[string]any{"id": "a", "type": "fill", "target": map[string]any{"locators": []any{map[string]any{"kind": "label", "value": "User"}}}, "value": "${user}"}},
 		"inputs": []any{map[string]any{"name": "user"}, map[string]any{"name": "greeting", "default": "Hello"}}}).want(t, 201).json()["component"].(map[string]any)["id"].(string)
 	dev.do("POST", "/api/components/"+login+"/versions", map[string]any{"steps": []any{map[string]any{"id": "a", "type": "assertTitle", "expected": "${greeting}"}}, "note": "v2"}).want(t, 201)
 
@@ -230,7 +230,7 @@ func TestComponentImpactAndUpgrade(t *testing.T) {
 	// Testers may not upgrade at all.
 	tester.do("POST", "/api/components/"+cmp+"/upgrade", map[string]any{"testIds": []string{draft}}).want(t, 403)
 	// A Test Developer: the Draft yes, the Ready one no, the private one does not exist for them.
-	res := dev.do("POST", "/api/components/"+cmp+"/upgrade", map[string]any{"testIds": []string{draft, ready, private, "tc_nope"}}).want(t, 200).json()["results"].([]any)
+	res := dev.do("POST", "/api/components/"+cmp+"/upgrade", map[string]any{"testIds": []string{draft, ready, private, "tc_aaaaaaaaaaaaaaaa"}}).want(t, 200).json()["results"].([]any)
 	want := []string{"upgraded", "refused", "not_found", "not_found"}
 	for i, r := range res {
 		if got := r.(map[string]any)["status"]; got != want[i] {

@@ -16,7 +16,7 @@ type noBodyT struct{}
 
 // hostileDoc is a test document that sets every string field a document
 // can hold, so each can be made hostile in turn.
-func hostileDoc(suite string) obj {
+func hostileDoc(suite, component string) obj {
 	el := func(css string) obj { return obj{"locators": []any{obj{"kind": "css", "value": css}}} }
 	return obj{"dsl": 2, "name": "Sign in", "suite": suite, "tags": []any{"smoke"}, "description": "first line\nsecond\tline",
 		"variables": obj{"user": "alice"},
@@ -32,7 +32,7 @@ func hostileDoc(suite string) obj {
 			obj{"id": "s6", "type": "screenshot", "name": "home"},
 			obj{"id": "s7", "type": "setVariable", "name": "token", "value": "abc"},
 			obj{"id": "s8", "type": "script", "code": "return 1;\n", "assign": "one"},
-			obj{"id": "s9", "type": "callComponent", "component": "cmp_abc123", "version": 1, "inputs": obj{"user": "${user}"}},
+			obj{"id": "s9", "type": "callComponent", "component": component, "version": 1, "inputs": obj{"user": "${user}"}},
 		}}
 }
 
@@ -52,6 +52,7 @@ type hostileWorld struct {
 	o                                  org
 	ownerID, ownerEmail, outsiderEmail string
 	test, run, env, app, suite, batch  string
+	component                          string
 }
 
 func newHostileWorld(t *testing.T, h *harness) hostileWorld {
@@ -65,7 +66,10 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 		return c.do(method, path, body, ProjectHeader, w.o.project)
 	}
 	p("POST", "/api/suites", obj{"name": w.suite}).want(t, 201)
-	w.test = p("POST", "/api/tests", hostileDoc(w.suite)).want(t, 201).str("id")
+	w.component = p("POST", "/api/components", obj{"name": "Login", "inputs": []any{obj{"name": "user", "default": "ann"}},
+		"steps": []any{obj{"id": "c1", "type": "fill", "value": "${user}", "target": obj{"locators": []any{obj{"kind": "label", "value": "Email"}}}}}}).
+		want(t, 201).json()["component"].(map[string]any)["id"].(string)
+	w.test = p("POST", "/api/tests", hostileDoc(w.suite, w.component)).want(t, 201).str("id")
 	w.app = p("POST", "/api/applications", obj{"name": "Shop", "baseUrl": "https://shop.example.com"}).want(t, 201).str("id")
 	w.env = p("POST", "/api/environments", obj{"name": "Staging", "variables": obj{"user": "bob"}, "applicationId": w.app}).want(t, 201).str("id")
 	w.run = p("POST", "/api/runs", obj{"testId": w.test, "environmentId": w.env}).want(t, 201).str("runId")
@@ -76,7 +80,7 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 // samples gives a well-formed body for every route that reads one; the
 // hostile bodies are made from it. A new POST or PUT route must add one.
 func (w hostileWorld) samples() map[string][]any {
-	doc := hostileDoc(w.suite)
+	doc := hostileDoc(w.suite, w.component)
 	v1 := obj{"version": 1, "name": "Legacy", "steps": []any{
 		obj{"command": "open", "target": "https://shop.example.com/", "value": ""},
 		obj{"command": "type", "target": "id=q", "value": "shoes"},
@@ -129,6 +133,13 @@ func (w hostileWorld) samples() map[string][]any {
 		"PUT /api/suites/{name}": {obj{"name": w.suite}},
 		"POST /api/settings":     {obj{"modules": []any{w.suite, "Search"}}},
 
+		"POST /api/components": {obj{"name": "Checkout steps", "description": "pay\nand confirm", "testId": w.test, "stepIds": []any{"s3", "s4"},
+			"inputs": []any{obj{"name": "amount", "default": "10", "description": "how much"}}},
+			obj{"name": "Search", "steps": []any{obj{"id": "q", "type": "fill", "value": "${term}", "target": obj{"locators": []any{obj{"kind": "label", "value": "Search"}}}}},
+				"inputs": []any{obj{"name": "term"}}}},
+		"PUT /api/components/{id}":                        {obj{"name": "Login", "description": "signs in"}},
+		"POST /api/components/{id}/versions":              {obj{"steps": []any{obj{"id": "c1", "type": "assertTitle", "expected": "${user}"}}, "inputs": []any{obj{"name": "user"}}, "note": "v2"}},
+		"POST /api/components/{id}/upgrade":               {obj{"testIds": []any{w.test}}},
 		"PUT /api/tests/{id}":                             {with(doc, "status", "Draft")},
 		"POST /api/tests/{id}/validate":                   {doc, v1},
 		"POST /api/tests/{id}/revisions":                  {obj{"note": "reviewed by Ann"}},
@@ -156,6 +167,8 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return w.env, true
 	case "id after applications":
 		return w.app, true
+	case "id after components":
+		return w.component, true
 	case "id after members":
 		return w.o.ids[access.Tester], true
 	case "id after agent":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/components"
 	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/store"
 	"github.com/testautomation/ta/protocol"
@@ -38,6 +40,9 @@ type runJSON struct {
 	Result struct {
 		Steps []protocol.StepResult `json:"steps"`
 	} `json:"result"`
+	// Document is what the run executes, components expanded: only GET
+	// /api/runs/:id has it.
+	Document *protocol.Document `json:"document,omitempty"`
 	Attempts  int    `json:"attempts"`
 	StartedBy string `json:"startedBy"`
 	// StartedByName is null once the account is gone.
@@ -115,12 +120,16 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "deprecated", "this test is Deprecated and cannot be run; duplicate it to work from a copy")
 		return
 	}
-	doc, err := s.versionDocument(r.Context(), t.ID, t.Version)
+	doc, issues, err := s.runDocument(r.Context(), t)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	if issues := doc.Validate(); len(issues) > 0 {
+	if len(issues) > 0 {
+		if issues[0].Code == codeComponentUnavailable {
+			writeJSON(w, http.StatusUnprocessableEntity, errorBody{Error: issues[0].Message, Code: codeComponentUnavailable, Issues: []Issue{Issue(issues[0])}})
+			return
+		}
 		invalidDocument(issues).write(w)
 		return
 	}
@@ -136,7 +145,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	screenshots := in.Screenshots == nil || *in.Screenshots
 	run := store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
-		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, CreatedAt: s.Now()}
+		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, CreatedAt: s.Now(), Document: doc}
 	if err := s.store.CreateRun(r.Context(), run); err != nil {
 		s.internal(w, r, err)
 		return
@@ -204,6 +213,15 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := toRunJSON(run)
+	data, err := s.store.RunDocument(r.Context(), run.ID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.internal(w, r, err)
+		return
+	}
+	var doc protocol.Document
+	if err == nil && json.Unmarshal(data, &doc) == nil {
+		out.Document = &doc
+	}
 	status := http.StatusOK
 	if !protocol.Final(run.Status) {
 		status = http.StatusAccepted
@@ -305,4 +323,30 @@ func (s *Server) runArtifact(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	}
 	http.ServeContent(w, r, name, time.Time{}, f)
+}
+
+const codeComponentUnavailable = "component_unavailable"
+
+// runDocument is the document a new run of t executes, as JSON: its
+// current version with every component call expanded (hub/components).
+// A document that does not validate, or calls a component that no longer
+// exists, answers issues instead.
+func (s *Server) runDocument(ctx context.Context, t store.Test) ([]byte, []protocol.Issue, error) {
+	doc, err := s.versionDocument(ctx, t.ID, t.Version)
+	if err != nil {
+		return nil, nil, err
+	}
+	if issues := doc.Validate(); len(issues) > 0 {
+		return nil, issues, nil
+	}
+	expanded, err := components.Expand(ctx, s.store, t.ProjectID, doc)
+	if errors.Is(err, components.ErrUnavailable) {
+		msg := strings.TrimPrefix(err.Error(), components.ErrUnavailable.Error()+": ")
+		return nil, []protocol.Issue{{Path: "testId", Code: codeComponentUnavailable, Message: fmt.Sprintf("%q cannot run: %s", t.Name, msg)}}, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := json.Marshal(expanded)
+	return data, nil, err
 }

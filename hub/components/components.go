@@ -10,6 +10,9 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/testautomation/ta/hub/store"
 	"github.com/testautomation/ta/protocol"
@@ -130,7 +133,9 @@ const MaxInputs = 50
 // not "secrets"; texts bounded.
 func CheckInputs(inputs []store.ComponentInput) []protocol.Issue {
 	var issues []protocol.Issue
-	add := func(path, code, msg string) { issues = append(issues, protocol.Issue{Path: path, Code: code, Message: msg}) }
+	add := func(path, code, msg string) {
+		issues = append(issues, protocol.Issue{Path: path, Code: code, Message: msg})
+	}
 	if len(inputs) > MaxInputs {
 		add("inputs", "too_many", fmt.Sprintf("a component declares at most %d inputs", MaxInputs))
 		return issues
@@ -149,9 +154,13 @@ func CheckInputs(inputs []store.ComponentInput) []protocol.Issue {
 		seen[in.Name] = true
 		if in.Default != nil && len(*in.Default) > 10000 {
 			add(p+".default", "too_long", "a default is at most 10000 characters")
+		} else if in.Default != nil && badText(*in.Default) {
+			add(p+".default", "format", "a default may not contain control characters")
 		}
 		if len(in.Description) > 1000 {
 			add(p+".description", "too_long", "a description is at most 1000 characters")
+		} else if badText(in.Description) {
+			add(p+".description", "format", "a description may not contain control characters")
 		}
 	}
 	return issues
@@ -165,7 +174,9 @@ func CheckInputs(inputs []store.ComponentInput) []protocol.Issue {
 // test): a call that leads back to it is a cycle.
 func ResolveCalls(ctx context.Context, src Source, projectID string, steps []protocol.Step, self string) ([]protocol.Issue, error) {
 	var issues []protocol.Issue
-	add := func(path, code, msg string) { issues = append(issues, protocol.Issue{Path: path, Code: code, Message: msg}) }
+	add := func(path, code, msg string) {
+		issues = append(issues, protocol.Issue{Path: path, Code: code, Message: msg})
+	}
 	for i := range steps {
 		st := &steps[i]
 		if st.Type != "callComponent" {
@@ -264,6 +275,14 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// badText reports text that is not valid UTF-8 or holds control or
+// invisible characters other than line breaks and tabs.
+func badText(s string) bool {
+	return !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool {
+		return r != '\n' && r != '\t' && r != '\r' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r))
+	}) >= 0
 }
 
 func clip(s string, n int) string {

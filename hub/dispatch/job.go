@@ -17,6 +17,7 @@ import (
 // JobSource is what building a run's job reads; *store.Store is one.
 type JobSource interface {
 	TestVersion(ctx context.Context, testID string, version int) (store.TestVersion, error)
+	RunDocument(ctx context.Context, runID string) ([]byte, error)
 	Environment(ctx context.Context, id string) (store.Environment, error)
 	Application(ctx context.Context, id string) (store.Application, error)
 	EnvironmentSecrets(ctx context.Context, environmentID string) ([]store.SecretRow, error)
@@ -33,8 +34,8 @@ type Opener interface {
 // trying again would not help.
 var ErrRefused = errors.New("refused")
 
-// Jobs builds what an agent needs for a run: the document of the version it
-// runs, the environment's variables (with its application's base URL as
+// Jobs builds what an agent needs for a run: the document it runs (stored
+// at its start), the environment's variables (with its application's base URL as
 // baseUrl unless the environment sets one) and the decrypted secrets the
 // document refers to, no others.
 type Jobs struct {
@@ -51,8 +52,14 @@ func (j Jobs) Build(ctx context.Context, run store.Run) (protocol.Job, error) {
 	if err != nil {
 		return protocol.Job{}, fmt.Errorf("test version: %w", err)
 	}
+	// The document stored when the run was started (components expanded),
+	// not whatever the test holds now.
+	stored, err := j.Source.RunDocument(ctx, run.ID)
+	if err != nil {
+		return protocol.Job{}, fmt.Errorf("run document: %w", err)
+	}
 	var doc protocol.Document
-	if err := json.Unmarshal(v.Document, &doc); err != nil {
+	if err := json.Unmarshal(stored, &doc); err != nil {
 		return protocol.Job{}, fmt.Errorf("%w: the stored test document is unreadable: %v", ErrRefused, err)
 	}
 	job := protocol.Job{RunID: run.ID, TestID: run.TestID, Version: run.Version, Document: doc,

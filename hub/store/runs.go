@@ -25,6 +25,7 @@ type Run struct {
 	DurationMs      int64
 	Error           string
 	Result          []byte // JSON of the steps, nil until finished
+	Document        []byte // JSON of the document it runs, set by CreateRun; not read by lists (see RunDocument)
 	AgentID         string
 	Attempts        int
 	Assignments     int
@@ -73,10 +74,28 @@ func (s *Store) CreateRun(ctx context.Context, r Run) error {
 func createRun(ctx context.Context, db interface {
 	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
 }, r Run) error {
-	_, err := db.Exec(ctx, `INSERT INTO runs (id, project_id, test_id, version, environment_id, user_id, status, headed, screenshots, created_at, batch_id)
-		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9, nullif($10, ''))`,
-		r.ID, r.ProjectID, r.TestID, r.Version, r.EnvironmentID, r.UserID, r.Headed, r.Screenshots, r.CreatedAt, r.BatchID)
+	var doc *string
+	if r.Document != nil {
+		d := string(r.Document)
+		doc = &d
+	}
+	_, err := db.Exec(ctx, `INSERT INTO runs (id, project_id, test_id, version, environment_id, user_id, status, headed, screenshots, created_at, batch_id, document)
+		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9, nullif($10, ''), $11)`,
+		r.ID, r.ProjectID, r.TestID, r.Version, r.EnvironmentID, r.UserID, r.Headed, r.Screenshots, r.CreatedAt, r.BatchID, doc)
 	return err
+}
+
+// RunDocument returns the document a run executes: the one stored when it
+// was started, or, for a run from before runs kept theirs, its test
+// version's.
+func (s *Store) RunDocument(ctx context.Context, runID string) ([]byte, error) {
+	var doc string
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(r.document, v.content)::text FROM runs r
+		JOIN test_versions v ON v.test_id = r.test_id AND v.version = r.version WHERE r.id = $1`, runID).Scan(&doc)
+	if isNoRows(err) {
+		return nil, ErrNotFound
+	}
+	return []byte(doc), err
 }
 
 // Run returns one run.
