@@ -42,9 +42,9 @@ type runJSON struct {
 	} `json:"result"`
 	// Document is what the run executes, components expanded: only GET
 	// /api/runs/:id has it.
-	Document *protocol.Document `json:"document,omitempty"`
-	Attempts  int    `json:"attempts"`
-	StartedBy string `json:"startedBy"`
+	Document  *protocol.Document `json:"document,omitempty"`
+	Attempts  int                `json:"attempts"`
+	StartedBy string             `json:"startedBy"`
 	// StartedByName is null once the account is gone.
 	StartedByName *string `json:"startedByName"`
 	CreatedAt     string  `json:"createdAt"`
