@@ -9,7 +9,9 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/testautomation/ta/hub/language"
 	"github.com/testautomation/ta/hub/netlimit"
 )
 
@@ -25,6 +27,7 @@ type config struct {
 	LogFormat     string
 	SecretKey     string // HUB_SECRET_KEY: encrypts secrets at rest; else <data>/secret.key
 	Limits        netlimit.Limits
+	LLM           language.Config // HUB_LLM_*: drafting steps from plain language; off without a model
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -41,7 +44,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.DataDir, "data", envOr("HUB_DATA", "./data"), "data folder: private database, audit log, artifacts (HUB_DATA)")
 	fs.StringVar(&c.LogFormat, "log-format", envOr("HUB_LOG_FORMAT", "text"), "log format: text or json (HUB_LOG_FORMAT)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR (see README.md)\n\nFlags:")
+		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE (see README.md)\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -73,6 +76,24 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, fmt.Errorf("HUB_BASE_URL %q is not an address like https://tests.example.com", c.BaseURL)
 	} else {
 		c.Origin = c.BaseURL
+	}
+	c.LLM = language.Config{BaseURL: strings.TrimSpace(getenv("HUB_LLM_BASE_URL")), APIKey: strings.TrimSpace(getenv("HUB_LLM_API_KEY")),
+		Model: strings.TrimSpace(getenv("HUB_LLM_MODEL"))}
+	if b := c.LLM.BaseURL; b != "" {
+		if u, err := url.Parse(b); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, fmt.Errorf("HUB_LLM_BASE_URL %q is not an address like https://api.openai.com/v1", b)
+		}
+	}
+	if (c.LLM.BaseURL != "" || c.LLM.APIKey != "") && c.LLM.Model == "" {
+		return c, fmt.Errorf("HUB_LLM_MODEL is not set: name the model to draft steps with (for example gpt-4o-mini, or llama3.1 on Ollama)")
+	}
+	timeout := 0
+	if err := intEnv(getenv, "HUB_LLM_TIMEOUT", 1, &timeout); err != nil {
+		return c, err
+	}
+	c.LLM.Timeout = time.Duration(timeout) * time.Second
+	if err := intEnv(getenv, "HUB_LLM_PER_MINUTE", 1, &c.LLM.PerMinute); err != nil {
+		return c, err
 	}
 	c.Limits = netlimit.Defaults
 	if err := intEnv(getenv, "HUB_MAX_CONNS", 1, &c.Limits.MaxConns); err != nil {

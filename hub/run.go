@@ -22,6 +22,7 @@ import (
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/dispatch"
 	"github.com/testautomation/ta/hub/ids"
+	"github.com/testautomation/ta/hub/language"
 	"github.com/testautomation/ta/hub/netlimit"
 	"github.com/testautomation/ta/hub/pgcluster"
 	"github.com/testautomation/ta/hub/secretbox"
@@ -98,6 +99,7 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 	srv, err := api.New(api.Config{
 		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
 		BaseURL: cfg.BaseURL, Origin: cfg.Origin, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
+		Language: language.New(cfg.LLM, logger),
 	})
 	if err != nil {
 		return nil, nil, nil, err

@@ -141,15 +141,17 @@ type Message struct {
 	Artifact *ArtifactInfo `json:"artifact,omitempty"`
 
 	// authoring messages (authoring.go)
-	Session  string       `json:"session,omitempty"` // rec_... or pck_...
-	ReqID    string       `json:"reqId,omitempty"`   // author.preview, script.try and their answers
-	Start    *AuthorStart `json:"start,omitempty"`   // author.start
-	Status   string       `json:"status,omitempty"`  // author.status
-	Captured *Captured    `json:"captured,omitempty"`
-	Picked   *Picked      `json:"picked,omitempty"`
-	Mode     string       `json:"mode,omitempty"` // author.mode
-	Try      *TryRequest  `json:"try,omitempty"`
-	Tried    *TryResult   `json:"tried,omitempty"` // script.result
+	Session  string         `json:"session,omitempty"` // rec_... or pck_...
+	ReqID    string         `json:"reqId,omitempty"`   // author.preview, script.try and their answers
+	Start    *AuthorStart   `json:"start,omitempty"`   // author.start
+	Status   string         `json:"status,omitempty"`  // author.status
+	Captured *Captured      `json:"captured,omitempty"`
+	Picked   *Picked        `json:"picked,omitempty"`
+	Mode     string         `json:"mode,omitempty"` // author.mode
+	Try      *TryRequest    `json:"try,omitempty"`
+	Tried    *TryResult     `json:"tried,omitempty"`    // script.result
+	Ground   *GroundRequest `json:"ground,omitempty"`   // page.ground
+	Grounded *GroundResult  `json:"grounded,omitempty"` // page.grounded
 }
 
 // PairRequest describes a computer asking to be paired.

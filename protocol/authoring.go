@@ -59,6 +59,8 @@ const (
 	MsgAuthorStop    = "author.stop"
 	MsgScriptTry     = "script.try"
 	MsgScriptResult  = "script.result"
+	MsgPageGround    = "page.ground"
+	MsgPageGrounded  = "page.grounded"
 )
 
 // Authoring session kinds.

@@ -25,6 +25,9 @@ type Author interface {
 	Stop(session string) error
 	// Try runs a snippet of JavaScript (see protocol.TryRequest).
 	Try(ctx context.Context, req protocol.TryRequest) protocol.TryResult
+	// Ground reads a page's snapshot or checks drafted targets on it
+	// (see protocol.GroundRequest).
+	Ground(ctx context.Context, req protocol.GroundRequest) (protocol.GroundResult, error)
 	// CloseAll ends every session without telling the hub (its connection
 	// is gone: the hub has ended them already).
 	CloseAll()
@@ -123,6 +126,18 @@ func (c *Client) authoring(ctx context.Context, m protocol.Message) {
 			res := a.Try(ctx, *m.Try)
 			c.sendLive(ctx, protocol.Message{Type: protocol.MsgScriptResult, ReqID: m.ReqID, Tried: &res}, nil)
 		}()
+	case protocol.MsgPageGround:
+		if m.Ground == nil {
+			return
+		}
+		go func() {
+			res, err := a.Ground(ctx, *m.Ground)
+			reply := protocol.Message{Type: protocol.MsgPageGrounded, ReqID: m.ReqID, Grounded: &res}
+			if err != nil {
+				reply.Grounded, reply.Error = nil, err.Error()
+			}
+			c.sendLive(ctx, reply, nil)
+		}()
 	}
 }
 
@@ -134,6 +149,8 @@ func (c *Client) authorUnsupported(ctx context.Context, m protocol.Message) {
 		c.sendLive(ctx, protocol.Message{Type: protocol.MsgAuthorStatus, Session: m.Session, Status: protocol.SessionError, Error: why}, nil)
 	case protocol.MsgAuthorPreview:
 		c.sendLive(ctx, protocol.Message{Type: protocol.MsgAuthorPreview, Session: m.Session, ReqID: m.ReqID, Error: why}, nil)
+	case protocol.MsgPageGround:
+		c.sendLive(ctx, protocol.Message{Type: protocol.MsgPageGrounded, ReqID: m.ReqID, Error: why}, nil)
 	case protocol.MsgScriptTry:
 		c.sendLive(ctx, protocol.Message{Type: protocol.MsgScriptResult, ReqID: m.ReqID,
 			Tried: &protocol.TryResult{Value: []byte("null"), Console: []protocol.ConsoleLine{}, Error: &protocol.TryError{Message: why}}}, nil)

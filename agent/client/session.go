@@ -105,7 +105,7 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			c.cancel(m.RunID)
 		case protocol.MsgAck:
 			c.box.ack(m.Ack)
-		case protocol.MsgAuthorStart, protocol.MsgAuthorMode, protocol.MsgAuthorStop, protocol.MsgAuthorPreview, protocol.MsgScriptTry:
+		case protocol.MsgAuthorStart, protocol.MsgAuthorMode, protocol.MsgAuthorStop, protocol.MsgAuthorPreview, protocol.MsgScriptTry, protocol.MsgPageGround:
 			if connected {
 				c.authoring(sctx, m)
 			}

@@ -203,9 +203,14 @@ func (c *client) do(method, path string, body any, headers ...string) response {
 	if resp.StatusCode >= 400 {
 		checkErrorBody(c.h.t, method, path, out)
 	}
-	// 502 agent_failed relays an agent's own failure (authoring.go); any
+	// 502 agent_failed relays an agent's own failure (authoring.go), 502
+	// language_model_failed a language model's, and 503
+	// language_model_not_configured says the hub has none (DESIGN.md); any
 	// other 5xx is the hub's fault.
-	if resp.StatusCode >= 500 && !(resp.StatusCode == http.StatusBadGateway && out.str("code") == "agent_failed") {
+	code := out.str("code")
+	relayed := resp.StatusCode == http.StatusBadGateway && (code == "agent_failed" || code == codeModelFailed) ||
+		resp.StatusCode == http.StatusServiceUnavailable && code == codeNotConfigured
+	if resp.StatusCode >= 500 && !relayed {
 		c.h.t.Errorf("%s %s answered %d: %s", method, path, resp.StatusCode, data)
 	}
 	return out

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/testautomation/ta/hub/language/langtest"
 )
 
 // hostileRoute is one route of the router with its path parameters.
@@ -124,6 +125,8 @@ var skipped = map[string]string{
 // with a bounded request.
 func TestHostileInputNever500(t *testing.T) {
 	h := newHarness(t)
+	model := withModel(t, h, 1<<20)
+	model.Default = func(langtest.Request) langtest.Reply { return langtest.Reply{Content: draftAnswer} }
 	w := newHostileWorld(t, h)
 	owner := w.o.owner
 	spare, _ := h.register("Spare") // signs out at /api/auth/logout

@@ -52,7 +52,7 @@ type hostileWorld struct {
 	o                                  org
 	ownerID, ownerEmail, outsiderEmail string
 	test, run, env, app, suite, batch  string
-	component                          string
+	component, example                 string
 }
 
 func newHostileWorld(t *testing.T, h *harness) hostileWorld {
@@ -70,6 +70,7 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 		"steps": []any{obj{"id": "c1", "type": "fill", "value": "${user}", "target": obj{"locators": []any{obj{"kind": "label", "value": "Email"}}}}}}).
 		want(t, 201).json()["component"].(map[string]any)["id"].(string)
 	w.test = p("POST", "/api/tests", hostileDoc(w.suite, w.component)).want(t, 201).str("id")
+	w.example = p("POST", "/api/language/examples", obj{"text": "sign in", "steps": []any{obj{"type": "assertTitle", "expected": "Home"}}}).want(t, 201).str("id")
 	w.app = p("POST", "/api/applications", obj{"name": "Shop", "baseUrl": "https://shop.example.com"}).want(t, 201).str("id")
 	w.env = p("POST", "/api/environments", obj{"name": "Staging", "variables": obj{"user": "bob"}, "applicationId": w.app}).want(t, 201).str("id")
 	w.run = p("POST", "/api/runs", obj{"testId": w.test, "environmentId": w.env}).want(t, 201).str("runId")
@@ -137,6 +138,8 @@ func (w hostileWorld) samples() map[string][]any {
 			"inputs": []any{obj{"name": "amount", "default": "10", "description": "how much"}}},
 			obj{"name": "Search", "steps": []any{obj{"id": "q", "type": "fill", "value": "${term}", "target": obj{"locators": []any{obj{"kind": "label", "value": "Search"}}}}},
 				"inputs": []any{obj{"name": "term"}}}},
+		"POST /api/language/generate":                     {obj{"text": "sign in as amy", "testId": w.test, "environmentId": w.env}},
+		"POST /api/language/examples":                     {obj{"text": "open the shop\nthen search", "steps": []any{obj{"type": "navigate", "url": "/", "description": "home"}}}},
 		"PUT /api/components/{id}":                        {obj{"name": "Login", "description": "signs in"}},
 		"POST /api/components/{id}/versions":              {obj{"steps": []any{obj{"id": "c1", "type": "assertTitle", "expected": "${user}"}}, "inputs": []any{obj{"name": "user"}}, "note": "v2"}},
 		"POST /api/components/{id}/upgrade":               {obj{"testIds": []any{w.test}}},
@@ -169,6 +172,8 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return w.app, true
 	case "id after components":
 		return w.component, true
+	case "id after examples":
+		return w.example, true
 	case "id after members":
 		return w.o.ids[access.Tester], true
 	case "id after agent":

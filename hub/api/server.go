@@ -18,6 +18,7 @@ import (
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/authoring"
 	"github.com/testautomation/ta/hub/dispatch"
+	"github.com/testautomation/ta/hub/language"
 	"github.com/testautomation/ta/hub/store"
 )
 
@@ -35,7 +36,10 @@ type Config struct {
 	Secrets *SecretBox
 	Now     func() time.Time // nil: time.Now
 
-	Dispatch  *dispatch.Hub   // runs and agents
+	Dispatch *dispatch.Hub // runs and agents
+	// Language drafts steps from plain language; nil when no model is
+	// configured (POST /api/language/generate answers 503).
+	Language  *language.Generator
 	Artifacts artifacts.Store // run artifacts
 
 	SessionIdle time.Duration // default 7 days
@@ -217,6 +221,9 @@ func (s *Server) routes(r chi.Router) {
 		r.Post("/tests", s.createTest)
 		r.Post("/tests/import", s.importTests)
 		r.Get("/suites", s.listSuites)
+		r.Post("/language/generate", s.generateSteps)
+		r.Get("/language/examples", s.listExamples)
+		r.Post("/language/examples", s.addExample)
 		r.Get("/components", s.listComponents)
 		r.Post("/components", s.createComponent)
 		r.Post("/suites", s.addSuite)
@@ -225,6 +232,7 @@ func (s *Server) routes(r chi.Router) {
 		r.Get("/settings", s.settings)
 		r.Post("/settings", s.saveSettings)
 	})
+	r.Delete("/language/examples/{id}", s.deleteExample)
 	r.Get("/components/{id}", s.getComponent)
 	r.Put("/components/{id}", s.updateComponent)
 	r.Delete("/components/{id}", s.deleteComponent)

@@ -20,7 +20,7 @@ func (m *Manager) FromAgent(agentID string, msg protocol.Message, data []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch msg.Type {
-	case protocol.MsgAuthorPreview, protocol.MsgScriptResult:
+	case protocol.MsgAuthorPreview, protocol.MsgScriptResult, protocol.MsgPageGrounded:
 		p := m.pending[msg.ReqID]
 		if p == nil || p.agentID != agentID {
 			return

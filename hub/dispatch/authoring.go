@@ -40,7 +40,7 @@ func (h *Hub) authoringSink() AuthoringSink {
 // sessions (agent to hub).
 func authoringFromAgent(t string) bool {
 	switch t {
-	case protocol.MsgAuthorStatus, protocol.MsgAuthorStep, protocol.MsgAuthorPicked, protocol.MsgAuthorPreview, protocol.MsgScriptResult:
+	case protocol.MsgAuthorStatus, protocol.MsgAuthorStep, protocol.MsgAuthorPicked, protocol.MsgAuthorPreview, protocol.MsgScriptResult, protocol.MsgPageGrounded:
 		return true
 	}
 	return false

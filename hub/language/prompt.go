@@ -153,6 +153,9 @@ func describeElement(e protocol.PageElement) string {
 	if e.Text != e.Name {
 		add("text", e.Text)
 	}
+	if e.Hidden {
+		parts = append(parts, "hidden")
+	}
 	if len(e.Frame) > 0 {
 		js, _ := json.Marshal(e.Frame)
 		parts = append(parts, "frame="+clip(string(js), 300))
