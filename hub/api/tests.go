@@ -216,6 +216,9 @@ func (s *Server) createTest(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the test is not valid", issues)
 		return
 	}
+	if !s.checkDataBinding(w, r, sc.Project.ID, doc) {
+		return
+	}
 	if created := s.saveNewTests(w, r, sc, vis, doc); created != nil {
 		s.answerTest(w, r, created[0], sc, http.StatusCreated)
 	}
@@ -289,6 +292,13 @@ func (s *Server) saveTest(w http.ResponseWriter, r *http.Request) {
 		// Parsed here, answered in decideSave: a frozen test answers 409
 		// whatever the document's problems.
 		doc, _, _, issues := parseDocumentFields(fields, "status", "note")
+		if len(issues) == 0 {
+			var err error
+			if issues, err = s.dataBindingIssues(r.Context(), t.ProjectID, doc); err != nil {
+				s.internal(w, r, err)
+				return
+			}
+		}
 		if len(issues) > 0 {
 			req.issues = issues
 		} else {
@@ -328,7 +338,8 @@ func (s *Server) deleteTest(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) validateTest(w http.ResponseWriter, r *http.Request) {
-	if _, _, ok := s.loadTest(w, r); !ok {
+	t, _, ok := s.loadTest(w, r)
+	if !ok {
 		return
 	}
 	fields, ok := readObject(w, r)
@@ -337,6 +348,13 @@ func (s *Server) validateTest(w http.ResponseWriter, r *http.Request) {
 	}
 	data, _ := json.Marshal(fields)
 	doc, from, issues := protocol.Parse(data)
+	if len(issues) == 0 {
+		var err error
+		if issues, err = s.dataBindingIssues(r.Context(), t.ProjectID, doc); err != nil {
+			s.internal(w, r, err)
+			return
+		}
+	}
 	out := struct {
 		Valid        bool               `json:"valid"`
 		Issues       []protocol.Issue   `json:"issues"`
