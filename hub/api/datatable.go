@@ -140,13 +140,15 @@ func readTableJSON(fields map[string]json.RawMessage, rowsKey string, issues *is
 	if !colsF.present && !rowsF.present {
 		return t, false
 	}
-	if !colsF.present || colsF.null {
+	switch {
+	case !colsF.present || colsF.null:
 		issues.add("columns", "required", "columns is required with "+rowsKey)
-	} else if err := json.Unmarshal(colsF.raw, &t.columns); err != nil {
+	case json.Unmarshal(colsF.raw, &t.columns) != nil:
 		issues.add("columns", "type", "columns must be an array of column names")
 		t.columns = nil
+	default:
+		issues.checkColumns("columns", t.columns)
 	}
-	issues.checkColumns("columns", t.columns)
 	known := map[string]bool{}
 	for _, c := range t.columns {
 		known[c] = true
