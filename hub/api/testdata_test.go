@@ -374,3 +374,35 @@ func TestDataBindingAtSave(t *testing.T) {
 	}
 	_ = h
 }
+
+// Hostile CSV bodies and query strings get a 4xx and save nothing.
+func TestDataSetHostileCSV(t *testing.T) {
+	h, o := envHarness(t)
+	dev := o.members[access.TestDeveloper]
+	cases := []struct{ query, body string }{
+		{"?name=N", "a,b\n1,\x002\n"},
+		{"?name=N", "a\x00,b\n1,2\n"},
+		{"?name=N", "a,b\n\xff\xfe,2\n"},
+		{"?name=N", "\"a\nb\",c\n1,2\n"},
+		{"?name=N", "a,b\n\"unterminated,2\n"},
+		{"?name=N", strings.Repeat("c,", 5000) + "c\n"},
+		{"?name=N", "a\n" + strings.Repeat("x\n", 10001)},
+		{"?name=%00", "a\n1\n"},
+		{"?name=%ff%fe", "a\n1\n"},
+		{"?name=" + strings.Repeat("n", 200), "a\n1\n"},
+		{"?name=N&id=%00", "a\n1\n"},
+		{"?name=N&id=tds_aaaaaaaaaaaaaaaa", "a\n1\n"},
+		{"?name=N&id=dpl_aaaaaaaaaaaaaaaa", "a\n1\n"},
+		{"?name=N", "${x},b\n1,2\n"},
+	}
+	for _, tc := range cases {
+		r := dev.csvDo(o.project, "/api/test-data"+tc.query, tc.body)
+		if r.status < 400 || r.status >= 500 {
+			t.Errorf("%q %.40q: %d %s", tc.query, tc.body, r.status, r.body)
+		}
+	}
+	if list := dev.projectDo(o.project, "GET", "/api/test-data", nil).want(t, 200).json()["dataSets"].([]any); len(list) != 0 {
+		t.Fatalf("hostile CSV saved %v", list)
+	}
+	_ = h
+}
