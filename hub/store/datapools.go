@@ -333,8 +333,11 @@ func (s *Store) TakePoolRecord(ctx context.Context, projectID, poolID, runID, mo
 		return PoolRecord{}, err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
+	// FOR SHARE: takers do not wait for each other, but a save replacing
+	// the records or a delete waits for them (and they for it), so a lease
+	// just taken is never deleted under its run.
 	var name string
-	err = tx.QueryRow(ctx, `SELECT name FROM data_pools WHERE id = $1 AND project_id = $2`, poolID, projectID).Scan(&name)
+	err = tx.QueryRow(ctx, `SELECT name FROM data_pools WHERE id = $1 AND project_id = $2 FOR SHARE`, poolID, projectID).Scan(&name)
 	if isNoRows(err) {
 		return PoolRecord{}, ErrNotFound
 	}

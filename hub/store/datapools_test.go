@@ -284,3 +284,55 @@ func TestDataSetStore(t *testing.T) {
 		t.Fatalf("deleted set: %v", err)
 	}
 }
+
+// A save replacing the records while runs take from the pool either waits
+// for the takers and is refused, or goes first: a run never loses the
+// record it was given.
+func TestPoolSaveRacingTakers(t *testing.T) {
+	w := newDataWorld(t)
+	for round := range 5 {
+		p := w.pool(t, fmt.Sprintf("Race %d", round), 10)
+		runs := make([]string, 10)
+		for i := range runs {
+			runs[i] = w.run(t)
+		}
+		var wg sync.WaitGroup
+		taken := make([]error, len(runs))
+		var saveErr error
+		for i := range runs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, taken[i] = w.st.TakePoolRecord(context.Background(), w.project.ID, p.ID, runs[i], store.PoolLease)
+			}()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, saveErr = w.st.SaveDataPool(context.Background(), store.DataPoolSave{ID: p.ID, ProjectID: w.project.ID, Name: p.Name,
+				Columns: []string{"user"}, Records: []map[string]string{{"user": "new"}}, Now: time.Now()})
+		}()
+		wg.Wait()
+		if saveErr != nil && !errors.Is(saveErr, store.ErrPoolInUse) {
+			t.Fatal(saveErr)
+		}
+		d, err := w.st.DataPoolDetail(t.Context(), w.project.ID, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		holders := map[string]bool{}
+		for _, r := range d.Records {
+			if r.State == store.PoolLeased {
+				holders[r.RunID] = true
+			}
+		}
+		for i, err := range taken {
+			switch {
+			case err == nil && !holders[runs[i]]:
+				t.Fatalf("round %d: run %d was given a record it no longer holds (save: %v)", round, i, saveErr)
+			case err != nil && !errors.Is(err, store.ErrPoolEmpty):
+				t.Fatal(err)
+			}
+		}
+	}
+}
