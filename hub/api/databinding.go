@@ -53,19 +53,27 @@ func (s *Server) dataBindingIssues(ctx context.Context, projectID string, doc pr
 	return out, nil
 }
 
-// checkDataBinding answers 422 with the binding's issues, or 500, and
-// returns false when the document may not be saved in the project.
+// checkDataBinding answers 422 with the documents' binding issues (paths
+// prefixed tests[i]. when there are several documents), or 500, and
+// returns false when they may not be saved in the project.
 func (s *Server) checkDataBinding(w http.ResponseWriter, r *http.Request, projectID string, docs ...protocol.Document) bool {
-	for _, doc := range docs {
+	var all []protocol.Issue
+	for i, doc := range docs {
 		issues, err := s.dataBindingIssues(r.Context(), projectID, doc)
 		if err != nil {
 			s.internal(w, r, err)
 			return false
 		}
-		if len(issues) > 0 {
-			invalidDocument(issues).write(w)
-			return false
+		for _, is := range issues {
+			if len(docs) > 1 {
+				is.Path = fmt.Sprintf("tests[%d].%s", i, is.Path)
+			}
+			all = append(all, is)
 		}
+	}
+	if len(all) > 0 {
+		invalidDocument(all).write(w)
+		return false
 	}
 	return true
 }

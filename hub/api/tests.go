@@ -216,9 +216,6 @@ func (s *Server) createTest(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the test is not valid", issues)
 		return
 	}
-	if !s.checkDataBinding(w, r, sc.Project.ID, doc) {
-		return
-	}
 	if created := s.saveNewTests(w, r, sc, vis, doc); created != nil {
 		s.answerTest(w, r, created[0], sc, http.StatusCreated)
 	}
@@ -226,6 +223,9 @@ func (s *Server) createTest(w http.ResponseWriter, r *http.Request) {
 
 // saveNewTests creates tests owned by the caller and answers the first.
 func (s *Server) saveNewTests(w http.ResponseWriter, r *http.Request, sc scope, visibility string, docs ...protocol.Document) []store.Test {
+	if !s.checkDataBinding(w, r, sc.Project.ID, docs...) {
+		return nil
+	}
 	u, _ := currentUser(r)
 	now := s.Now()
 	nts := make([]store.NewTest, len(docs))

@@ -54,9 +54,6 @@ func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 			migratedFrom = from
 		}
 	}
-	if !s.checkDataBinding(w, r, sc.Project.ID, docs...) {
-		return
-	}
 	tests := s.saveNewTests(w, r, sc, store.Shared, docs...)
 	if tests == nil {
 		return
