@@ -406,3 +406,16 @@ func TestDataSetHostileCSV(t *testing.T) {
 	}
 	_ = h
 }
+
+// text/csv is accepted on POST /api/test-data alone, and never from a page
+// of another site.
+func TestCSVOnlyWhereImported(t *testing.T) {
+	h, o := envHarness(t)
+	dev := o.members[access.TestDeveloper]
+	for _, route := range [][2]string{{"POST", "/api/data-pools"}, {"POST", "/api/tests"}, {"POST", "/api/environments"}, {"DELETE", "/api/test-data/tds_aaaaaaaaaaaaaaaa"}} {
+		dev.send(route[0], route[1], "a\n1\n", ProjectHeader, o.project, "Content-Type", "text/csv").wantCode(t, 415, codeUnsupportedMediaType)
+	}
+	dev.send("POST", "/api/test-data?name=X", "a\n1\n", ProjectHeader, o.project, "Content-Type", "text/csv", "Origin", "https://evil.example").
+		wantCode(t, 403, codeCrossOrigin)
+	dev.send("POST", "/api/test-data?name=X", "a\n1\n", ProjectHeader, o.project, "Content-Type", "text/csv", "Origin", h.srv.URL).want(t, 201)
+}
