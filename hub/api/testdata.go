@@ -52,47 +52,59 @@ func (s *Server) listDataSets(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// dataSetInput is a decoded POST /api/test-data body.
+type dataSetInput struct {
+	id, name string
+	table    table
+	content  bool // columns and rows were sent
+}
+
+// readDataSetInput reads a JSON body {id?, name, columns, rows}, or a CSV
+// body with ?name= and ?id=. On a failure to read it has answered.
+func readDataSetInput(w http.ResponseWriter, r *http.Request) (in dataSetInput, issues issueList, ok bool) {
+	if isCSV(r) {
+		data, ok := readDataBody(w, r)
+		if !ok {
+			return in, nil, false
+		}
+		q := r.URL.Query()
+		in.id, in.name = strings.TrimSpace(q.Get("id")), strings.TrimSpace(q.Get("name"))
+		issues.queryText("name", in.name)
+		in.table, in.content = readTableCSV(data, &issues), true
+		return in, issues, true
+	}
+	fields, ok := readDataObject(w, r)
+	if !ok {
+		return in, nil, false
+	}
+	in.id = strings.TrimSpace(getField(fields, "id").str("id", &issues))
+	in.name = strings.TrimSpace(getField(fields, "name").str("name", &issues))
+	in.table, in.content = readTableJSON(fields, "rows", &issues)
+	if !in.content && in.id == "" {
+		issues.add("columns", "required", "columns is required")
+	}
+	return in, issues, true
+}
+
 // saveDataSet creates a data set (201) or replaces the header project's
-// set named by id (200): JSON {id?, name, columns, rows}, or a CSV body
-// with ?name= (and ?id= to update). An update without columns and rows
-// renames the set and keeps its content.
+// set named by id (200). An update without columns and rows renames the
+// set and keeps its content; a CSV update without ?name= keeps the name.
 func (s *Server) saveDataSet(w http.ResponseWriter, r *http.Request) {
 	sc := headerScope(r)
 	if !allow(w, sc, access.EditSharedTests) {
 		return
 	}
-	var (
-		id, name string
-		t        table
-		content  bool
-		issues   issueList
-	)
-	if isCSV(r) {
-		data, ok := readDataBody(w, r)
-		if !ok {
-			return
-		}
-		q := r.URL.Query()
-		id, name = strings.TrimSpace(q.Get("id")), strings.TrimSpace(q.Get("name"))
-		issues.queryText("name", name)
-		t, content = readTableCSV(data, &issues), true
-	} else {
-		fields, ok := readDataObject(w, r)
-		if !ok {
-			return
-		}
-		id = strings.TrimSpace(getField(fields, "id").str("id", &issues))
-		name = strings.TrimSpace(getField(fields, "name").str("name", &issues))
-		t, content = readTableJSON(fields, "rows", &issues)
-		if !content && id == "" {
-			issues.add("columns", "required", "columns is required")
-		}
+	in, issues, ok := readDataSetInput(w, r)
+	if !ok {
+		return
 	}
-	save := store.DataSetSave{ID: id, ProjectID: sc.Project.ID, Create: id == "", Name: name, UserID: currentUserID(r), Now: s.Now()}
-	if !save.Create {
+	save := store.DataSetSave{ID: in.id, ProjectID: sc.Project.ID, Create: in.id == "", Name: in.name, UserID: currentUserID(r), Now: s.Now()}
+	if save.Create {
+		save.ID = ids.New(kindDataSet)
+	} else {
 		d, err := store.DataSet{}, store.ErrNotFound
-		if ids.Valid(kindDataSet, id) {
-			d, err = s.store.FindDataSet(r.Context(), id)
+		if ids.Valid(kindDataSet, in.id) {
+			d, err = s.store.FindDataSet(r.Context(), in.id)
 		}
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			s.internal(w, r, err)
@@ -103,18 +115,15 @@ func (s *Server) saveDataSet(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if save.Name == "" {
-			save.Name = d.Name // a CSV update may keep the name
+			save.Name = d.Name
 		}
-	} else {
-		save.ID = ids.New(kindDataSet)
 	}
-	issues.name("name", save.Name)
-	if len(issues) > 0 {
+	if issues.name("name", save.Name); len(issues) > 0 {
 		writeIssues(w, "the test data set is not valid", issues)
 		return
 	}
-	if content {
-		save.Columns, save.Rows = t.columns, emptyRows(t.rows)
+	if in.content {
+		save.Columns, save.Rows = in.table.columns, emptyRows(in.table.rows)
 	}
 	d, err := s.store.SaveDataSet(r.Context(), save)
 	switch {
