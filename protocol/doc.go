@@ -26,6 +26,11 @@
 // In a script step's code a reference stands for the value itself, passed
 // as an argument (ScriptSource), as Selenium IDE does.
 //
+// A document may bind data (DataBinding): "data": {"set": "tds_..."} runs
+// the test once per row of a test data set, {"pool": "dpl_...", "mode":
+// "lease" or "consume"} gives each run one record of a data pool; ${column}
+// reads the row or record. The hub checks the ids at save.
+//
 // # Reading documents
 //
 // Parse reads version 1 (the legacy, Selenium-IDE-like shape) or 2,

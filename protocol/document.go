@@ -21,7 +21,27 @@ type Document struct {
 	Tags        []string          `json:"tags,omitempty"`
 	Description string            `json:"description,omitempty"`
 	Variables   map[string]string `json:"variables,omitempty"`
-	Steps       []Step            `json:"steps"` // marshals as [] when empty
+	// Data binds a test data set (the test runs once per row) and/or a
+	// data pool (each run takes one record); ${column} reads the row or
+	// record.
+	Data  *DataBinding `json:"data,omitempty"`
+	Steps []Step       `json:"steps"` // marshals as [] when empty
+}
+
+// Pool modes of a DataBinding.
+const (
+	PoolLease   = "lease"   // the record goes back to the pool when the run ends
+	PoolConsume = "consume" // the record is used up until the pool is reset
+)
+
+// DataBinding is a document's data: Set is a test data set id (tds_...),
+// Pool a data pool id (dpl_...), Mode PoolLease (the default when Pool is
+// set) or PoolConsume. The hub checks that the ids exist in the test's
+// project when it saves the document.
+type DataBinding struct {
+	Set  string `json:"set,omitempty"`
+	Pool string `json:"pool,omitempty"`
+	Mode string `json:"mode,omitempty"`
 }
 
 // MarshalJSON writes steps as [] rather than null when there are none.

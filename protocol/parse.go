@@ -109,6 +109,8 @@ func decodeHeader(d *decoder, doc *Document, k string, v any) bool {
 		doc.Description, _ = d.str(k, v)
 	case "variables":
 		doc.Variables = d.stringMap(k, v)
+	case "data":
+		doc.Data = d.dataBinding(k, v)
 	default:
 		return false
 	}
@@ -149,6 +151,15 @@ func (doc *Document) normalise() {
 	}
 	if len(doc.Variables) == 0 {
 		doc.Variables = nil
+	}
+	if b := doc.Data; b != nil {
+		b.Set, b.Pool, b.Mode = strings.TrimSpace(b.Set), strings.TrimSpace(b.Pool), strings.TrimSpace(b.Mode)
+		if b.Pool != "" && b.Mode == "" {
+			b.Mode = PoolLease
+		}
+		if *b == (DataBinding{}) {
+			doc.Data = nil
+		}
 	}
 	if doc.Steps == nil {
 		doc.Steps = []Step{}

@@ -16,6 +16,7 @@ func (d Document) validate() []Issue {
 	var l issueList
 	d.validateHeader(&l)
 	validateVariables(&l, "variables", d.Variables, maxVariables)
+	validateData(&l, d.Data)
 	if len(d.Steps) > MaxSteps {
 		l.add("steps", CodeTooLong, "a test has at most %d steps, this one has %d", MaxSteps, len(d.Steps))
 	}

@@ -787,11 +787,13 @@ func (s *Server) resolveCalls(ctx context.Context, projectID string, doc *protoc
 	return components.ResolveCalls(ctx, s.store, projectID, doc.Steps, "")
 }
 
-// clipText shortens s to at most n runes.
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+// documentIssues checks what saving a document needs the project for, its
+// component calls (pinning them, see resolveCalls) and its data binding.
+func (s *Server) documentIssues(ctx context.Context, projectID string, doc *protocol.Document) ([]protocol.Issue, error) {
+	issues, err := s.resolveCalls(ctx, projectID, doc)
+	if err != nil {
+		return nil, err
 	}
-	return string(r[:n]) + "…"
+	more, err := s.dataBindingIssues(ctx, projectID, *doc)
+	return append(issues, more...), err
 }

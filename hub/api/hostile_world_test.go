@@ -53,6 +53,7 @@ type hostileWorld struct {
 	ownerID, ownerEmail, outsiderEmail string
 	test, run, env, app, suite, batch  string
 	component, example                 string
+	dataSet, dataPool                  string
 }
 
 func newHostileWorld(t *testing.T, h *harness) hostileWorld {
@@ -71,6 +72,8 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 		want(t, 201).json()["component"].(map[string]any)["id"].(string)
 	w.test = p("POST", "/api/tests", hostileDoc(w.suite, w.component)).want(t, 201).str("id")
 	w.example = p("POST", "/api/language/examples", obj{"text": "sign in", "steps": []any{obj{"type": "assertTitle", "expected": "Home"}}}).want(t, 201).str("id")
+	w.dataSet = p("POST", "/api/test-data", obj{"name": "Logins", "columns": []any{"user"}, "rows": []any{obj{"user": "alice"}}}).want(t, 201).str("id")
+	w.dataPool = p("POST", "/api/data-pools", obj{"name": "Cards", "columns": []any{"card"}, "records": []any{obj{"card": "4111"}}}).want(t, 201).str("id")
 	w.app = p("POST", "/api/applications", obj{"name": "Shop", "baseUrl": "https://shop.example.com"}).want(t, 201).str("id")
 	w.env = p("POST", "/api/environments", obj{"name": "Staging", "variables": obj{"user": "bob"}, "applicationId": w.app}).want(t, 201).str("id")
 	w.run = p("POST", "/api/runs", obj{"testId": w.test, "environmentId": w.env}).want(t, 201).str("runId")
@@ -128,7 +131,7 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/secrets":      {obj{"environmentId": w.env, "name": "PASSWORD", "value": "hunter2"}},
 		"POST /api/applications": {obj{"name": "Admin", "baseUrl": "https://admin.example.com", "description": "back office\nfor staff"}},
 
-		"POST /api/tests":        {with(doc, "visibility", "Private")},
+		"POST /api/tests":        {with(doc, "visibility", "Private", "data", obj{"set": w.dataSet, "pool": w.dataPool, "mode": "consume"})},
 		"POST /api/tests/import": {doc, v1, side},
 		"POST /api/suites":       {obj{"name": "Search"}},
 		"PUT /api/suites/{name}": {obj{"name": w.suite}},
@@ -149,6 +152,12 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/tests/{id}/duplicate":                  {noBody},
 		"PUT /api/tests/{id}/sharing":                     {obj{"visibility": "Shared", "ownerId": w.ownerID}},
 		"POST /api/tests/{id}/versions/{version}/restore": {noBody},
+
+		"POST /api/test-data": {obj{"name": "Users", "columns": []any{"user", "password"}, "rows": []any{obj{"user": "bob", "password": "pw"}}},
+			obj{"id": w.dataSet, "name": "Logins", "columns": []any{"user"}, "rows": []any{obj{"user": "carol"}}}},
+		"POST /api/data-pools": {obj{"name": "Accounts", "columns": []any{"login"}, "records": []any{obj{"login": "dave"}}},
+			obj{"id": w.dataPool, "name": "Cards", "columns": []any{"card"}, "records": []any{obj{"card": "4222"}}}},
+		"POST /api/data-pools/{id}/reset": {noBody},
 	}
 }
 
@@ -174,6 +183,10 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return w.component, true
 	case "id after examples":
 		return w.example, true
+	case "id after test-data":
+		return w.dataSet, true
+	case "id after data-pools":
+		return w.dataPool, true
 	case "id after members":
 		return w.o.ids[access.Tester], true
 	case "id after agent":

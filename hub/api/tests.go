@@ -225,7 +225,7 @@ func (s *Server) createTest(w http.ResponseWriter, r *http.Request) {
 func (s *Server) saveNewTests(w http.ResponseWriter, r *http.Request, sc scope, visibility string, docs ...protocol.Document) []store.Test {
 	var issues []protocol.Issue
 	for i := range docs {
-		is, err := s.resolveCalls(r.Context(), sc.Project.ID, &docs[i])
+		is, err := s.documentIssues(r.Context(), sc.Project.ID, &docs[i])
 		if err != nil {
 			s.internal(w, r, err)
 			return nil
@@ -304,7 +304,7 @@ func (s *Server) saveTest(w http.ResponseWriter, r *http.Request) {
 		doc, _, _, issues := parseDocumentFields(fields, "status", "note")
 		if len(issues) == 0 {
 			var err error
-			if issues, err = s.resolveCalls(r.Context(), t.ProjectID, &doc); err != nil {
+			if issues, err = s.documentIssues(r.Context(), t.ProjectID, &doc); err != nil {
 				s.internal(w, r, err)
 				return
 			}
@@ -360,7 +360,7 @@ func (s *Server) validateTest(w http.ResponseWriter, r *http.Request) {
 	doc, from, issues := protocol.Parse(data)
 	if len(issues) == 0 {
 		var err error
-		if issues, err = s.resolveCalls(r.Context(), t.ProjectID, &doc); err != nil {
+		if issues, err = s.documentIssues(r.Context(), t.ProjectID, &doc); err != nil {
 			s.internal(w, r, err)
 			return
 		}

@@ -224,7 +224,7 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, _ := currentUser(r)
-	if issues, err := s.resolveCalls(r.Context(), t.ProjectID, &d); err != nil {
+	if issues, err := s.documentIssues(r.Context(), t.ProjectID, &d); err != nil {
 		s.internal(w, r, err)
 		return
 	} else if len(issues) > 0 {
