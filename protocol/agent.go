@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 )
 
 // Version is the agent protocol's version, bumped on every change to the
@@ -13,8 +14,10 @@ import (
 // answers ack once it has stored them. Version 3 added what explains a run:
 // hello's headless, run.started's headed, and a step's box and used values.
 // Version 4 added authoring sessions: recording, picking and trying
-// scripts (authoring.go).
-const Version = 4
+// scripts (authoring.go). Version 5 added data-driven runs (a job's rows,
+// row events and row results), the call of steps expanded from
+// components, and grounding drafts in a page (page.ground).
+const Version = 5
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the
@@ -176,7 +179,22 @@ type Job struct {
 	// FirstSeq is the Seq of the run's first event in this attempt: a run
 	// queued again after its agent vanished continues the numbering.
 	FirstSeq int64 `json:"firstSeq"`
+	// Rows makes the run data-driven: the document runs once per row, each
+	// in a fresh browser context, its values read as ${column} (over the
+	// environment's variables), at most the agent's parallel slots at once.
+	Rows []DataRow `json:"rows,omitempty"`
 }
+
+// DataRow is one row of a data-driven run: Row is its 0-based index in the
+// data set.
+type DataRow struct {
+	Row    int               `json:"row"`
+	Values map[string]string `json:"values"`
+}
+
+// RowArtifact is the name a data-driven run's row stores an artifact
+// under: rows name their screenshots alike, so each gets the row's prefix.
+func RowArtifact(row int, name string) string { return "r" + strconv.Itoa(row) + "-" + name }
 
 // ArtifactInfo describes the binary frame that follows an artifact message.
 type ArtifactInfo struct {
@@ -184,6 +202,7 @@ type ArtifactInfo struct {
 	ContentType string `json:"contentType"`
 	Size        int64  `json:"size"`
 	Step        *int   `json:"step,omitempty"`
+	Row         *int   `json:"row,omitempty"` // the row of a data-driven run; Name is then RowArtifact's
 }
 
 var artifactName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)

@@ -14,6 +14,10 @@ const (
 	ArtifactMade EventKind = "artifact"
 	LogLine      EventKind = "log"
 	RunFinished  EventKind = "run.finished"
+	// A data-driven run's rows start and finish inside it; every event of
+	// a row carries Row.
+	RowStarted  EventKind = "row.started"
+	RowFinished EventKind = "row.finished"
 )
 
 // Run statuses. A run is queued until an agent accepts it, running until it
@@ -70,6 +74,8 @@ type Event struct {
 	Seq   int64     `json:"seq"`
 	Time  time.Time `json:"time"`
 	Kind  EventKind `json:"kind"`
+	// Row is the 0-based data set row an event of a data-driven run is about.
+	Row *int `json:"row,omitempty"`
 
 	Index    *int   `json:"index,omitempty"`
 	StepID   string `json:"id,omitempty"`
@@ -147,5 +153,19 @@ type RunResult struct {
 	Total      int          `json:"total"`
 	DurationMs int64        `json:"durationMs"`
 	Error      string       `json:"error,omitempty"` // why the run failed or errored, masked
+	Steps      []StepResult `json:"steps"`
+	// Rows, for a data-driven run: each row's result; Passed and Total
+	// then count rows.
+	Rows []RowResult `json:"rows,omitempty"`
+}
+
+// RowResult is one row of a data-driven run.
+type RowResult struct {
+	Row        int          `json:"row"`
+	Status     string       `json:"status"`
+	Passed     int          `json:"passed"`
+	Total      int          `json:"total"`
+	DurationMs int64        `json:"durationMs"`
+	Error      string       `json:"error,omitempty"`
 	Steps      []StepResult `json:"steps"`
 }

@@ -71,7 +71,12 @@ func (c *Client) runJob(ctx context.Context, job protocol.Job) {
 	}()
 	em := &emitter{c: c, runID: job.RunID}
 	em.seq.Store(max(job.FirstSeq, 1) - 1)
-	res := c.cfg.Runner.Run(ctx, job, em)
+	var res protocol.RunResult
+	if len(job.Rows) > 0 {
+		res = c.runRows(ctx, job, em)
+	} else {
+		res = c.cfg.Runner.Run(ctx, job, em)
+	}
 	stopRenew()
 	if errors.Is(context.Cause(ctx), errCancelled) && res.Status != protocol.RunPassed {
 		res.Status = protocol.RunCancelled

@@ -39,6 +39,10 @@ type runRequest struct {
 	EnvironmentID string   `json:"environmentId"`
 	Headed        bool     `json:"headed"`
 	Screenshots   *bool    `json:"screenshots"`
+	// A data-driven run of one test: the data set (else the test's
+	// binding) and the rows to run (else all), 0-based.
+	DataSetID string `json:"dataSetId"`
+	Rows      *[]int `json:"rows"`
 }
 
 type batchRunRef struct {
@@ -114,7 +118,7 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 			continue
 		}
 		seen[id] = true
-		t, doc, is, err := s.batchTest(r, sc, id, env)
+		t, plan, is, err := s.batchTest(r, sc, id, env)
 		if err != nil {
 			s.internal(w, r, err)
 			return
@@ -127,7 +131,8 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 		}
 		runs = append(runs, store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version,
 			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots,
-			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond), Document: doc}) // queued in the order chosen
+			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond), Document: plan.doc,
+			DataSetID: plan.dataSetID, Rows: plan.rows}) // queued in the order chosen
 	}
 	if protected {
 		writeJSON(w, http.StatusForbidden, errorBody{Error: "a test of this batch may not use this environment", Code: codeEnvironmentProtected, Issues: issues})
@@ -154,40 +159,57 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 // batchTest checks one test of a batch as a single run would be: an issue
 // says why it cannot run. A test the caller cannot see (missing, another
 // project's, someone else's private one) is "unknown" alike.
-func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Environment) (store.Test, []byte, *Issue, error) {
+func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Environment) (store.Test, runPlan, *Issue, error) {
 	unknown := &Issue{Code: "unknown", Message: fmt.Sprintf("no test %q in this project, or it is not visible to you", id)}
 	if !ids.Valid(ids.Test, id) {
-		return store.Test{}, nil, unknown, nil
+		return store.Test{}, runPlan{}, unknown, nil
 	}
 	t, err := s.store.Test(r.Context(), id)
 	if err == store.ErrNotFound {
-		return t, nil, unknown, nil
+		return t, runPlan{}, unknown, nil
 	}
 	if err != nil {
-		return t, nil, nil, err
+		return t, runPlan{}, nil, err
 	}
 	if !s.bodyRecord(r, sc, t.ProjectID) || t.Visibility == store.Private && t.OwnerID != currentUserID(r) {
-		return t, nil, unknown, nil
+		return t, runPlan{}, unknown, nil
 	}
 	if t.Status == store.Deprecated {
-		return t, nil, &Issue{Code: "deprecated", Message: fmt.Sprintf("%q is Deprecated and cannot be run", t.Name)}, nil
+		return t, runPlan{}, &Issue{Code: "deprecated", Message: fmt.Sprintf("%q is Deprecated and cannot be run", t.Name)}, nil
 	}
 	doc, issues, err := s.runDocument(r.Context(), t)
 	if err != nil {
-		return t, nil, nil, err
+		return t, runPlan{}, nil, err
+	}
+	plan := runPlan{doc: doc}
+	if len(issues) == 0 {
+		var rowIssues issueList
+		if plan.dataSetID, plan.rows, rowIssues, err = s.runRowsFor(r.Context(), t.ProjectID, doc, "", nil, false); err != nil {
+			return t, runPlan{}, nil, err
+		} else if len(rowIssues) > 0 {
+			return t, runPlan{}, &Issue{Code: rowIssues[0].Code, Message: fmt.Sprintf("%q: %s", t.Name, rowIssues[0].Message)}, nil
+		}
 	}
 	if len(issues) > 0 {
 		if issues[0].Code == codeComponentUnavailable {
-			return t, nil, &Issue{Code: codeComponentUnavailable, Message: issues[0].Message}, nil
+			return t, runPlan{}, &Issue{Code: codeComponentUnavailable, Message: issues[0].Message}, nil
 		}
-		return t, nil, &Issue{Code: "invalid_document", Message: fmt.Sprintf("%q has %d problem(s) in its document; fix them in the editor", t.Name, len(issues))}, nil
+		return t, runPlan{}, &Issue{Code: "invalid_document", Message: fmt.Sprintf("%q has %d problem(s) in its document; fix them in the editor", t.Name, len(issues))}, nil
 	}
 	if env != nil {
 		if msg := protectedRefusal(*env, sc, t); msg != "" {
-			return t, nil, &Issue{Code: codeEnvironmentProtected, Message: fmt.Sprintf("%q: %s", t.Name, msg)}, nil
+			return t, runPlan{}, &Issue{Code: codeEnvironmentProtected, Message: fmt.Sprintf("%q: %s", t.Name, msg)}, nil
 		}
 	}
-	return t, doc, nil, nil
+	return t, plan, nil, nil
+}
+
+// runPlan is what a new run stores: its document and, when data-driven,
+// its data set and rows.
+type runPlan struct {
+	doc       []byte
+	dataSetID string
+	rows      []byte
 }
 
 type batchJSON struct {

@@ -42,9 +42,14 @@ type runJSON struct {
 	} `json:"result"`
 	// Document is what the run executes, components expanded: only GET
 	// /api/runs/:id has it.
-	Document  *protocol.Document `json:"document,omitempty"`
-	Attempts  int                `json:"attempts"`
-	StartedBy string             `json:"startedBy"`
+	Document *protocol.Document `json:"document,omitempty"`
+	// A data-driven run's data set and rows (GET /api/runs/:id only).
+	DataSetID *string          `json:"dataSetId,omitempty"`
+	Rows      []rowSummaryJSON `json:"rows,omitempty"`
+	// Pool is the data pool record the run took: {id, mode, record, values}.
+	Pool      json.RawMessage `json:"pool,omitempty"`
+	Attempts  int             `json:"attempts"`
+	StartedBy string          `json:"startedBy"`
 	// StartedByName is null once the account is gone.
 	StartedByName *string `json:"startedByName"`
 	CreatedAt     string  `json:"createdAt"`
@@ -102,6 +107,11 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the run is not valid", issueList{{Path: "testId", Code: "exclusive", Message: "send one of testId, testIds or suite"}})
 		return
 	}
+	if (in.TestIDs != nil || in.Suite != nil) && (in.DataSetID != "" || in.Rows != nil) {
+		writeIssues(w, "the run is not valid", issueList{{Path: "dataSetId", Code: "exclusive",
+			Message: "dataSetId and rows go with one testId; the runs of a batch use their tests' own data binding"}})
+		return
+	}
 	if in.TestIDs != nil || in.Suite != nil {
 		s.startBatch(w, r, sc, in)
 		return
@@ -133,6 +143,19 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		invalidDocument(issues).write(w)
 		return
 	}
+	var indices []int
+	if in.Rows != nil {
+		indices = *in.Rows
+	}
+	dataSetID, rows, rowIssues, err := s.runRowsFor(r.Context(), sc.Project.ID, doc, in.DataSetID, indices, in.Rows != nil)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	if len(rowIssues) > 0 {
+		writeIssues(w, "the run is not valid", rowIssues)
+		return
+	}
 	if in.EnvironmentID != "" {
 		env, err := s.store.Environment(r.Context(), in.EnvironmentID)
 		if err != nil || !s.bodyRecord(r, sc, env.ProjectID) { // another project's: refused and audited
@@ -145,7 +168,8 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	screenshots := in.Screenshots == nil || *in.Screenshots
 	run := store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
-		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, CreatedAt: s.Now(), Document: doc}
+		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, CreatedAt: s.Now(), Document: doc,
+		DataSetID: dataSetID, Rows: rows}
 	if err := s.store.CreateRun(r.Context(), run); err != nil {
 		s.internal(w, r, err)
 		return
@@ -213,19 +237,14 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := toRunJSON(run)
-	data, err := s.store.RunDocument(r.Context(), run.ID)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := s.addRunDetail(r.Context(), run, &out); err != nil {
 		s.internal(w, r, err)
 		return
-	}
-	var doc protocol.Document
-	if err == nil && json.Unmarshal(data, &doc) == nil {
-		out.Document = &doc
 	}
 	status := http.StatusOK
 	if !protocol.Final(run.Status) {
 		status = http.StatusAccepted
-		steps, err := s.stepsSoFar(r.Context(), run.ID)
+		steps, err := s.stepsSoFar(r.Context(), run.ID, nil)
 		if err != nil {
 			s.internal(w, r, err)
 			return
@@ -238,7 +257,7 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 // stepsSoFar folds a running run's step.finished events of its current
 // attempt into step results, a page of events at a time; a step reported
 // twice (a retried attempt's) counts once, as last reported.
-func (s *Server) stepsSoFar(ctx context.Context, runID string) ([]protocol.StepResult, error) {
+func (s *Server) stepsSoFar(ctx context.Context, runID string, row *int) ([]protocol.StepResult, error) {
 	steps := []protocol.StepResult{}
 	at := map[int]int{} // step index → position in steps
 	var after int64
@@ -254,10 +273,10 @@ func (s *Server) stepsSoFar(ctx context.Context, runID string) ([]protocol.StepR
 				continue
 			}
 			var ev protocol.Event
-			if json.Unmarshal(e.Data, &ev) != nil || ev.Index == nil {
-				continue
+			if json.Unmarshal(e.Data, &ev) != nil || ev.Index == nil || (ev.Row == nil) != (row == nil) || row != nil && *ev.Row != *row {
+				continue // another row's, or a row's when the run's are asked for
 			}
-			sr := protocol.StepResult{Index: *ev.Index, ID: ev.StepID, Type: ev.StepType, Status: ev.Status, Error: ev.Error,
+			sr := protocol.StepResult{Index: *ev.Index, ID: ev.StepID, Type: ev.StepType, Call: ev.Call, Status: ev.Status, Error: ev.Error,
 				HealedBy: ev.HealedBy, Screenshot: ev.Screenshot, Box: ev.Box, Used: ev.Used}
 			if ev.DurationMs != nil {
 				sr.DurationMs = *ev.DurationMs
@@ -296,7 +315,11 @@ func (s *Server) runArtifact(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	name := chi.URLParam(r, "name")
+	s.serveArtifact(w, r, run, chi.URLParam(r, "name"))
+}
+
+// serveArtifact serves a run's stored artifact.
+func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request, run store.Run, name string) {
 	a, err := store.ArtifactRow{}, store.ErrNotFound
 	if protocol.ValidArtifactName(name) {
 		a, err = s.store.Artifact(r.Context(), run.ID, name)

@@ -54,6 +54,12 @@ func resultTexts(r *protocol.RunResult, f func(string) string) {
 		st.HealedBy = locatorTexts(st.HealedBy, f)
 		st.Used = usedTexts(st.Used, f)
 	}
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		inner := protocol.RunResult{Status: row.Status, Error: row.Error, Steps: row.Steps}
+		resultTexts(&inner, f)
+		row.Status, row.Error, row.Steps = inner.Status, inner.Error, inner.Steps
+	}
 }
 
 // maxUsed bounds the values one step reports using.

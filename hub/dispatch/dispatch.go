@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -272,7 +273,11 @@ func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 	}
 	if err != nil {
 		h.log.Error("build job", "run", r.ID, "err", err)
-		h.finishLogged(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunError, Error: "the hub could not prepare this run: " + err.Error()})
+		why := "the hub could not prepare this run: " + err.Error()
+		if errors.Is(err, ErrRefused) {
+			why = "this run cannot start: " + strings.TrimPrefix(err.Error(), ErrRefused.Error()+": ")
+		}
+		h.finishLogged(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunError, Error: why})
 		return
 	}
 	ok, err := h.Store.AssignRun(ctx, r.ID, c.agent.ID, h.Now().Add(h.Lease))
@@ -363,8 +368,12 @@ func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.Ru
 	if e.Time.IsZero() {
 		e.Time = h.Now().UTC()
 	}
+	var rows any
+	if res.Rows != nil {
+		rows = res.Rows
+	}
 	ok, err := h.Store.FinishRun(ctx, runID, agentID, store.RunOutcome{Status: res.Status, Passed: res.Passed, Total: res.Total,
-		DurationMs: res.DurationMs, Error: res.Error, Steps: steps}, h.Now(), func(seq int64) []byte {
+		DurationMs: res.DurationMs, Error: res.Error, Steps: steps, Rows: rows}, h.Now(), func(seq int64) []byte {
 		e.Seq = seq
 		data, _ := json.Marshal(e)
 		return data

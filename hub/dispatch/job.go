@@ -17,7 +17,9 @@ import (
 // JobSource is what building a run's job reads; *store.Store is one.
 type JobSource interface {
 	TestVersion(ctx context.Context, testID string, version int) (store.TestVersion, error)
-	RunDocument(ctx context.Context, runID string) ([]byte, error)
+	RunDetail(ctx context.Context, runID string) (store.RunDetail, error)
+	TakePoolRecord(ctx context.Context, projectID, poolID, runID, mode string) (store.PoolRecord, error)
+	SetRunPool(ctx context.Context, runID string, pool []byte) error
 	Environment(ctx context.Context, id string) (store.Environment, error)
 	Application(ctx context.Context, id string) (store.Application, error)
 	EnvironmentSecrets(ctx context.Context, environmentID string) ([]store.SecretRow, error)
@@ -54,39 +56,75 @@ func (j Jobs) Build(ctx context.Context, run store.Run) (protocol.Job, error) {
 	}
 	// The document stored when the run was started (components expanded),
 	// not whatever the test holds now.
-	stored, err := j.Source.RunDocument(ctx, run.ID)
+	detail, err := j.Source.RunDetail(ctx, run.ID)
 	if err != nil {
 		return protocol.Job{}, fmt.Errorf("run document: %w", err)
 	}
 	var doc protocol.Document
-	if err := json.Unmarshal(stored, &doc); err != nil {
+	if err := json.Unmarshal(detail.Document, &doc); err != nil {
 		return protocol.Job{}, fmt.Errorf("%w: the stored test document is unreadable: %v", ErrRefused, err)
 	}
 	job := protocol.Job{RunID: run.ID, TestID: run.TestID, Version: run.Version, Document: doc,
 		Screenshots: run.Screenshots, Headed: run.Headed, Variables: map[string]string{}, Secrets: map[string]string{}}
-	if run.EnvironmentID == "" {
-		return job, nil
+	if detail.Rows != nil {
+		if err := json.Unmarshal(detail.Rows, &job.Rows); err != nil {
+			return protocol.Job{}, fmt.Errorf("%w: the run's data rows are unreadable: %v", ErrRefused, err)
+		}
 	}
+	if run.EnvironmentID != "" {
+		if err := j.environment(ctx, run, v.Status, doc, &job); err != nil {
+			return protocol.Job{}, err
+		}
+	}
+	// A pool record's values go over the environment's variables.
+	if b := doc.Data; b != nil && b.Pool != "" {
+		rec, err := j.Source.TakePoolRecord(ctx, run.ProjectID, b.Pool, run.ID, b.Mode)
+		switch {
+		case errors.Is(err, store.ErrPoolEmpty):
+			return protocol.Job{}, fmt.Errorf("%w: %v", ErrRefused, err)
+		case errors.Is(err, store.ErrNotFound):
+			return protocol.Job{}, fmt.Errorf("%w: the test's data pool %s no longer exists", ErrRefused, b.Pool)
+		case err != nil:
+			return protocol.Job{}, fmt.Errorf("data pool: %w", err)
+		}
+		mode := b.Mode
+		if mode == "" {
+			mode = store.PoolLease
+		}
+		note, _ := json.Marshal(map[string]any{"id": b.Pool, "mode": mode, "record": rec.Index, "values": rec.Values})
+		if err := j.Source.SetRunPool(ctx, run.ID, note); err != nil {
+			return protocol.Job{}, fmt.Errorf("data pool: %w", err)
+		}
+		for k, v := range rec.Values {
+			job.Variables[k] = v
+		}
+	}
+	return job, nil
+}
+
+// environment adds the environment's variables and the secrets the
+// document uses to job, after the protected environment's rule.
+func (j Jobs) environment(ctx context.Context, run store.Run, status string, doc protocol.Document, job *protocol.Job) error {
 	env, err := j.Source.Environment(ctx, run.EnvironmentID)
 	if err != nil {
-		return protocol.Job{}, fmt.Errorf("environment: %w", err)
+		return fmt.Errorf("environment: %w", err)
 	}
 	if env.Protected {
 		_, role, err := j.Source.ProjectRole(ctx, env.ProjectID, run.UserID)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return protocol.Job{}, fmt.Errorf("the starter's role: %w", err)
+			return fmt.Errorf("the starter's role: %w", err)
 		}
-		if why := ProtectedRefusal(env, role, v.Status, "its starter's"); why != "" {
-			return protocol.Job{}, fmt.Errorf("%w: %s", ErrRefused, why)
+		if why := ProtectedRefusal(env, role, status, "its starter's"); why != "" {
+			return fmt.Errorf("%w: %s", ErrRefused, why)
 		}
 	}
 	used := SecretRefs(doc)
 	vars, secrets, err := j.EnvironmentValues(ctx, env, func(name string) bool { return used[name] })
 	if err != nil {
-		return protocol.Job{}, err
+		return err
 	}
 	job.Variables, job.Secrets = vars, secrets
-	return job, nil
+	return nil
 }
 
 // EnvironmentValues reads an environment's variables (with its

@@ -66,6 +66,17 @@ func (m *masker) result(r *protocol.RunResult) {
 	if len(r.Steps) > maxResultSteps {
 		r.Steps = r.Steps[:maxResultSteps]
 	}
+	if len(r.Rows) > maxRow {
+		r.Rows = r.Rows[:maxRow]
+	}
+	for i := range r.Rows {
+		if len(r.Rows[i].Steps) > maxResultSteps {
+			r.Rows[i].Steps = r.Rows[i].Steps[:maxResultSteps]
+		}
+		if !protocol.Final(r.Rows[i].Status) {
+			r.Rows[i].Status = protocol.RunError
+		}
+	}
 	resultTexts(r, m.scrub)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -17,7 +18,12 @@ import (
 var agentKinds = map[protocol.EventKind]bool{
 	protocol.RunStarted: true, protocol.StepStarted: true, protocol.StepRetry: true, protocol.StepFinished: true,
 	protocol.ArtifactMade: true, protocol.LogLine: true, protocol.RunFinished: true,
+	protocol.RowStarted: true, protocol.RowFinished: true,
 }
+
+// maxRow bounds a data-driven run's row numbers (a data set holds at most
+// 10,000 rows).
+const maxRow = 100_000
 
 // maxSeq bounds event sequence numbers from an agent.
 const maxSeq = 1 << 30
@@ -188,7 +194,8 @@ func (c *conn) cancelIfAsked(ctx context.Context, runID string) error {
 }
 
 func (c *conn) event(ctx context.Context, m protocol.Message, hr *heldRun) error {
-	if m.Event == nil || m.Event.Seq <= 0 || m.Event.Seq > maxSeq || !agentKinds[m.Event.Kind] {
+	if m.Event == nil || m.Event.Seq <= 0 || m.Event.Seq > maxSeq || !agentKinds[m.Event.Kind] ||
+		m.Event.Row != nil && (*m.Event.Row < 0 || *m.Event.Row > maxRow) {
 		return nil // not an event this hub stores
 	}
 	h := c.h
@@ -232,6 +239,16 @@ func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun, f 
 		return nil
 	}
 	name := hr.mask.scrub(a.Name)
+	if a.Row != nil {
+		if *a.Row < 0 || *a.Row > maxRow {
+			return nil
+		}
+		// A row's artifacts carry its prefix, so rows never overwrite
+		// each other's screenshots.
+		if prefix := protocol.RowArtifact(*a.Row, ""); !strings.HasPrefix(name, prefix) {
+			name = prefix + name
+		}
+	}
 	if !protocol.ValidArtifactName(name) {
 		c.h.log.Warn("agent sent an artifact with an unsafe name", "run", m.RunID)
 		return nil

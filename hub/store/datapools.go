@@ -344,6 +344,17 @@ func (s *Store) TakePoolRecord(ctx context.Context, projectID, poolID, runID, mo
 	if err != nil {
 		return PoolRecord{}, err
 	}
+	// A run that ended meanwhile takes nothing; one that ends after this
+	// waits for the take (FOR SHARE), and its end frees the lease
+	// (migration 0013's trigger).
+	var status string
+	err = tx.QueryRow(ctx, `SELECT status FROM runs WHERE id = $1 FOR SHARE`, runID).Scan(&status)
+	if err != nil && !isNoRows(err) {
+		return PoolRecord{}, err
+	}
+	if status != "" && status != "queued" && status != "running" {
+		return PoolRecord{}, ErrRunEnded
+	}
 	rec := PoolRecord{PoolID: poolID, RunID: runID}
 	err = tx.QueryRow(ctx, `SELECT idx, "values", state FROM data_pool_records
 		WHERE pool_id = $1 AND run_id = $2 ORDER BY idx LIMIT 1`, poolID, runID).Scan(&rec.Index, &rec.Values, &rec.State)
@@ -371,6 +382,9 @@ func (s *Store) TakePoolRecord(ctx context.Context, projectID, poolID, runID, mo
 	rec.State = state
 	return rec, tx.Commit(ctx)
 }
+
+// ErrRunEnded: the run asking for a pool record has ended.
+var ErrRunEnded = errors.New("the run has ended")
 
 // ReleasePoolLeases frees every record leased by runID, in any pool;
 // consumed records stay consumed. Releasing twice is harmless.

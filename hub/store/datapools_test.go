@@ -206,9 +206,20 @@ func TestPoolConsumeResetAndRules(t *testing.T) {
 		t.Fatal("an unknown mode is refused")
 	}
 
-	// r2's run ends (its lease was not released, say the hub crashed); r3 still runs.
-	if _, err := w.st.Pool().Exec(ctx, `UPDATE runs SET status = 'failed' WHERE id = $1`, r2); err != nil {
+	// r2's run ends by any path (here a bare status change, as when its agent
+	// vanishes): its lease comes back with it; r3 still runs.
+	if _, err := w.st.Pool().Exec(ctx, `UPDATE runs SET status = 'running' WHERE id = $1`, r2); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := w.st.Pool().Exec(ctx, `UPDATE runs SET status = 'error' WHERE id = $1`, r2); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.counts(t, p.ID); got != "free 1 leased 1 consumed 1 total 3" {
+		t.Fatalf("after r2 ended: %s", got)
+	}
+	// A run that has ended takes nothing more.
+	if _, err := w.st.TakePoolRecord(ctx, w.project.ID, p.ID, r2, store.PoolLease); !errors.Is(err, store.ErrRunEnded) {
+		t.Fatalf("an ended run took a record: %v", err)
 	}
 	// Changing records and deleting are refused while r3 holds a lease.
 	save := store.DataPoolSave{ID: p.ID, ProjectID: w.project.ID, Name: "Cards", Columns: []string{"user"},
@@ -222,11 +233,11 @@ func TestPoolConsumeResetAndRules(t *testing.T) {
 	// A rename (and the same records sent again) keeps every state.
 	same := store.DataPoolSave{ID: p.ID, ProjectID: w.project.ID, Name: "Cards 2", Columns: []string{"user"},
 		Records: []map[string]string{{"user": "user0"}, {"user": "user1"}, {"user": "user2"}}, Now: time.Now()}
-	if got, err := w.st.SaveDataPool(ctx, same); err != nil || got.Name != "Cards 2" || got.Leased != 2 || got.Consumed != 1 {
+	if got, err := w.st.SaveDataPool(ctx, same); err != nil || got.Name != "Cards 2" || got.Leased != 1 || got.Consumed != 1 {
 		t.Fatalf("rename: %+v %v", got, err)
 	}
 
-	// Reset frees the consumed record and r2's stale lease; r3's stays.
+	// Reset frees the consumed record; r3's lease stays.
 	got, err := w.st.ResetDataPool(ctx, w.project.ID, p.ID, time.Now())
 	if err != nil {
 		t.Fatal(err)

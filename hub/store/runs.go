@@ -26,6 +26,8 @@ type Run struct {
 	Error           string
 	Result          []byte // JSON of the steps, nil until finished
 	Document        []byte // JSON of the document it runs, set by CreateRun; not read by lists (see RunDocument)
+	DataSetID       string // a data-driven run's data set, set by CreateRun
+	Rows            []byte // JSON of its rows ([]protocol.DataRow), set by CreateRun; see RunDetail
 	AgentID         string
 	Attempts        int
 	Assignments     int
@@ -79,23 +81,57 @@ func createRun(ctx context.Context, db interface {
 		d := string(r.Document)
 		doc = &d
 	}
-	_, err := db.Exec(ctx, `INSERT INTO runs (id, project_id, test_id, version, environment_id, user_id, status, headed, screenshots, created_at, batch_id, document)
-		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9, nullif($10, ''), $11)`,
-		r.ID, r.ProjectID, r.TestID, r.Version, r.EnvironmentID, r.UserID, r.Headed, r.Screenshots, r.CreatedAt, r.BatchID, doc)
+	var rows *string
+	if r.Rows != nil {
+		v := string(r.Rows)
+		rows = &v
+	}
+	_, err := db.Exec(ctx, `INSERT INTO runs (id, project_id, test_id, version, environment_id, user_id, status, headed, screenshots, created_at, batch_id, document,
+			data_set_id, rows)
+		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9, nullif($10, ''), $11, nullif($12, ''), $13)`,
+		r.ID, r.ProjectID, r.TestID, r.Version, r.EnvironmentID, r.UserID, r.Headed, r.Screenshots, r.CreatedAt, r.BatchID, doc,
+		r.DataSetID, rows)
 	return err
 }
 
-// RunDocument returns the document a run executes: the one stored when it
-// was started, or, for a run from before runs kept theirs, its test
-// version's.
-func (s *Store) RunDocument(ctx context.Context, runID string) ([]byte, error) {
+// RunDetail is what only one run's page needs: the document it runs, and
+// for a data-driven run its rows and their results, for a run binding a
+// data pool the record it took. JSON fields are nil when absent.
+type RunDetail struct {
+	Document   []byte
+	DataSetID  string
+	Rows       []byte // [{"row", "values"}]
+	RowResults []byte // []protocol.RowResult, once finished
+	Pool       []byte // {"id", "mode", "record", "values"}, once taken
+}
+
+// RunDetail returns a run's detail (see RunDetail).
+func (s *Store) RunDetail(ctx context.Context, runID string) (RunDetail, error) {
+	var d RunDetail
 	var doc string
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(r.document, v.content)::text FROM runs r
-		JOIN test_versions v ON v.test_id = r.test_id AND v.version = r.version WHERE r.id = $1`, runID).Scan(&doc)
+	var rows, results, pool *string
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(r.document, v.content)::text, coalesce(r.data_set_id, ''), r.rows::text, r.row_results::text, r.pool::text
+		FROM runs r JOIN test_versions v ON v.test_id = r.test_id AND v.version = r.version WHERE r.id = $1`, runID).
+		Scan(&doc, &d.DataSetID, &rows, &results, &pool)
 	if isNoRows(err) {
-		return nil, ErrNotFound
+		return d, ErrNotFound
 	}
-	return []byte(doc), err
+	d.Document = []byte(doc)
+	for _, f := range []struct {
+		src *string
+		dst *[]byte
+	}{{rows, &d.Rows}, {results, &d.RowResults}, {pool, &d.Pool}} {
+		if f.src != nil {
+			*f.dst = []byte(*f.src)
+		}
+	}
+	return d, err
+}
+
+// SetRunPool notes the pool record a run took.
+func (s *Store) SetRunPool(ctx context.Context, runID string, pool []byte) error {
+	_, err := s.pool.Exec(ctx, `UPDATE runs SET pool = $2 WHERE id = $1`, runID, string(pool))
+	return err
 }
 
 // Run returns one run.
@@ -196,6 +232,7 @@ type RunOutcome struct {
 	DurationMs    int64
 	Error         string
 	Steps         any // marshalled as the result's steps
+	Rows          any // a data-driven run's row results; nil for others
 }
 
 // FinishRun records a run's end, once, and the test's last run. agentID ""
@@ -215,10 +252,19 @@ func (s *Store) FinishRun(ctx context.Context, runID, agentID string, o RunOutco
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
 	var testID string
+	var rowResults *string
+	if o.Rows != nil {
+		b, err := json.Marshal(o.Rows)
+		if err != nil {
+			return false, err
+		}
+		v := string(b)
+		rowResults = &v
+	}
 	err = tx.QueryRow(ctx, `UPDATE runs SET status = $3, passed = $4, total = $5, duration_ms = $6, error = $7, result = $8,
-		finished_at = $9, lease_until = NULL
+		finished_at = $9, lease_until = NULL, row_results = coalesce($10::jsonb, row_results)
 		WHERE id = $1 AND (agent_id = $2 OR $2 = '' AND agent_id IS NULL) AND status IN ('queued', 'running') RETURNING test_id`,
-		runID, agentID, o.Status, o.Passed, o.Total, o.DurationMs, o.Error, steps, now).Scan(&testID)
+		runID, agentID, o.Status, o.Passed, o.Total, o.DurationMs, o.Error, steps, now, rowResults).Scan(&testID)
 	if isNoRows(err) {
 		return false, nil
 	}
@@ -344,6 +390,13 @@ func (s *Store) Events(ctx context.Context, runID string, after int64, limit int
 func (s *Store) StepEvents(ctx context.Context, runID string, after int64, limit int) ([]EventRow, error) {
 	return s.events(ctx, `SELECT seq, kind, data FROM run_events WHERE run_id = $1 AND seq > $2
 		AND kind IN ('run.started', 'step.finished') ORDER BY seq LIMIT $3`, runID, after, limit)
+}
+
+// RowEvents returns a data-driven run's row.started and row.finished
+// events (and run.started, where an attempt begins) after seq.
+func (s *Store) RowEvents(ctx context.Context, runID string, after int64, limit int) ([]EventRow, error) {
+	return s.events(ctx, `SELECT seq, kind, data FROM run_events WHERE run_id = $1 AND seq > $2
+		AND kind IN ('run.started', 'row.started', 'row.finished') ORDER BY seq LIMIT $3`, runID, after, limit)
 }
 
 func (s *Store) events(ctx context.Context, sql string, args ...any) ([]EventRow, error) {
