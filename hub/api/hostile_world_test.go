@@ -76,7 +76,7 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 	w.dataPool = p("POST", "/api/data-pools", obj{"name": "Cards", "columns": []any{"card"}, "records": []any{obj{"card": "4111"}}}).want(t, 201).str("id")
 	w.app = p("POST", "/api/applications", obj{"name": "Shop", "baseUrl": "https://shop.example.com"}).want(t, 201).str("id")
 	w.env = p("POST", "/api/environments", obj{"name": "Staging", "variables": obj{"user": "bob"}, "applicationId": w.app}).want(t, 201).str("id")
-	w.run = p("POST", "/api/runs", obj{"testId": w.test, "environmentId": w.env}).want(t, 201).str("runId")
+	w.run = p("POST", "/api/runs", obj{"testId": w.test, "environmentId": w.env, "dataSetId": w.dataSet}).want(t, 201).str("runId")
 	w.batch = p("POST", "/api/runs", obj{"testIds": []any{w.test}, "environmentId": w.env}).want(t, 201).str("batchId")
 	return w
 }
@@ -116,6 +116,7 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/agent/pair/{code}": {noBody},
 		"POST /api/runs/{id}/cancel":  {noBody},
 		"POST /api/runs": {obj{"testId": w.test, "environmentId": w.env, "headed": false, "screenshots": true},
+			obj{"testId": w.test, "environmentId": w.env, "dataSetId": w.dataSet, "rows": []any{0}},
 			obj{"testIds": []any{w.test}, "environmentId": w.env, "headed": false, "screenshots": true}, obj{"suite": w.suite}},
 		"POST /api/batches/{id}/rerun": {obj{"failedOnly": false}},
 		"POST /api/script":             {doc, obj{"testId": w.test}},
@@ -199,6 +200,8 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return "K7Q-4MP", true
 	case "userId after members":
 		return w.o.ids[access.Tester], true
+	case "row after rows":
+		return "0", true
 	case "version after versions":
 		return "1", true
 	case "name after suites":

@@ -22,6 +22,12 @@ type rawAgent struct {
 
 func (h *harness) rawAgent(t *testing.T, approver *client, token string, holding ...string) *rawAgent {
 	t.Helper()
+	return h.rawAgentSlots(t, approver, token, 4, holding...)
+}
+
+// rawAgentSlots is rawAgent saying it runs up to slots runs at once.
+func (h *harness) rawAgentSlots(t *testing.T, approver *client, token string, slots int, holding ...string) *rawAgent {
+	t.Helper()
 	url := "ws" + strings.TrimPrefix(h.srv.URL, "http") + "/api/agent/connect"
 	ws, _, err := websocket.Dial(t.Context(), url, nil)
 	if err != nil {
@@ -30,7 +36,7 @@ func (h *harness) rawAgent(t *testing.T, approver *client, token string, holding
 	ws.SetReadLimit(protocol.MaxMessage)
 	t.Cleanup(func() { ws.CloseNow() })
 	a := &rawAgent{t: t, ws: ws, token: token}
-	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Token: token, Parallel: 4, Runs: holding}
+	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Token: token, Parallel: slots, Runs: holding}
 	if token == "" {
 		hello.Pair = &protocol.PairRequest{Hostname: "raw", OS: "linux"}
 	}

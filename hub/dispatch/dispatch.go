@@ -272,10 +272,12 @@ func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 		return
 	}
 	if err != nil {
-		h.log.Error("build job", "run", r.ID, "err", err)
 		why := "the hub could not prepare this run: " + err.Error()
-		if errors.Is(err, ErrRefused) {
+		if errors.Is(err, ErrRefused) { // the run's own doing (an empty pool, say), not the hub's
 			why = "this run cannot start: " + strings.TrimPrefix(err.Error(), ErrRefused.Error()+": ")
+			h.log.Info("run refused", "run", r.ID, "why", why)
+		} else {
+			h.log.Error("build job", "run", r.ID, "err", err)
 		}
 		h.finishLogged(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunError, Error: why})
 		return
