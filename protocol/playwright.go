@@ -14,7 +14,11 @@ import (
 // valid or not, without panicking; what it cannot render it says in a
 // comment.
 func RenderPlaywright(d Document) string {
-	r := newRenderer(d)
+	return renderPlaywright(d, &helperSet{byKey: map[helperKey]int{}})
+}
+
+func renderPlaywright(d Document, hs *helperSet) string {
+	r := newRenderer(d, hs)
 	r.raw("import { test, expect } from '@playwright/test';")
 	r.raw("")
 	if r.needsEscape {
@@ -43,6 +47,7 @@ func RenderPlaywright(d Document) string {
 	if r.declare(d) {
 		r.raw("")
 	}
+	r.declareHelpers()
 	for _, s := range d.Steps {
 		r.step(s)
 	}
@@ -62,14 +67,21 @@ type renderer struct {
 	depth       int
 	idents      map[string]string
 	needsEscape bool
+	helpers     *helperSet
+	extra       []string // names only the helpers' steps use
 }
 
-func newRenderer(d Document) *renderer {
-	r := &renderer{idents: map[string]string{}}
+func newRenderer(d Document, hs *helperSet) *renderer {
+	r := &renderer{idents: map[string]string{}, extra: hs.outerNames()}
 	// Names that are fine identifiers keep them; the others are renamed
 	// around them.
 	taken := map[string]bool{}
-	names := variableNames(d)
+	names := append(variableNames(d), r.extra...)
+	for _, h := range hs.list {
+		for _, in := range h.comp.Inputs {
+			names = append(names, in.Name)
+		}
+	}
 	for _, name := range names {
 		if jsIdent(name) == name {
 			taken[name] = true
@@ -87,13 +99,14 @@ func newRenderer(d Document) *renderer {
 		taken[id] = true
 		r.idents[name] = id
 	}
-	for _, s := range d.Steps {
+	for _, s := range append(append([]Step(nil), d.Steps...), hs.steps()...) {
 		if s.Type == "assertValue" || s.Type == "assertUrl" || s.Type == "assertTitle" {
 			if s.MatchOrDefault() == "contains" && s.Expected != nil && len(References(*s.Expected)) > 0 {
 				r.needsEscape = true
 			}
 		}
 	}
+	r.nameHelpers(hs)
 	return r
 }
 
@@ -166,7 +179,7 @@ func jsIdent(name string) string {
 // declare writes the variable declarations; it reports whether it wrote any.
 func (r *renderer) declare(d Document) bool {
 	assigned := map[string]bool{}
-	for _, s := range d.Steps {
+	for _, s := range append(append([]Step(nil), d.Steps...), r.helpers.steps()...) {
 		switch {
 		case s.Type == "setVariable" && s.Name != "":
 			assigned[s.Name] = true
@@ -182,10 +195,12 @@ func (r *renderer) declare(d Document) bool {
 	}
 	// Values of the environment first, as the test's variables may use them.
 	var env, set []string
-	for _, n := range variableNames(d) {
-		if _, own := d.Variables[n]; own {
+	seen := map[string]bool{}
+	for _, n := range append(variableNames(d), r.extra...) {
+		if _, own := d.Variables[n]; own || seen[n] || strings.HasPrefix(n, SecretPrefix) {
 			continue
 		}
+		seen[n] = true
 		if assigned[n] {
 			set = append(set, n)
 		} else {

@@ -48,6 +48,7 @@ func runRendered(t *testing.T, node, script, text string) []call {
 	t.Helper()
 	js := strings.Replace(script, "import { test, expect } from '@playwright/test';", harness, 1)
 	js = strings.Replace(js, "(s: string) =>", "(s) =>", 1)
+	js = strings.ReplaceAll(js, "(inputs: Record<string, string> = {})", "(inputs = {})")
 	path := filepath.Join(t.TempDir(), "t.mjs")
 	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
 		t.Fatal(err)

@@ -169,6 +169,9 @@ func (r *renderer) varsObject(refs []string) string {
 }
 
 func (r *renderer) component(s Step) {
+	if r.call(s) {
+		return
+	}
 	v := "latest version"
 	if s.Version > 0 {
 		v = "v" + strconv.Itoa(s.Version)

@@ -339,3 +339,33 @@ func TestComponentCrossProject(t *testing.T) {
 	owner.do("PUT", "/api/components/"+cmp, map[string]any{"name": "taken"}).want(t, 409)
 	owner.do("GET", "/api/components/cmp_bad", nil).want(t, 404)
 }
+
+// The Playwright export renders a called component as a helper function of
+// the script, for a saved test and for a document in the header's project;
+// another project's components stay out of it.
+func TestScriptRendersComponentHelpers(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	dev := o.members[access.TestDeveloper]
+	cmp := dev.projectDo(o.project, "POST", "/api/components", map[string]any{"name": "Sign in",
+		"inputs": []any{map[string]any{"name": "who"}},
+		"steps": []any{map[string]any{"id": "email", "type": "fill", "value": "${who}", "target": target(loc("label", "Email"))}}}).
+		want(t, 201).json()["component"].(map[string]any)["id"].(string)
+	doc := map[string]any{"name": "Uses it", "steps": []any{callStep("login", cmp, 0, map[string]string{"who": "ann"})}}
+	test := dev.createTest(t, o.project, doc)
+	script := dev.do("POST", "/api/script", map[string]any{"testId": test}).want(t, 200).str("script")
+	if !strings.Contains(script, "const signInV1 = async (inputs: Record<string, string> = {}) => {") ||
+		!strings.Contains(script, "await signInV1({ who: 'ann' });") || !strings.Contains(script, "await page.getByLabel('Email').fill(who);") {
+		t.Fatalf("saved test's script:\n%s", script)
+	}
+	body := doc
+	if s := dev.projectDo(o.project, "POST", "/api/script", body).want(t, 200).str("script"); !strings.Contains(s, "const signInV1 = async") {
+		t.Fatalf("document in its project:\n%s", s)
+	}
+	// Someone outside the project names it: the call stays a comment.
+	outsider, _ := h.register("Outsider")
+	s := outsider.do("POST", "/api/script", body, ProjectHeader, o.project).want(t, 200).str("script")
+	if strings.Contains(s, "signInV1") || strings.Contains(s, "Email") || !strings.Contains(s, "component "+cmp) {
+		t.Fatalf("an outsider's script shows the component:\n%s", s)
+	}
+}

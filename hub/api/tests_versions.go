@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/testautomation/ta/hub/components"
 	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/store"
 	"github.com/testautomation/ta/protocol"
@@ -262,6 +264,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var doc protocol.Document
+	projectID := "" // whose components the script's calls render
 	if raw, has := fields["testId"]; has {
 		var id string
 		_ = json.Unmarshal(raw, &id)
@@ -274,8 +277,28 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request) {
 			s.internal(w, r, err)
 			return
 		}
-	} else if doc, _, _, ok = documentFrom(w, fields); !ok {
-		return
+		projectID = t.ProjectID
+	} else {
+		if doc, _, _, ok = documentFrom(w, fields); !ok {
+			return
+		}
+		// A bare document's calls resolve in the project the header names,
+		// when the caller is a member of it.
+		if header := strings.TrimSpace(r.Header.Get(ProjectHeader)); ids.Valid(ids.Project, header) {
+			u, _ := currentUser(r)
+			_, role, err := s.store.ProjectRole(r.Context(), header, u.ID)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				s.internal(w, r, err)
+				return
+			}
+			if err == nil && role != "" {
+				projectID = header
+			}
+		}
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"language": "typescript", "script": protocol.RenderPlaywright(doc)})
+	script := protocol.RenderPlaywright(doc)
+	if projectID != "" {
+		script = protocol.RenderPlaywrightWith(doc, components.Playwright(r.Context(), s.store, projectID))
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"language": "typescript", "script": script})
 }

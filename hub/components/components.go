@@ -292,3 +292,23 @@ func clip(s string, n int) string {
 	}
 	return string(r[:n]) + "…"
 }
+
+// Playwright looks up a project's component versions for the Playwright
+// export: a version that cannot be read stays an unresolved call there.
+func Playwright(ctx context.Context, src Source, projectID string) protocol.ComponentLookup {
+	return func(id string, version int) (protocol.PlaywrightComponent, bool) {
+		v, err := src.ComponentVersion(ctx, projectID, id, version)
+		if err != nil {
+			return protocol.PlaywrightComponent{}, false
+		}
+		steps, err := Steps(v)
+		if err != nil {
+			return protocol.PlaywrightComponent{}, false
+		}
+		out := protocol.PlaywrightComponent{Name: v.Name, Version: v.Version, Steps: steps}
+		for _, in := range v.Inputs {
+			out.Inputs = append(out.Inputs, protocol.PlaywrightInput{Name: in.Name, Default: in.Default})
+		}
+		return out, true
+	}
+}
