@@ -349,7 +349,7 @@ func TestScriptRendersComponentHelpers(t *testing.T) {
 	dev := o.members[access.TestDeveloper]
 	cmp := dev.projectDo(o.project, "POST", "/api/components", map[string]any{"name": "Sign in",
 		"inputs": []any{map[string]any{"name": "who"}},
-		"steps": []any{map[string]any{"id": "email", "type": "fill", "value": "${who}", "target": target(loc("label", "Email"))}}}).
+		"steps":  []any{map[string]any{"id": "email", "type": "fill", "value": "${who}", "target": target(loc("label", "Email"))}}}).
 		want(t, 201).json()["component"].(map[string]any)["id"].(string)
 	doc := map[string]any{"name": "Uses it", "steps": []any{callStep("login", cmp, 0, map[string]string{"who": "ann"})}}
 	test := dev.createTest(t, o.project, doc)
