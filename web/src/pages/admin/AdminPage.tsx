@@ -1,8 +1,8 @@
 // Administration: the current organization's members, the current
-// project's members and roles, its learned examples (drafting from text),
-// sign-in accounts (platform administrators),
-// and the role matrix. Each section shows its controls only to whom the hub
-// would allow them, and explains the rest.
+// project's members and roles and its learned examples (drafting from
+// text), sign-in accounts (platform administrators), and the role matrix.
+// Each section shows its controls only to whom the hub would allow them,
+// and explains the rest.
 import { useSearchParams } from "react-router";
 import { useWorkspace } from "../../session";
 import { PageHeader } from "../../components/ui";
