@@ -244,7 +244,7 @@ describe("Draft from text", () => {
         "POST /api/language/generate": { body: draft() },
         "POST /api/language/examples": () =>
           ++n === 1
-            ? { status: 409, body: { error: "the project keeps at most 500 examples: delete some first", code: "too_many_examples" } }
+            ? { status: 409, body: { error: "the project keeps at most 1000 examples: delete some first", code: "too_many_examples" } }
             : { status: 201, body: { id: "lex_1", text: "x", steps: [], author: null, createdAt: "2026-11-23T10:00:00Z" } },
       }),
     );
@@ -253,7 +253,7 @@ describe("Draft from text", () => {
     await ask(panel, "  sign in as amy  ");
     await userEvent.click(await within(panel).findByRole("button", { name: "Keep as example" }));
     expect(await within(panel).findByRole("alert")).toHaveTextContent(
-      "The example was not kept: the project keeps at most 500 examples: delete some first",
+      "The example was not kept: the project keeps at most 1000 examples: delete some first",
     );
     await userEvent.click(within(panel).getByRole("button", { name: "Keep as example" }));
     expect(await within(panel).findByRole("button", { name: "Kept as example" })).toBeDisabled();
