@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { AddressInfo } from "node:net";
+import { FAKE_LLM_KEY, FAKE_LLM_MODEL, startFakeLLM } from "./fake-llm";
 
 const webDir = resolve(import.meta.dirname, "..");
 const repo = resolve(webDir, "..");
@@ -67,9 +68,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const port = await freePort();
   const hubURL = `http://127.0.0.1:${port}`;
   const log = join(tmp, "hub.log");
+  // Drafting from text (12-language.spec.ts) asks a fake OpenAI-compatible model.
+  const llm = await startFakeLLM();
+  const llmEnv = { HUB_LLM_BASE_URL: llm.baseURL, HUB_LLM_API_KEY: FAKE_LLM_KEY, HUB_LLM_MODEL: FAKE_LLM_MODEL };
   const out = createWriteStream(log);
   const hub = spawn(join(bin, "hub"), ["--addr", `127.0.0.1:${port}`, "--data", join(tmp, "data")], {
-    env: { ...process.env, HUB_BASE_URL: hubURL, HUB_ADMIN_EMAIL: "root@e2e.test", HUB_ADMIN_PASSWORD: "root-password-1" },
+    env: { ...process.env, HUB_BASE_URL: hubURL, HUB_ADMIN_EMAIL: "root@e2e.test", HUB_ADMIN_PASSWORD: "root-password-1", ...llmEnv },
     stdio: ["ignore", "pipe", "pipe"],
   });
   hub.stdout?.pipe(out);
@@ -87,6 +91,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   return async () => {
     site.close();
+    llm.close();
     hub.kill("SIGTERM");
     await new Promise<void>((r) => {
       if (hub.exitCode !== null) return r();

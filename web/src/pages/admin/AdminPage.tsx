@@ -1,7 +1,8 @@
 // Administration: the current organization's members, the current
-// project's members and roles, sign-in accounts (platform administrators),
-// and the role matrix. Each section shows its controls only to whom the hub
-// would allow them, and explains the rest.
+// project's members and roles and its learned examples (drafting from
+// text), sign-in accounts (platform administrators), and the role matrix.
+// Each section shows its controls only to whom the hub would allow them,
+// and explains the rest.
 import { useSearchParams } from "react-router";
 import { useWorkspace } from "../../session";
 import { PageHeader } from "../../components/ui";
@@ -9,9 +10,10 @@ import { OrgMembers } from "./OrgMembers";
 import { ProjectMembers } from "./ProjectMembers";
 import { Accounts } from "./Accounts";
 import { RolesTable } from "./RolesTable";
+import { LearnedExamples } from "./LearnedExamples";
 import "./admin.css";
 
-type Tab = "org" | "project" | "accounts" | "roles";
+type Tab = "org" | "project" | "examples" | "accounts" | "roles";
 
 export function AdminPage() {
   const ws = useWorkspace();
@@ -22,6 +24,7 @@ export function AdminPage() {
   const tabs: { id: Tab; label: string }[] = [];
   if (ws.org) tabs.push({ id: "org", label: "Organization members" });
   if (ws.project) tabs.push({ id: "project", label: "Project members" });
+  if (ws.project) tabs.push({ id: "examples", label: "Learned examples" });
   if (isPlatformAdmin) tabs.push({ id: "accounts", label: "Sign-in accounts" });
   tabs.push({ id: "roles", label: "Roles and permissions" });
 
@@ -62,6 +65,7 @@ export function AdminPage() {
       <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`} className="admin-panel">
         {tab === "org" && ws.org && <OrgMembers org={ws.org} />}
         {tab === "project" && ws.project && <ProjectMembers project={ws.project} />}
+        {tab === "examples" && ws.project && <LearnedExamples project={ws.project} />}
         {tab === "accounts" && isPlatformAdmin && <Accounts />}
         {tab === "roles" && <RolesTable />}
       </div>

@@ -5,7 +5,7 @@
 // silently: leaving asks, and Run offers to save first. ?step=<id> opens
 // with that step shown. Record, Pick (beside target fields) and Try (on
 // script steps) use the caller's desktop agent; recorded steps arrive as
-// unsaved edits at the cursor.
+// unsaved edits at the cursor, and so do steps drafted from text.
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -31,6 +31,7 @@ import { formatDocument, parseDocumentJson } from "./documentModel";
 import { EditorActions } from "./EditorActions";
 import { ExportButton } from "./ExportModal";
 import { JsonView } from "./JsonView";
+import { DraftPanel } from "./language/DraftPanel";
 import { LeaveGuard } from "./LeaveGuard";
 import { ActionProblem, TopIssues } from "./Problems";
 import { SettingsForm } from "./SettingsForm";
@@ -92,6 +93,8 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
   const recording = useRecording(test.projectId);
   const [recordOpen, setRecordOpen] = useState(false);
   const recordButton = useRef<HTMLButtonElement>(null);
+  const [draftOpen, setDraftOpen] = useState(false);
+  const draftButton = useRef<HTMLButtonElement>(null);
   const closeRecord = () => {
     setRecordOpen(false);
     // Back to where the panel was opened from, for keyboard users.
@@ -269,6 +272,11 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
             Record
           </button>
         )}
+        {canAuthor && (
+          <button ref={draftButton} type="button" aria-expanded={draftOpen} onClick={() => setDraftOpen(true)} disabled={draftOpen}>
+            Draft from text
+          </button>
+        )}
         <span className="toolbar-sep" aria-hidden="true" />
         <EditorActions test={test} etag={ed.etag} dirty={changed} onChanged={ed.adopt} onProblem={setProblem} />
         <span className="spacer" />
@@ -283,6 +291,17 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
 
       {canAuthor && recordOpen && (
         <RecordPanel recording={recording} authoring={authoring} registry={registry} onInsert={onInsert} onClose={closeRecord} />
+      )}
+      {canAuthor && draftOpen && (
+        <DraftPanel
+          authoring={authoring}
+          registry={registry}
+          onInsert={onInsert}
+          onClose={() => {
+            setDraftOpen(false);
+            setTimeout(() => draftButton.current?.focus());
+          }}
+        />
       )}
       <div role="tablist" aria-label="Editor view" className="editor-tabs" onKeyDown={onTabKey}>
         {VIEWS.map(([v, label]) => (
