@@ -36,12 +36,17 @@ import (
 	"github.com/testautomation/ta/protocol"
 )
 
-// version is the agent's build, set with -ldflags "-X main.version=...".
-var version = "dev"
+// version and commit are the agent's build, set with -ldflags
+// "-X main.version=... -X main.commit=..." (make installers does).
+var (
+	version = "dev"
+	commit  = "unknown"
+)
 
 type options struct {
 	hub, config, browser string
-	headless             bool
+	hubFrom              string // where the hub's address came from, when not given
+	headless, version    bool
 	parallel             int
 	debugPort            int
 }
@@ -55,17 +60,12 @@ func parseFlags(args []string) (options, error) {
 	fs.BoolVar(&o.headless, "headless", false, "run without a tray icon and without showing browser windows (servers, CI)")
 	fs.IntVar(&o.parallel, "parallel", 1, "runs at once")
 	fs.IntVar(&o.debugPort, "remote-debugging-port", 0, "open the DevTools of the browser used for recording and picking on 127.0.0.1:`N` (to drive it from tests)")
+	fs.BoolVar(&o.version, "version", false, "print the agent's version and commit, and exit")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	if o.hub == "" {
-		return o, errors.New("--hub is required, e.g. --hub http://127.0.0.1:8080")
-	}
-	if o.parallel < 1 || o.parallel > 16 {
-		return o, errors.New("--parallel must be from 1 to 16")
-	}
-	if o.debugPort < 0 || o.debugPort > 65535 {
-		return o, errors.New("--remote-debugging-port must be a port from 1 to 65535")
+	if o.version {
+		return o, nil
 	}
 	if o.config == "" {
 		dir, err := os.UserConfigDir()
@@ -73,6 +73,19 @@ func parseFlags(args []string) (options, error) {
 			return o, fmt.Errorf("no user config folder (%v): pass --config", err)
 		}
 		o.config = filepath.Join(dir, configFolder)
+	}
+	if o.hub == "" {
+		exe, _ := os.Executable()
+		o.hub, o.hubFrom = defaultHub(hubFiles(exe), o.config)
+	}
+	if o.hub == "" {
+		return o, errors.New("--hub is required, e.g. --hub http://127.0.0.1:8080 (an agent downloaded from a hub knows its address)")
+	}
+	if o.parallel < 1 || o.parallel > 16 {
+		return o, errors.New("--parallel must be from 1 to 16")
+	}
+	if o.debugPort < 0 || o.debugPort > 65535 {
+		return o, errors.New("--remote-debugging-port must be a port from 1 to 65535")
 	}
 	return o, nil
 }
@@ -97,6 +110,10 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agent:", err)
 		os.Exit(2)
+	}
+	if o.version {
+		fmt.Printf("ta-agent %s (commit %s, %s/%s, protocol %d)\n", version, commit, runtime.GOOS, runtime.GOARCH, protocol.Version)
+		return
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -126,7 +143,10 @@ func run(ctx context.Context, o options, logger *slog.Logger) error {
 	host, _ := os.Hostname()
 	cfg := client.Config{HubURL: o.hub, ConfigDir: o.config, Hostname: host, OS: runtime.GOOS,
 		Version: version, Parallel: o.parallel, Headless: !canHead, Runner: browserRunner{b}, Author: au, Logger: logger, Out: os.Stdout}
-	logger.Info("agent starting", "hub", o.hub, "browser", path, "protocol", protocol.Version, "parallel", o.parallel, "display", canHead)
+	if o.hubFrom != "" {
+		logger.Info("hub address from "+o.hubFrom, "hub", o.hub)
+	}
+	logger.Info("agent starting", "version", version, "hub", o.hub, "browser", path, "protocol", protocol.Version, "parallel", o.parallel, "display", canHead)
 	if o.headless {
 		return runHeadless(ctx, cfg)
 	}
