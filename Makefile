@@ -11,6 +11,9 @@ DATA  ?= $(or $(HUB_DATA),$(CURDIR)/data)
 # The hub `make agent` connects to: HUB=, else AGENT_HUB, else the one of `make run`.
 HUB   ?= $(or $(AGENT_HUB),http://$(ADDR))
 
+# The agent's version in its installers (make installers).
+VERSION ?= 0.1.0
+
 .DEFAULT_GOAL := help
 
 .PHONY: help
@@ -78,9 +81,13 @@ build: web ## build the web application, the hub and the agent into bin/
 	$(GO) build -o bin/agent ./agent
 
 .PHONY: agent
-agent: deps ## run a headless agent against the hub of `make run` (HUB= or AGENT_HUB)
-	$(GO) build -o bin/agent ./agent
-	exec bin/agent --hub $(HUB) --headless
+agent: deps ## run a headless agent against the hub of `make run` (HUB= or AGENT_HUB); seconds to build, no tray
+	$(GO) build -tags headless -o bin/agent-headless ./agent
+	exec bin/agent-headless --hub $(HUB) --headless
+
+.PHONY: installers
+installers: deps ## build the agent's installers into bin/installers and the downloads folder of `make run` (VERSION=)
+	$(GO) run ./installer/cmd/installers --out bin/installers --version $(VERSION) --downloads $(RUN_DATA)/downloads
 
 .PHONY: test
 test: deps fmt-check vet web-test ## gofmt check, go vet, all Go tests with the race detector, short fuzz runs, web unit and end-to-end tests

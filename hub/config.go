@@ -28,6 +28,7 @@ type config struct {
 	SecretKey     string // HUB_SECRET_KEY: encrypts secrets at rest; else <data>/secret.key
 	Limits        netlimit.Limits
 	LLM           language.Config // HUB_LLM_*: drafting steps from plain language; off without a model
+	Downloads     string          // HUB_DOWNLOADS: the agent installers served; else <data>/downloads
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -44,7 +45,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.DataDir, "data", envOr("HUB_DATA", "./data"), "data folder: private database, audit log, artifacts (HUB_DATA)")
 	fs.StringVar(&c.LogFormat, "log-format", envOr("HUB_LOG_FORMAT", "text"), "log format: text or json (HUB_LOG_FORMAT)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE (see README.md)\n\nFlags:")
+		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE, HUB_DOWNLOADS (see README.md)\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -95,6 +96,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if err := intEnv(getenv, "HUB_LLM_PER_MINUTE", 1, &c.LLM.PerMinute); err != nil {
 		return c, err
 	}
+	c.Downloads = strings.TrimSpace(getenv("HUB_DOWNLOADS"))
 	c.Limits = netlimit.Defaults
 	if err := intEnv(getenv, "HUB_MAX_CONNS", 1, &c.Limits.MaxConns); err != nil {
 		return c, err

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/testautomation/ta/web"
 	"log/slog"
 	"net"
 	"net/http"
@@ -21,12 +21,14 @@ import (
 	"github.com/testautomation/ta/hub/audit"
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/dispatch"
+	"github.com/testautomation/ta/hub/downloads"
 	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/language"
 	"github.com/testautomation/ta/hub/netlimit"
 	"github.com/testautomation/ta/hub/pgcluster"
 	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/web"
 )
 
 // run starts the hub and blocks until ctx ends, then shuts down gracefully:
@@ -100,6 +102,8 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
 		BaseURL: cfg.BaseURL, Origin: cfg.Origin, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
 		Language: language.New(cfg.LLM, logger),
+		Downloads: &downloads.Dir{Path: cmp.Or(cfg.Downloads, filepath.Join(dataDir, "downloads")), HubURL: cfg.BaseURL,
+			Cache: filepath.Join(dataDir, "downloads-served")},
 	})
 	if err != nil {
 		return nil, nil, nil, err

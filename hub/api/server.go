@@ -18,6 +18,7 @@ import (
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/authoring"
 	"github.com/testautomation/ta/hub/dispatch"
+	"github.com/testautomation/ta/hub/downloads"
 	"github.com/testautomation/ta/hub/language"
 	"github.com/testautomation/ta/hub/store"
 )
@@ -41,6 +42,9 @@ type Config struct {
 	// configured (POST /api/language/generate answers 503).
 	Language  *language.Generator
 	Artifacts artifacts.Store // run artifacts
+	// Downloads are the agent installers GET /api/agent/download serves;
+	// nil: none.
+	Downloads *downloads.Dir
 
 	SessionIdle time.Duration // default 7 days
 	SessionMax  time.Duration // default 30 days
@@ -181,6 +185,7 @@ func (s *Server) routes(r chi.Router) {
 
 	r.Get("/agent", s.listAgents)
 	r.Get("/agent/pending", s.pendingAgents)
+	r.Get("/agent/download", s.agentDownload)
 	r.Delete("/agent/{id}", s.disconnectAgent)
 	r.Get("/agent/pair/{code}", s.getPairing)
 	r.Post("/agent/pair/{code}", s.approvePairing)

@@ -17,7 +17,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -63,6 +63,7 @@ type Dir struct {
 	Path   string
 	HubURL string
 	Cache  string
+	Logger *slog.Logger // nil: slog.Default()
 
 	mu    sync.Mutex
 	cache map[string]*served // by file name
@@ -185,10 +186,20 @@ func (d *Dir) prepare(f File) (*served, error) {
 	}
 	s := &served{size: info.Size(), modTime: info.ModTime(), path: path}
 	body := raw
+	stamped := []byte(nil)
 	if stamp := stampers[f.Kind]; stamp != nil && d.HubURL != "" && d.Cache != "" {
-		if body, err = stamp(raw, HubFile{Hub: d.HubURL}); err != nil {
-			return nil, fmt.Errorf("add the hub's address to %s: %w", f.File, err)
+		if stamped, err = stamp(raw, HubFile{Hub: d.HubURL}); err != nil {
+			// A damaged package is served as it is: its checksum against
+			// SHA256SUMS tells the user; an installed agent asks for --hub.
+			log := d.Logger
+			if log == nil {
+				log = slog.Default()
+			}
+			log.Warn("agent download served without the hub's address: it does not read as a "+f.Kind, "file", f.File, "err", err)
 		}
+	}
+	if stamped != nil {
+		body = stamped
 		if err := os.MkdirAll(d.Cache, 0o755); err != nil {
 			return nil, err
 		}
