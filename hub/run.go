@@ -97,13 +97,15 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 		return nil, nil, nil, err
 	}
 	arts := artifacts.Dir{Root: filepath.Join(dataDir, "artifacts")}
-	hub := dispatch.New(dispatch.Config{Store: st, Artifacts: arts, Logger: logger, BaseURL: cfg.BaseURL, Secrets: box})
+	dl := &downloads.Dir{Path: cmp.Or(cfg.Downloads, filepath.Join(dataDir, "downloads")), HubURL: cfg.BaseURL,
+		Cache: filepath.Join(dataDir, "downloads-served"), Logger: logger}
+	hub := dispatch.New(dispatch.Config{Store: st, Artifacts: arts, Logger: logger, BaseURL: cfg.BaseURL, Secrets: box,
+		Latest: dl.Latest})
 	srv, err := api.New(api.Config{
 		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
 		BaseURL: cfg.BaseURL, Origin: cfg.Origin, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
 		Language: language.New(cfg.LLM, logger),
-		Downloads: &downloads.Dir{Path: cmp.Or(cfg.Downloads, filepath.Join(dataDir, "downloads")), HubURL: cfg.BaseURL,
-			Cache: filepath.Join(dataDir, "downloads-served")},
+		Downloads: dl,
 	})
 	if err != nil {
 		return nil, nil, nil, err

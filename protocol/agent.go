@@ -16,8 +16,10 @@ import (
 // Version 4 added authoring sessions: recording, picking and trying
 // scripts (authoring.go). Version 5 added data-driven runs (a job's rows,
 // row events and row results), the call of steps expanded from
-// components, and grounding drafts in a page (page.ground).
-const Version = 5
+// components, and grounding drafts in a page (page.ground). Version 6
+// added pausing (hello's paused, the pause message), hello's os and arch,
+// and welcome's update (a newer agent the hub serves).
+const Version = 6
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the
@@ -92,6 +94,9 @@ const (
 	MsgFinish   = "finish"
 	MsgCancel   = "cancel"
 	MsgAck      = "ack"
+	// MsgPause, agent to hub: Paused says whether it takes new runs (the
+	// tray's Pause); runs it holds go on.
+	MsgPause = "pause"
 )
 
 // MaxArtifact bounds one artifact's size (a full-page screenshot).
@@ -122,6 +127,14 @@ type Message struct {
 	// Runs lists the runs the agent is still running (on a reconnect); the
 	// hub takes back the ones assigned to it that it does not list.
 	Runs []string `json:"runs,omitempty"`
+	// Paused (hello, pause): the agent takes no new runs for now.
+	Paused bool `json:"paused,omitempty"`
+	// OS and Arch of the agent's build (GOOS with darwin as macos, GOARCH).
+	OS   string `json:"os,omitempty"`
+	Arch string `json:"arch,omitempty"`
+	// Update, in welcome: a newer agent this hub serves for the agent's
+	// OS and architecture.
+	Update *AgentUpdate `json:"update,omitempty"`
 
 	// pairing
 	Code string `json:"code,omitempty"`
@@ -161,6 +174,12 @@ type Message struct {
 type PairRequest struct {
 	Hostname string `json:"hostname"`
 	OS       string `json:"os"`
+}
+
+// AgentUpdate is a newer agent: its version and the hub page to get it.
+type AgentUpdate struct {
+	Version string `json:"version"`
+	URL     string `json:"url"`
 }
 
 // Job is everything an agent needs to run a test.

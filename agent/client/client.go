@@ -45,14 +45,37 @@ type State struct {
 	Name    string
 	Runs    int   // runs in progress
 	Err     error // the last connection problem
+	// Paused: the agent takes no new runs (SetPaused); those it runs go on.
+	Paused bool
+	// Current are the runs in progress, oldest first; Recent the last
+	// ones finished, newest first (at most RecentRuns).
+	Current []RunProgress
+	Recent  []RunProgress
+	// Update is a newer agent the hub serves, as it said at connect.
+	Update *protocol.AgentUpdate
 }
+
+// RunProgress is a run as the tray shows it: its test, how far it is (step
+// or row Done of Total) and, once finished, its status.
+type RunProgress struct {
+	RunID  string
+	Test   string
+	Done   int // steps (rows, for a data-driven run) started so far
+	Total  int
+	Rows   bool   // Total counts rows
+	Status string // when finished
+}
+
+// RecentRuns is how many finished runs State keeps.
+const RecentRuns = 5
 
 // Config sets the client up.
 type Config struct {
 	HubURL    string // http(s)://host:port
 	ConfigDir string // where the token is kept
 	Hostname  string
-	OS        string
+	OS        string // the pairing request's: runtime.GOOS
+	Arch      string // runtime.GOARCH, for the hub's update notice
 	Version   string // the agent's build
 	Parallel  int
 	// Headless: this computer has no display, so headed runs run without
@@ -144,8 +167,7 @@ func (c *Client) saveToken(agentID, token string) error {
 func (c *Client) setState(f func(*State)) {
 	c.mu.Lock()
 	f(&c.state)
-	c.state.Runs = len(c.running)
-	st := c.state
+	st := c.snapshotLocked()
 	c.mu.Unlock()
 	if c.cfg.OnState != nil {
 		c.cfg.OnState(st)
@@ -156,9 +178,28 @@ func (c *Client) setState(f func(*State)) {
 func (c *Client) State() State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.snapshotLocked()
+}
+
+// snapshotLocked copies the state with its lists, so the caller's copy
+// does not change under it.
+func (c *Client) snapshotLocked() State {
+	c.state.Runs = len(c.running)
 	st := c.state
-	st.Runs = len(c.running)
+	st.Current = append([]RunProgress(nil), c.state.Current...)
+	st.Recent = append([]RunProgress(nil), c.state.Recent...)
 	return st
+}
+
+// SetPaused stops (true) or resumes taking new runs; the hub hears it at
+// once when connected, else at the next connect. Runs in progress go on.
+func (c *Client) SetPaused(paused bool) {
+	c.setState(func(s *State) { s.Paused = paused })
+	c.log.Info("taking new runs", "paused", paused)
+	select {
+	case c.prio <- outMsg{msg: protocol.Message{Type: protocol.MsgPause, Paused: paused}}:
+	default:
+	}
 }
 
 // errUnauthorized says the hub refused the token: pair again.

@@ -21,16 +21,31 @@ func (c *Client) start(parent context.Context, job protocol.Job) {
 	ctx, cancel := context.WithCancelCause(parent)
 	c.running[job.RunID] = cancel
 	c.mu.Unlock()
-	c.setState(func(*State) {})
+	c.setState(func(s *State) {
+		s.Current = append(s.Current, RunProgress{RunID: job.RunID, Test: job.Document.Name, Total: len(job.Document.Steps), Rows: len(job.Rows) > 0})
+	})
 	go func() {
+		status := protocol.RunError
 		defer func() {
 			cancel(nil)
 			c.mu.Lock()
 			delete(c.running, job.RunID)
 			c.mu.Unlock()
-			c.setState(func(*State) {})
+			c.setState(func(s *State) {
+				for i, r := range s.Current {
+					if r.RunID == job.RunID {
+						r.Status = status
+						s.Current = append(s.Current[:i:i], s.Current[i+1:]...)
+						s.Recent = append([]RunProgress{r}, s.Recent...)
+						if len(s.Recent) > RecentRuns {
+							s.Recent = s.Recent[:RecentRuns]
+						}
+						break
+					}
+				}
+			})
 		}()
-		c.runJob(ctx, job)
+		status = c.runJob(ctx, job)
 	}()
 }
 
@@ -46,7 +61,37 @@ func (c *Client) cancel(runID string) {
 
 func (c *Client) send(m protocol.Message, data []byte) { c.box.put(m, data) }
 
-func (c *Client) runJob(ctx context.Context, job protocol.Job) {
+// progress notes how far a run is, from its events.
+func (c *Client) progress(runID string, e protocol.Event) {
+	c.mu.Lock()
+	i := -1
+	for j, r := range c.state.Current {
+		if r.RunID == runID {
+			i = j
+		}
+	}
+	if i < 0 {
+		c.mu.Unlock()
+		return
+	}
+	r := &c.state.Current[i]
+	changed := false
+	switch {
+	case e.Kind == protocol.RunStarted && e.Total != nil:
+		r.Total, changed = *e.Total, true
+	case !r.Rows && e.Kind == protocol.StepStarted && e.Index != nil:
+		r.Done, changed = *e.Index+1, true
+	case r.Rows && e.Kind == protocol.RowStarted:
+		r.Done, changed = r.Done+1, true
+	}
+	c.mu.Unlock()
+	if changed {
+		c.setState(func(*State) {})
+	}
+}
+
+// runJob runs a job and answers how it ended.
+func (c *Client) runJob(ctx context.Context, job protocol.Job) string {
 	c.log.Info("run started", "run", job.RunID, "test", job.Document.Name)
 	c.send(protocol.Message{Type: protocol.MsgAccept, RunID: job.RunID}, nil)
 	lease := time.Duration(job.LeaseMs) * time.Millisecond
@@ -83,6 +128,7 @@ func (c *Client) runJob(ctx context.Context, job protocol.Job) {
 	}
 	c.send(protocol.Message{Type: protocol.MsgFinish, RunID: job.RunID, Result: &res}, nil)
 	c.log.Info("run finished", "run", job.RunID, "status", res.Status, "passed", res.Passed, "total", res.Total)
+	return res.Status
 }
 
 // emitter numbers a run's events and puts them in the outbox.
@@ -93,6 +139,7 @@ type emitter struct {
 }
 
 func (e *emitter) Event(ev protocol.Event) {
+	e.c.progress(e.runID, ev)
 	ev.RunID = e.runID
 	ev.Seq = e.seq.Add(1)
 	if ev.Time.IsZero() {

@@ -31,7 +31,7 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 	defer stop()
 
 	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Agent: c.cfg.Version, Parallel: c.cfg.Parallel,
-		Headless: c.cfg.Headless}
+		Headless: c.cfg.Headless, Paused: c.State().Paused, OS: hubOS(c.cfg.OS), Arch: c.cfg.Arch}
 	hello.Runs = c.heldRuns()
 	if tok := c.Token(); tok != "" {
 		hello.Token = tok
@@ -91,7 +91,11 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			c.log.Info("connected to the hub", "hub", c.cfg.HubURL, "agent", m.AgentID)
 			c.setState(func(s *State) {
 				s.Phase, s.Code, s.PairURL, s.AgentID, s.Name, s.Err = "connected", "", "", m.AgentID, m.Name, nil
+				s.Update = m.Update
 			})
+			if m.Update != nil {
+				c.log.Info("a newer agent is available from the hub", "version", m.Update.Version, "get it at", m.Update.URL)
+			}
 		case protocol.MsgError:
 			if m.ErrorCode == "unauthorized" {
 				return connected, errUnauthorized
@@ -111,6 +115,14 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			}
 		}
 	}
+}
+
+// hubOS names an OS as the hub's downloads do: darwin is macos.
+func hubOS(goos string) string {
+	if goos == "darwin" {
+		return "macos"
+	}
+	return goos
 }
 
 func write(ctx context.Context, ws *websocket.Conn, m protocol.Message) error {

@@ -20,7 +20,9 @@ type agentJSON struct {
 	Busy      int    `json:"busy"`
 	// Headless: the agent has no display, so headed runs run without a
 	// window (as it said when it last connected).
-	Headless  bool   `json:"headless"`
+	Headless bool `json:"headless"`
+	// Paused: connected but taking no new runs (its tray's Pause).
+	Paused    bool   `json:"paused"`
 	LastSeen  string `json:"lastSeen"`
 	CreatedAt string `json:"createdAt"`
 }
@@ -40,7 +42,7 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 		st := s.Dispatch.Status(a.ID)
 		connected = connected || st.Connected
 		out = append(out, agentJSON{ID: a.ID, Name: a.Name, OS: a.OS, Connected: st.Connected, Busy: st.Busy,
-			Headless: a.Headless, LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)})
+			Headless: a.Headless, Paused: st.Paused, LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"agents": out, "needed": !connected})
 }

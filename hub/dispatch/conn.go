@@ -28,6 +28,7 @@ type conn struct {
 	ws       *websocket.Conn
 	agent    store.Agent
 	parallel int
+	paused   bool // takes no new runs (the agent's Pause); guarded by h.mu
 	writeMu  sync.Mutex // serialises writes
 	// runs the agent holds, with their secrets for masking; guarded by h.mu
 	runs map[string]*heldRun
@@ -233,6 +234,7 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 	if hello.Parallel > 0 {
 		c.parallel = min(hello.Parallel, 16)
 	}
+	c.paused = hello.Paused
 	if hello.Token != "" {
 		c.agent, err = h.Store.AgentByToken(ctx, auth.Digest(hello.Token), h.Now())
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -270,12 +272,14 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 	c.writeMu.Lock()
 	h.register(c)
 	defer h.unregister(c)
-	err = c.write(ctx, protocol.Message{Type: protocol.MsgWelcome, AgentID: c.agent.ID, Name: c.agent.Name})
+	err = c.write(ctx, protocol.Message{Type: protocol.MsgWelcome, AgentID: c.agent.ID, Name: c.agent.Name,
+		Update: h.update(hello)})
 	c.writeMu.Unlock()
 	if err != nil {
 		return
 	}
-	h.log.Info("agent connected", "agent", c.agent.ID, "user", c.agent.UserID, "parallel", c.parallel)
+	h.log.Info("agent connected", "agent", c.agent.ID, "user", c.agent.UserID, "parallel", c.parallel, "paused", hello.Paused,
+		"version", hello.Agent)
 	go h.Kick(context.WithoutCancel(ctx), c.agent.UserID)
 	c.readLoop(ctx)
 	h.log.Info("agent disconnected", "agent", c.agent.ID)

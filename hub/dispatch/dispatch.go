@@ -50,6 +50,10 @@ type Config struct {
 	// again when it reconnects. Default 15 s, under the agent's ping
 	// time-out.
 	Stall time.Duration
+	// Latest is the newest agent version the hub serves for an OS (linux,
+	// windows, macos) and architecture, "" for none: a connecting agent
+	// that is older is told (welcome's update). Nil: never.
+	Latest func(os, arch string) string
 	// Secrets decrypts secret values for the runs that use them (Jobs);
 	// they are masked again in everything an agent sends back.
 	Secrets Opener
@@ -149,6 +153,8 @@ type AgentStatus struct {
 	Busy      int
 	// Headless: the connected agent has no display (its hello said so).
 	Headless bool
+	// Paused: it takes no new runs for now (its tray's Pause).
+	Paused bool
 }
 
 // Status reports an agent's live state.
@@ -159,7 +165,7 @@ func (h *Hub) Status(agentID string) AgentStatus {
 	if !ok {
 		return AgentStatus{}
 	}
-	return AgentStatus{Connected: true, Busy: len(c.runs), Headless: c.agent.Headless}
+	return AgentStatus{Connected: true, Busy: len(c.runs), Headless: c.agent.Headless, Paused: c.paused}
 }
 
 // UserConnected reports whether the user has a connected agent.
@@ -248,7 +254,7 @@ func (h *Hub) pickAgent(userID string) *conn {
 	defer h.mu.Unlock()
 	var free []*conn
 	for _, c := range h.agents {
-		if c.agent.UserID == userID && len(c.runs) < c.parallel {
+		if c.agent.UserID == userID && !c.paused && len(c.runs) < c.parallel {
 			free = append(free, c)
 		}
 	}

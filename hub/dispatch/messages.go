@@ -64,6 +64,16 @@ func (c *conn) readLoop(ctx context.Context) {
 			}
 			content = &next
 		}
+		if m.Type == protocol.MsgPause {
+			c.h.mu.Lock()
+			c.paused = m.Paused
+			c.h.mu.Unlock()
+			c.h.log.Info("agent paused", "agent", c.agent.ID, "paused", m.Paused)
+			if !m.Paused {
+				go c.h.Kick(context.WithoutCancel(ctx), c.agent.UserID)
+			}
+			continue
+		}
 		if authoringFromAgent(m.Type) {
 			// Authoring messages are live, kept in memory and never
 			// acknowledged (protocol/authoring.go).

@@ -24,6 +24,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/testautomation/ta/protocol"
 )
 
 // File is one download this hub serves.
@@ -219,4 +221,21 @@ func (d *Dir) prepare(f File) (*served, error) {
 	}
 	d.cache[f.File] = s
 	return s, nil
+}
+
+// Latest is the newest version the folder has for an OS and architecture
+// (any kind), "" for none.
+func (d *Dir) Latest(osName, arch string) string {
+	entries, err := os.ReadDir(d.Path)
+	if err != nil {
+		return ""
+	}
+	best := ""
+	for _, e := range entries {
+		f, ok := Parse(e.Name())
+		if ok && f.OS == osName && f.Arch == arch && (best == "" || protocol.NewerVersion(f.Version, best)) {
+			best = f.Version
+		}
+	}
+	return best
 }
