@@ -141,7 +141,7 @@ func run(ctx context.Context, o options, logger *slog.Logger) error {
 	au := author.New(author.Options{BrowserPath: path, CanHead: canHead, DebugPort: o.debugPort, Logger: logger})
 	defer au.Close()
 	host, _ := os.Hostname()
-	cfg := client.Config{HubURL: o.hub, ConfigDir: o.config, Hostname: host, OS: runtime.GOOS,
+	cfg := client.Config{HubURL: o.hub, ConfigDir: o.config, Hostname: host, OS: runtime.GOOS, Arch: runtime.GOARCH,
 		Version: version, Parallel: o.parallel, Headless: !canHead, Runner: browserRunner{b}, Author: au, Logger: logger, Out: os.Stdout}
 	if o.hubFrom != "" {
 		logger.Info("hub address from "+o.hubFrom, "hub", o.hub)
