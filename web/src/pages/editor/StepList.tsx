@@ -33,6 +33,7 @@ export function StepList({
   aside,
   onCursor,
   reveal = null,
+  selectionActions,
 }: {
   steps: JsonObject[];
   registry: Registry;
@@ -48,6 +49,8 @@ export function StepList({
   onCursor?: (id: string | null) => void;
   /** Steps just added from elsewhere (a recording): selected, the last one shown. A new object each time. */
   reveal?: { ids: string[] } | null;
+  /** More buttons for the selected steps (Make component), given their ids in list order. */
+  selectionActions?: (ids: string[]) => ReactNode;
 }) {
   const keys = stepKeys(steps);
   const [sel, setSel] = useState<Selection>(() => {
@@ -216,6 +219,7 @@ export function StepList({
               <button type="button" className="small" aria-label="Delete selected steps" disabled={n === 0} onClick={remove}>
                 Delete
               </button>
+              {selectionActions?.(keys.flatMap((k, i) => (chosen.includes(k) ? [str(steps[i].id)] : [])))}
             </span>
           )}
         </div>
