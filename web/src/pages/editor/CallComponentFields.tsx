@@ -3,6 +3,7 @@
 // pins the call to the latest version when it is saved without one); and
 // one field per input that version declares, its default as placeholder.
 // A value left empty is not sent, so the default applies.
+import { useMemo } from "react";
 import { Link } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { componentKeys, getComponentVersion, listComponents, type ComponentInput } from "../../api";
@@ -11,6 +12,17 @@ import { useProjectId } from "../../session";
 import { str, stringMap, withField, type FieldIssue } from "./documentModel";
 import { Field } from "./Field";
 import { FieldErrors } from "./Problems";
+
+/** useComponentNames names the project's components by id, for the lines of steps that call them (only fetched when wanted). */
+export function useComponentNames(wanted: boolean): Record<string, string> | undefined {
+  const projectId = useProjectId();
+  const list = useQuery({
+    queryKey: componentKeys.list(projectId),
+    queryFn: ({ signal }) => listComponents(projectId, signal),
+    enabled: wanted && projectId !== "",
+  });
+  return useMemo(() => (list.data ? Object.fromEntries(list.data.map((c) => [c.id, c.name])) : undefined), [list.data]);
+}
 
 export function CallComponentFields({
   step,

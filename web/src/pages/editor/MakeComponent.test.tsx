@@ -95,6 +95,11 @@ describe("Make component in the editor", () => {
         made = true;
         return { status: 201, body: created };
       },
+      "GET /api/components": () => ({
+        body: {
+          components: made ? [{ ...created.component, usages: 1, inputs: [{ name: "user", default: "amy", description: "" }] }] : [],
+        },
+      }),
     });
     renderEditor();
     await screen.findByRole("heading", { name: "Sign in" });
@@ -120,7 +125,8 @@ describe("Make component in the editor", () => {
     // No save was needed: nothing was edited.
     expect(calls.some((c) => c.method === "PUT")).toBe(false);
     // The reloaded test has one call step instead of the three.
-    expect(screen.getByRole("button", { name: "Step 2: Run component cmp_login v1" })).toBeInTheDocument();
+    // The call's line names the component.
+    expect(await screen.findByRole("button", { name: "Step 2: Run component Sign in form v1" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: /^Step 3:/ })).not.toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Open component Sign in form" })).toHaveAttribute("href", "/components/cmp_login");
   });

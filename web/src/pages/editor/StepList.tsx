@@ -22,6 +22,7 @@ import {
   type Selection,
 } from "./stepSelection";
 import { describeStep } from "./stepText";
+import { useComponentNames } from "./CallComponentFields";
 
 export function StepList({
   steps,
@@ -53,6 +54,7 @@ export function StepList({
   selectionActions?: (ids: string[]) => ReactNode;
 }) {
   const keys = stepKeys(steps);
+  const names = useComponentNames(steps.some((s) => s.type === "callComponent"));
   const [sel, setSel] = useState<Selection>(() => {
     // Nothing is shown at first (so Add step appends), unless linked to or with problems.
     const key = initialStep ? `id:${initialStep}` : Object.keys(issues)[0];
@@ -240,7 +242,7 @@ export function StepList({
                 index={i}
                 stepKey={key}
                 id={str(step.id)}
-                text={describeStep(step, registry)}
+                text={describeStep(step, registry, names)}
                 problems={issueCount(issues[key])}
                 selected={live.keys.includes(key)}
                 current={live.current === key}
@@ -281,7 +283,7 @@ export function StepList({
             key={live.current}
             index={currentIndex}
             step={current}
-            text={describeStep(current, registry)}
+            text={describeStep(current, registry, names)}
             registry={registry}
             stepType={types.get(str(current.type))}
             issues={issues[live.current ?? ""]}
