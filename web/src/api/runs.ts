@@ -5,7 +5,7 @@
 // lists the run screens borrow: environments to run against, whether an
 // agent is needed, and the project's member names.
 import { get, inProject, post, put, recordCall, request, query } from "./client";
-import type { Locator, Step, TestDocument } from "./tests";
+import type { Locator, TestDocument } from "./tests";
 import type { User } from "./types";
 
 export type RunStatus = "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
@@ -67,7 +67,7 @@ export interface Run {
   options: { headed: boolean; screenshots: boolean };
   result: { steps: StepResult[] };
   /** GET /api/runs/:id only: the document the run executes, component calls expanded (their steps carry call). */
-  document?: { steps: Step[] };
+  document?: TestDocument;
   attempts: number;
   /** The id of the user who started it. */
   startedBy: string;
