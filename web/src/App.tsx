@@ -20,6 +20,9 @@ import { SuitesPage } from "./pages/suites/SuitesPage";
 import { AgentsPage } from "./pages/agents/AgentsPage";
 import { PairPage } from "./pages/agents/PairPage";
 import { AdminPage } from "./pages/admin/AdminPage";
+import { ComponentsPage } from "./pages/components/ComponentsPage";
+import { ComponentPage } from "./pages/components/ComponentPage";
+import { NewComponentPage, PublishVersionPage } from "./pages/components/ComponentEditorPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 
 export function makeQueryClient(): QueryClient {
@@ -59,6 +62,10 @@ export function AppRoutes() {
             <Route path="/environments" element={<EnvironmentsPage />} />
             <Route path="/applications" element={<ApplicationsPage />} />
             <Route path="/suites" element={<SuitesPage />} />
+            <Route path="/components" element={<ComponentsPage />} />
+            <Route path="/components/new" element={<NewComponentPage />} />
+            <Route path="/components/:id" element={<ComponentPage />} />
+            <Route path="/components/:id/publish" element={<PublishVersionPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

@@ -6,3 +6,4 @@ export * from "./runs";
 export * from "./admin";
 export * from "./editorApi";
 export * from "./authoringApi";
+export * from "./components";

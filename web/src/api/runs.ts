@@ -66,6 +66,8 @@ export interface Run {
   error?: string;
   options: { headed: boolean; screenshots: boolean };
   result: { steps: StepResult[] };
+  /** GET /api/runs/:id only: the document the run executes, component calls expanded (their steps carry call). */
+  document?: TestDocument;
   attempts: number;
   /** The id of the user who started it. */
   startedBy: string;

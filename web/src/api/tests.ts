@@ -40,6 +40,8 @@ export interface Step {
   version?: number;
   inputs?: Record<string, string>;
   timeoutMs?: number;
+  /** Only in a run's expanded document: the id of the test's callComponent step this step came from. */
+  call?: string;
 }
 
 /** protocol.Document (DSL 2) */

@@ -215,6 +215,7 @@ export function Layout() {
           <NavLink to="/environments">Environments</NavLink>
           <NavLink to="/applications">Applications</NavLink>
           <NavLink to="/suites">Suites</NavLink>
+          <NavLink to="/components">Components</NavLink>
           <NavLink to="/agents">Agents</NavLink>
           {administers && <NavLink to="/admin">Admin</NavLink>}
         </nav>

@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError, type Registry } from "../../api";
+import { ApiError, may, type CreatedComponent, type Registry } from "../../api";
 import {
   fetchRegistry,
   fetchTest,
@@ -20,7 +20,8 @@ import {
   type LoadedTest,
 } from "../../api/editorApi";
 import { ErrorBox, Loading, Modal, PageHeader, StatusBadge } from "../../components/ui";
-import { useFollowProject } from "../../session";
+import { useFollowProject, useWorkspace } from "../../session";
+import { MakeComponentDialog } from "../components/MakeComponentDialog";
 import { useRunOptions } from "../runs/RunOptionsFields";
 import { StartRunButton } from "../runs/StartRunButton";
 import { AuthoringProvider, type Authoring } from "./authoring/AuthoringContext";
@@ -43,6 +44,8 @@ export function EditorPage() {
   const { id = "" } = useParams();
   // Bumped by Reload: the editor starts over from the test as loaded again.
   const [generation, setGeneration] = useState(0);
+  // Said after a reload that an action asked for (Make component).
+  const [flash, setFlash] = useState<Flash | null>(null);
   // gcTime 0: every visit loads the test afresh, so edits start from its latest ETag.
   const testQ = useQuery({ queryKey: ["editor", "test", id], queryFn: () => fetchTest(id), gcTime: 0 });
   const registryQ = useQuery({ queryKey: ["registry"], queryFn: fetchRegistry, staleTime: Infinity });
@@ -57,11 +60,19 @@ export function EditorPage() {
     );
   }
   if (testQ.isPending || registryQ.isPending) return <Loading label="Loading the test" />;
-  const reload = async () => {
+  const reload = async (said?: Flash) => {
     await testQ.refetch();
+    setFlash(said ?? null);
     setGeneration((g) => g + 1);
   };
-  return <Editor key={`${id}:${generation}`} initial={testQ.data} registry={registryQ.data} onReload={reload} />;
+  return <Editor key={`${id}:${generation}`} initial={testQ.data} registry={registryQ.data} onReload={reload} flash={flash} />;
+}
+
+/** What the editor says after Make component. */
+interface Flash {
+  componentId: string;
+  name: string;
+  text: string;
 }
 
 const VIEWS = [
@@ -74,7 +85,17 @@ const READ_ONLY_NOTICE: Record<string, string> = {
   Deprecated: "Deprecated tests are read-only; duplicate it to work from a copy.",
 };
 
-function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry: Registry; onReload: () => void }) {
+function Editor({
+  initial,
+  registry,
+  onReload,
+  flash,
+}: {
+  initial: LoadedTest;
+  registry: Registry;
+  onReload: (said?: Flash) => void;
+  flash: Flash | null;
+}) {
   const ed = useEditorState(initial);
   const { test, doc } = ed;
   const readOnly = !test.can.edit;
@@ -106,6 +127,10 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
     cursor.current = id;
   }, []);
   const [reveal, setReveal] = useState<{ ids: string[] } | null>(null);
+  // The steps "Make component" was asked for, while its dialog is open.
+  const [making, setMaking] = useState<string[] | null>(null);
+  const ws = useWorkspace();
+  const canMakeComponent = !readOnly && test.status === "Draft" && may.manageSuites(ws.role);
   const latest = useRef(doc);
   latest.current = doc;
 
@@ -221,6 +246,33 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
     }
   };
 
+  /** saveFirst saves the changes before an action on the saved test; false when they could not be saved (the problems show). */
+  const saveFirst = async () => {
+    const sent = applyJson();
+    if (!sent) return false;
+    try {
+      await save.mutateAsync(sent);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const onMade = (res: CreatedComponent) => {
+    setMaking(null);
+    qc.invalidateQueries({ queryKey: ["components"] });
+    const said = { componentId: res.component.id, name: res.component.name };
+    if (res.test) {
+      qc.invalidateQueries({ queryKey: ["tests"] });
+      // The hub replaced the steps by a call in a new version: show it.
+      onReload({
+        ...said,
+        text: `The steps are now component ${res.component.name} v1; this test calls it in version v${res.test.version}.`,
+      });
+    } else {
+      setNote(`Component ${res.component.name} made; this test was left as it is.`);
+    }
+  };
+
   /** insertRecorded puts a recording's steps after the cursor (else at the end) as unsaved edits. */
   const onInsert = (recorded: JsonObject[]) => {
     const base = applyJson() ?? latest.current;
@@ -286,6 +338,11 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
       </div>
 
       {notice && <p className="notice">{notice}</p>}
+      {flash && (
+        <p className="ok-box" role="status">
+          {flash.text} <Link to={`/components/${flash.componentId}`}>Open component {flash.name}</Link>
+        </p>
+      )}
       <ActionProblem error={problem} onReload={onReload} copyText={() => jsonDraft ?? formatDocument(doc)} />
       <TopIssues issues={view === "json" ? ed.issues : ed.placed.top} />
 
@@ -333,6 +390,21 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
                 initialStep={params.get("step")}
                 onCursor={onCursor}
                 reveal={reveal}
+                selectionActions={
+                  canMakeComponent
+                    ? (ids) => (
+                        <button
+                          type="button"
+                          className="small"
+                          disabled={ids.length === 0}
+                          title="Turn the selected steps into a reusable component"
+                          onClick={() => setMaking(ids)}
+                        >
+                          Make component
+                        </button>
+                      )
+                    : undefined
+                }
                 aside={
                   <fieldset className="plain" disabled={readOnly}>
                     <SettingsForm doc={doc} onChange={edit} issues={ed.placed.fields} />
@@ -354,6 +426,17 @@ function Editor({ initial, registry, onReload }: { initial: LoadedTest; registry
         </form>
       </AuthoringProvider>
       <LeaveGuard when={changed} />
+      {making && (
+        <MakeComponentDialog
+          test={test}
+          steps={doc.steps}
+          ids={making}
+          dirty={changed}
+          saveFirst={saveFirst}
+          onClose={() => setMaking(null)}
+          onMade={onMade}
+        />
+      )}
       {askRun && (
         <Modal title="Save before running?" onClose={() => answerRun(false)}>
           <div className="modal-body">

@@ -12,6 +12,10 @@ import { FieldErrors } from "./Problems";
 import { paramLabel, paramPlaceholder } from "./stepText";
 import { PickTarget } from "./authoring/PickTarget";
 import { TryScript } from "./authoring/TryScript";
+import { CallComponentFields } from "./CallComponentFields";
+
+/** Parameters of callComponent that CallComponentFields shows together. */
+const CALL_PARAMS = new Set(["component", "version", "inputs"]);
 
 function paramHint(p: RegistryParam): string {
   const what = p.description.charAt(0).toUpperCase() + p.description.slice(1);
@@ -43,20 +47,24 @@ export function StepForm({
   onChange: (step: JsonObject) => void;
   idBase: string;
 }) {
+  const call = stepType.type === "callComponent";
   return (
     <div className="step-form">
-      {stepType.params.map((p) => (
-        <ParamField
-          key={p.name}
-          param={p}
-          step={step}
-          onChange={onChange}
-          issues={issues[p.name] ?? []}
-          kinds={kinds}
-          idBase={idBase}
-          stepType={stepType.type}
-        />
-      ))}
+      {call && <CallComponentFields step={step} onChange={onChange} issues={issues} />}
+      {stepType.params
+        .filter((p) => !call || !CALL_PARAMS.has(p.name))
+        .map((p) => (
+          <ParamField
+            key={p.name}
+            param={p}
+            step={step}
+            onChange={onChange}
+            issues={issues[p.name] ?? []}
+            kinds={kinds}
+            idBase={idBase}
+            stepType={stepType.type}
+          />
+        ))}
     </div>
   );
 }

@@ -22,6 +22,7 @@ import {
   type Selection,
 } from "./stepSelection";
 import { describeStep } from "./stepText";
+import { useComponentNames } from "./CallComponentFields";
 
 export function StepList({
   steps,
@@ -33,6 +34,7 @@ export function StepList({
   aside,
   onCursor,
   reveal = null,
+  selectionActions,
 }: {
   steps: JsonObject[];
   registry: Registry;
@@ -48,8 +50,11 @@ export function StepList({
   onCursor?: (id: string | null) => void;
   /** Steps just added from elsewhere (a recording): selected, the last one shown. A new object each time. */
   reveal?: { ids: string[] } | null;
+  /** More buttons for the selected steps (Make component), given their ids in list order. */
+  selectionActions?: (ids: string[]) => ReactNode;
 }) {
   const keys = stepKeys(steps);
+  const names = useComponentNames(steps.some((s) => s.type === "callComponent"));
   const [sel, setSel] = useState<Selection>(() => {
     // Nothing is shown at first (so Add step appends), unless linked to or with problems.
     const key = initialStep ? `id:${initialStep}` : Object.keys(issues)[0];
@@ -216,6 +221,7 @@ export function StepList({
               <button type="button" className="small" aria-label="Delete selected steps" disabled={n === 0} onClick={remove}>
                 Delete
               </button>
+              {selectionActions?.(keys.flatMap((k, i) => (chosen.includes(k) ? [str(steps[i].id)] : [])))}
             </span>
           )}
         </div>
@@ -236,7 +242,7 @@ export function StepList({
                 index={i}
                 stepKey={key}
                 id={str(step.id)}
-                text={describeStep(step, registry)}
+                text={describeStep(step, registry, names)}
                 problems={issueCount(issues[key])}
                 selected={live.keys.includes(key)}
                 current={live.current === key}
@@ -277,7 +283,7 @@ export function StepList({
             key={live.current}
             index={currentIndex}
             step={current}
-            text={describeStep(current, registry)}
+            text={describeStep(current, registry, names)}
             registry={registry}
             stepType={types.get(str(current.type))}
             issues={issues[live.current ?? ""]}

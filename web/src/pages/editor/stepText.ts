@@ -75,8 +75,9 @@ function matchPhrase(step: JsonObject): string {
  * describeStep says in one line what a step does, from its type and
  * parameters. A type without a sentence of its own (or one the registry
  * does not know) reads as its type and a summary of its parameters.
+ * componentNames, by id, names the components that calls run.
  */
-export function describeStep(step: JsonObject, registry: Registry): string {
+export function describeStep(step: JsonObject, registry: Registry, componentNames?: Record<string, string>): string {
   const type = str(step.type);
   const t = () => targetPhrase(step.target);
   const has = (k: string) => readTarget(step[k])?.locators.length;
@@ -133,7 +134,8 @@ export function describeStep(step: JsonObject, registry: Registry): string {
     }
     case "callComponent": {
       const v = typeof step.version === "number" ? ` v${step.version}` : "";
-      return `Run component ${str(step.component) || "(none)"}${v}`;
+      const id = str(step.component);
+      return `Run component ${componentNames?.[id] ?? (id || "(none)")}${v}`;
     }
   }
   const known = registry.stepTypes.find((s) => s.type === type);

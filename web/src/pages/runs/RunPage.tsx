@@ -37,6 +37,7 @@ import {
 import { useFollowProject, useWorkspace } from "../../session";
 import { useRunStream, type StreamState } from "./useRunStream";
 import { envName, useEnvironmentNames, useStarterName } from "./runBits";
+import { callStepText, groupByCall } from "./runCalls";
 import "./runs.css";
 import { keys, listAgents } from "../../api/admin";
 
@@ -137,7 +138,9 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   // The lightbox shows the screenshot of this name.
   const [shot, setShot] = useState<string | null>(null);
 
-  const docSteps: Step[] = docQ.data?.document?.steps ?? [];
+  // The run's own document has component calls expanded, so its indexes match the steps'.
+  const testSteps: Step[] = docQ.data?.document?.steps ?? [];
+  const docSteps: Step[] = run.document?.steps ?? testSteps;
   const steps = mergeSteps(view, run.result.steps);
   const total = finish?.total ?? view.total ?? (docSteps.length || run.total);
   const passed = finish ? finish.passed : steps.filter((s) => s.status === "passed").length;
@@ -240,9 +243,18 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           <p className="muted">{active ? "No step has started yet." : "No step ran."}</p>
         ) : (
           <ol className="run-steps">
-            {steps.map((s) => (
-              <StepRow key={s.index} runId={run.runId} testId={run.testId} step={s} doc={docSteps[s.index]} now={now} onOpen={setShot} />
-            ))}
+            {groupByCall(steps, (s) => docSteps[s.index]?.call).map((g) => {
+              const rows = g.items.map((s) => (
+                <StepRow key={s.index} runId={run.runId} testId={run.testId} step={s} doc={docSteps[s.index]} now={now} onOpen={setShot} />
+              ));
+              if (g.call === null) return rows;
+              return (
+                <li key={`call:${g.items[0].index}`} className="run-call" data-testid={`call-${g.call}`}>
+                  <div className="run-call-head">{callStepText(g.call, testSteps)}</div>
+                  <ol className="run-steps run-call-steps">{rows}</ol>
+                </li>
+              );
+            })}
           </ol>
         )}
         {active && total > steps.length && (
@@ -369,7 +381,8 @@ function StepRow({
 }) {
   const n = step.index + 1;
   const text = stepText(doc);
-  const stepId = step.id || doc?.id || "";
+  // A step expanded from a component opens its call in the editor.
+  const stepId = doc?.call || step.id || doc?.id || "";
   const elapsed = stepElapsed(step, now);
   const used = usedWords(step.type || doc?.type || "", step.used);
   return (
