@@ -5,7 +5,9 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 
+	"github.com/testautomation/ta/agent/autostart"
 	"github.com/testautomation/ta/agent/client"
 	"github.com/testautomation/ta/agent/tray"
 )
@@ -30,7 +32,9 @@ func runTray(ctx context.Context, cfg client.Config) error {
 		cancel() // closes the tray if the client stopped on its own
 		done <- err
 	}()
-	err := tray.Run(ctx, tray.Config{Hub: cfg.HubURL, State: cl.State, Changed: changes, Quit: cancel, Logger: cfg.Logger})
+	exe, _ := os.Executable()
+	err := tray.Run(ctx, tray.Config{Hub: cfg.HubURL, State: cl.State, Changed: changes, Quit: cancel, Logger: cfg.Logger,
+		Pause: cl.SetPaused, OpenPairing: true, Autostart: autostart.Entry{Exe: exe, Args: []string{"--hub", cfg.HubURL}}})
 	if errors.Is(err, tray.ErrNoTray) {
 		cfg.Logger.Warn("no tray; running headless", "err", err)
 	} else if err != nil {

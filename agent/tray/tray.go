@@ -1,9 +1,13 @@
 //go:build !headless
 
-// Package tray is the desktop agent's system tray icon, made with Fyne: a
-// menu with the connection status, the pairing code while pairing, the runs
-// in progress, "Open web app" and "Quit". It only shows the state of an
-// agent/client.Client; the agent runs the same with or without it.
+// Package tray is the desktop agent's system tray icon, made with Fyne: an
+// icon per state (offline, connecting, waiting for approval, idle, running,
+// paused) and a menu with the connection status, the pairing code and
+// "Open pairing page" while pairing (the page also opens by itself the
+// first time), the runs in progress (step k of n, opening the run page),
+// recent runs, Pause/Resume, "Open web app", "Start at login", a newer
+// agent when the hub serves one, and Quit. It shows the state of an
+// agent/client.Client and acts on it; the agent runs the same without it.
 //
 // Fyne needs cgo and the main thread: Run must be called from the main
 // goroutine. Builds with -tags headless leave this package out.
@@ -16,7 +20,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"slices"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -49,6 +52,19 @@ type Config struct {
 	Quit func()
 	// Logger gets problems such as a browser that would not open.
 	Logger *slog.Logger
+	// Pause stops (true) or resumes taking runs: client.Client.SetPaused.
+	Pause func(bool)
+	// Autostart turns starting at login on and off; nil hides the item.
+	Autostart Autostart
+	// OpenPairing opens the pairing page in the browser the first time the
+	// agent waits for approval (a first start).
+	OpenPairing bool
+}
+
+// Autostart is autostart.Entry.
+type Autostart interface {
+	Enabled() bool
+	Set(on bool) error
 }
 
 // Changes carries state changes from a client to the tray. Its OnState
@@ -116,8 +132,11 @@ type tray struct {
 	log    *slog.Logger
 	menu   *fyne.Menu
 	items  []Item // what menu shows
+	icon   string // the state icon shown
 	st     client.State
-	closed atomic.Bool // the app has stopped: no more updates
+	// pairingOpened: the pairing page was opened once already.
+	pairingOpened bool
+	closed        atomic.Bool // the app has stopped: no more updates
 }
 
 // newTray builds the menu for the client's current state and, when the app
@@ -134,9 +153,20 @@ func newTray(a fyne.App, cfg Config) *tray {
 	t.set(st)
 	if d, ok := a.(desktop.App); ok {
 		d.SetSystemTrayMenu(t.menu)
-		d.SetSystemTrayIcon(Icon)
+		t.icon = IconState(st)
+		d.SetSystemTrayIcon(StateIcon(t.icon))
 	}
+	t.openPairing()
 	return t
+}
+
+// openPairing opens the approval page once, when the agent first waits
+// for it and the tray was asked to.
+func (t *tray) openPairing() {
+	if t.cfg.OpenPairing && !t.pairingOpened && t.st.Phase == "pairing" && t.st.PairURL != "" {
+		t.pairingOpened = true
+		t.open(t.st.PairURL)
+	}
 }
 
 // watch follows the client's state until ctx ends (then it stops the app)
@@ -163,22 +193,37 @@ func (t *tray) refresh() {
 	if t.set(t.cfg.State()) {
 		t.menu.Refresh()
 	}
+	if d, ok := t.app.(desktop.App); ok {
+		if name := IconState(t.st); name != t.icon {
+			t.icon = name
+			d.SetSystemTrayIcon(StateIcon(name))
+		}
+	}
+	t.openPairing()
 }
 
 // set rebuilds the menu's items for st and reports whether they changed.
 func (t *tray) set(st client.State) bool {
 	t.st = st
-	items := MenuItems(st, t.cfg.Hub)
-	if t.menu.Items != nil && slices.Equal(items, t.items) {
+	o := Options{Hub: t.cfg.Hub, Autostart: t.cfg.Autostart != nil}
+	if o.Autostart {
+		o.AtLogin = t.cfg.Autostart.Enabled()
+	}
+	items := MenuItems(st, o)
+	if t.menu.Items != nil && equal(items, t.items) {
 		return false
 	}
 	t.items = items
+	t.menu.Items = t.menuItems(items)
+	return true
+}
+
+func (t *tray) menuItems(items []Item) []*fyne.MenuItem {
 	mi := make([]*fyne.MenuItem, 0, len(items))
 	for _, it := range items {
 		mi = append(mi, t.menuItem(it))
 	}
-	t.menu.Items = mi
-	return true
+	return mi
 }
 
 func (t *tray) menuItem(it Item) *fyne.MenuItem {
@@ -187,11 +232,31 @@ func (t *tray) menuItem(it Item) *fyne.MenuItem {
 	}
 	m := fyne.NewMenuItem(it.Label, nil)
 	m.Disabled = !it.Enabled
+	m.Checked = it.Checked
+	if len(it.Children) > 0 {
+		m.ChildMenu = fyne.NewMenu(it.Label, t.menuItems(it.Children)...)
+	}
 	switch it.Action {
-	case ActionApprove:
-		m.Action = func() { t.open(t.st.PairURL) }
+	case ActionOpen:
+		link := it.URL
+		m.Action = func() { t.open(link) }
 	case ActionOpenWeb:
 		m.Action = func() { t.open(webURL(t.cfg.Hub)) }
+	case ActionPause, ActionResume:
+		paused := it.Action == ActionPause
+		m.Action = func() {
+			if t.cfg.Pause != nil {
+				t.cfg.Pause(paused) // the client's new state comes back through Changed
+			}
+		}
+	case ActionAutostart:
+		on := !it.Checked
+		m.Action = func() {
+			if err := t.cfg.Autostart.Set(on); err != nil {
+				t.log.Warn("could not change starting at login", "on", on, "err", err)
+			}
+			t.refresh()
+		}
 	case ActionQuit:
 		m.IsQuit = true
 		m.Action = t.quit
