@@ -127,13 +127,13 @@ func setUp(a fyne.App, cfg Config) (t *tray, err error) {
 // tray is the menu of a running Fyne app. Its fields other than closed
 // belong to the Fyne main thread.
 type tray struct {
-	app    fyne.App
-	cfg    Config
-	log    *slog.Logger
-	menu   *fyne.Menu
-	items  []Item // what menu shows
-	icon   string // the state icon shown
-	st     client.State
+	app   fyne.App
+	cfg   Config
+	log   *slog.Logger
+	menu  *fyne.Menu
+	items []Item // what menu shows
+	icon  string // the state icon shown
+	st    client.State
 	// pairingOpened: the pairing page was opened once already.
 	pairingOpened bool
 	closed        atomic.Bool // the app has stopped: no more updates
