@@ -36,11 +36,23 @@ type Options struct {
 }
 
 // DefaultTargets is what can be built on this machine: the tray agent for
-// Linux amd64 (where its X11 and OpenGL headers are installed), and the
-// headless agent for Linux arm64 (no cross C toolchain for Fyne here).
+// Linux amd64 (where its X11 and OpenGL headers are installed) and for
+// Windows amd64 (with mingw-w64), the agent without tray for Linux arm64
+// (no cross C toolchain for Fyne here) and for macOS (the tray needs a
+// Mac's SDK).
 func DefaultTargets() []Target {
-	return []Target{{OS: "linux", Arch: "amd64", Tray: runtime.GOARCH == "amd64"}, {OS: "linux", Arch: "arm64"}}
+	_, mingw := exec.LookPath(mingwCC)
+	return []Target{
+		{OS: "linux", Arch: "amd64", Tray: runtime.GOARCH == "amd64"},
+		{OS: "linux", Arch: "arm64"},
+		{OS: "windows", Arch: "amd64", Tray: mingw == nil},
+		{OS: "macos", Arch: "amd64"},
+		{OS: "macos", Arch: "arm64"},
+	}
 }
+
+// mingwCC is the C cross compiler for the Windows tray agent.
+const mingwCC = "x86_64-w64-mingw32-gcc"
 
 // FileName is a download's name as the hub expects it
 // (hub/downloads): ta-agent_<version>_<os>_<arch><suffix>.
@@ -70,6 +82,7 @@ func Build(ctx context.Context, o Options) ([]string, error) {
 	}
 	defer os.RemoveAll(work)
 	var made []string
+	var signer Signer
 	for _, t := range o.Targets {
 		bin := ""
 		if o.Binary != nil {
@@ -93,8 +106,38 @@ func Build(ctx context.Context, o Options) ([]string, error) {
 				return nil, fmt.Errorf("%s: %w", tgz, err)
 			}
 			made = append(made, deb, tgz)
+		case "windows":
+			if signer.Cert == "" {
+				var dev bool
+				if signer, dev, err = SignerFromEnv(work); err != nil {
+					return nil, err
+				}
+				if dev { // so users can check the signature: osslsigncode verify -CAfile
+					fmt.Fprintln(o.Log, "signing with a self-signed development certificate (set AGENT_SIGN_CERT and AGENT_SIGN_KEY for a real one)")
+					data, err := os.ReadFile(signer.CA)
+					if err == nil {
+						err = os.WriteFile(filepath.Join(o.Out, "ta-agent-dev-signing.crt"), data, 0o644)
+					}
+					if err != nil {
+						return nil, err
+					}
+				}
+			}
+			exe := FileName(o.Version, t, "-setup.exe")
+			fmt.Fprintf(o.Log, "packaging and signing %s\n", exe)
+			if err := WindowsInstaller(ctx, bin, filepath.Join(o.Out, exe), o.Version, signer); err != nil {
+				return nil, fmt.Errorf("%s: %w", exe, err)
+			}
+			made = append(made, exe)
+		case "macos":
+			z := FileName(o.Version, t, ".zip")
+			fmt.Fprintf(o.Log, "packaging %s\n", z)
+			if err := MacZip(bin, o.Version, filepath.Join(o.Repo, Icon), filepath.Join(o.Out, z)); err != nil {
+				return nil, fmt.Errorf("%s: %w", z, err)
+			}
+			made = append(made, z)
 		default:
-			return nil, fmt.Errorf("%s: packaging for %s is not built here yet", t, t.OS)
+			return nil, fmt.Errorf("%s: packaging for %s is not built here", t, t.OS)
 		}
 	}
 	if err := WriteSums(o.Out); err != nil {
@@ -110,10 +153,16 @@ func buildAgent(ctx context.Context, o Options, t Target, work string) (string, 
 		out += ".exe"
 	}
 	ldflags := "-s -w -X main.version=" + o.Version + " -X main.commit=" + o.Commit
+	if t.OS == "windows" && t.Tray {
+		ldflags += " -H windowsgui" // a tray app: no console window
+	}
 	args := []string{"build", "-trimpath", "-ldflags", ldflags, "-o", out}
 	env := append(os.Environ(), "GOOS="+goos(t.OS), "GOARCH="+t.Arch)
 	if t.Tray {
 		env = append(env, "CGO_ENABLED=1")
+		if t.OS == "windows" && runtime.GOOS != "windows" {
+			env = append(env, "CC="+mingwCC)
+		}
 	} else {
 		args = append(args, "-tags", "headless")
 		env = append(env, "CGO_ENABLED=0")

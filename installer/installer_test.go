@@ -2,6 +2,7 @@ package installer
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -141,16 +142,42 @@ func tarNames(t *testing.T, path string) []string {
 // writes SHA256SUMS that `sha256sum -c` accepts; a changed byte fails it.
 func TestBuildWritesPackagesAndSums(t *testing.T) {
 	need(t, "sha256sum")
+	need(t, "makensis")
+	need(t, "osslsigncode")
 	out := t.TempDir()
-	bin := fakeAgent(t)
+	bin, exe := fakeAgent(t), tinyWindowsExe(t)
 	made, err := Build(context.Background(), Options{Out: out, Repo: "..", Version: "0.3.0", Commit: "abc",
-		Targets: DefaultTargets(), Binary: func(Target) (string, error) { return bin, nil }})
+		Targets: DefaultTargets(), Binary: func(t Target) (string, error) {
+			if t.OS == "windows" {
+				return exe, nil
+			}
+			return bin, nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"ta-agent_0.3.0_linux_amd64.deb", "ta-agent_0.3.0_linux_amd64.tar.gz", "ta-agent_0.3.0_linux_arm64.deb", "ta-agent_0.3.0_linux_arm64.tar.gz"}
+	want := []string{"ta-agent_0.3.0_linux_amd64.deb", "ta-agent_0.3.0_linux_amd64.tar.gz", "ta-agent_0.3.0_linux_arm64.deb", "ta-agent_0.3.0_linux_arm64.tar.gz",
+		"ta-agent_0.3.0_windows_amd64-setup.exe", "ta-agent_0.3.0_macos_amd64.zip", "ta-agent_0.3.0_macos_arm64.zip"}
 	if !slices.Equal(made, want) {
 		t.Fatalf("made %v, want %v", made, want)
+	}
+	// The Windows installer's signature verifies with the published development certificate.
+	if err := (Signer{CA: filepath.Join(out, "ta-agent-dev-signing.crt")}).Verify(context.Background(), filepath.Join(out, want[4])); err != nil {
+		t.Error(err)
+	}
+	// The macOS zip is an app bundle whose agent is executable.
+	zr, err := zip.OpenReader(filepath.Join(out, want[6]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	modes := map[string]os.FileMode{}
+	for _, f := range zr.File {
+		modes[f.Name] = f.Mode()
+	}
+	zr.Close()
+	if modes["TA Agent.app/Contents/MacOS/ta-agent"]&0o111 == 0 || modes["TA Agent.app/Contents/Info.plist"] == 0 ||
+		modes["TA Agent.app/Contents/Resources/com.testautomation.agent.plist"] == 0 {
+		t.Errorf("macOS zip: %v", modes)
 	}
 	if names := tarNames(t, filepath.Join(out, want[1])); !slices.Equal(names, []string{"ta-agent/", "ta-agent/ta-agent", "ta-agent/ta-agent.desktop", "ta-agent/README.txt"}) {
 		t.Errorf("tar.gz holds %v", names)
@@ -178,7 +205,7 @@ func TestBuildWritesPackagesAndSums(t *testing.T) {
 		t.Fatal(err)
 	}
 	sums, _ := os.ReadFile(filepath.Join(dl, "SHA256SUMS"))
-	if strings.Count(string(sums), "\n") != 3 {
+	if strings.Count(string(sums), "\n") != len(made)-1 {
 		t.Errorf("published sums:\n%s", sums)
 	}
 	if _, err := Build(context.Background(), Options{Out: out, Version: "1", Targets: []Target{{OS: "plan9", Arch: "amd64"}},
