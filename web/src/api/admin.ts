@@ -186,6 +186,37 @@ export function normalizeCode(s: string): string {
   return bare.length === 6 ? `${bare.slice(0, 3)}-${bare.slice(3)}` : bare;
 }
 
+// ---- agent downloads -------------------------------------------------------
+
+export type AgentOS = "linux" | "windows" | "macos";
+export type AgentArch = "amd64" | "arm64";
+export type AgentKind = "deb" | "tar.gz" | "exe" | "msi" | "zip";
+
+/**
+ * hub/downloads File: an agent installer this hub serves. size and sha256
+ * are those of the bytes served (the package carries the hub's address).
+ */
+export interface AgentDownload {
+  os: AgentOS;
+  arch: AgentArch;
+  kind: AgentKind;
+  file: string;
+  version: string;
+  size: number;
+  sha256: string;
+}
+
+/** Query key of the downloads list (under "agent", refreshed with the agents). */
+export const agentDownloadsKey = ["agent", "downloads"] as const;
+
+/** GET /api/agent/download: sorted by OS and architecture, the preferred kind first. */
+export const listAgentDownloads = () => get<{ downloads: AgentDownload[] }>("/api/agent/download");
+
+/** The address that serves one download as an attachment (a plain link: the browser sends the session cookie). */
+export function agentDownloadHref(d: Pick<AgentDownload, "os" | "arch" | "kind">): string {
+  return `/api/agent/download?${new URLSearchParams({ os: d.os, arch: d.arch, kind: d.kind })}`;
+}
+
 // ---- organizations, projects, members, accounts ---------------------------
 
 /** hub/api/orgs.go memberJSON */

@@ -1,9 +1,11 @@
 // The "agent needed" banner above every signed-in page: runs execute on a
 // paired computer, so while the caller has no connected agent it says so and
-// links to pairing. The poll's failures stay silent; the page shows its own.
+// offers the agent's download for this computer and links to pairing. The
+// polls' failures stay silent; the pages show their own.
 import { Link, useLocation } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { keys, listAgents } from "../../api/admin";
+import { AgentDownloadLink } from "./AgentDownload";
 
 export const BANNER_POLL_MS = 15_000;
 
@@ -25,7 +27,8 @@ export function AgentBanner() {
   if (hidden || !agents.data?.needed) return null;
   return (
     <div className="banner" role="status">
-      Runs need a paired agent: a computer running the desktop agent executes them. <Link to="/agents">Pair a computer</Link>
+      Runs need a paired agent: a computer running the desktop agent executes them. <AgentDownloadLink />{" "}
+      <Link to="/agents">Pair a computer</Link>
     </div>
   );
 }

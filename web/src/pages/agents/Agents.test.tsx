@@ -7,9 +7,35 @@ import { AgentsPage } from "./AgentsPage";
 import { EXPIRED_MESSAGE, GONE_MESSAGE, PairPage } from "./PairPage";
 
 afterEach(() => {
+  vi.restoreAllMocks();
   vi.unstubAllGlobals();
   sessionStorage.clear();
 });
+
+function linuxBrowser() {
+  vi.spyOn(navigator, "userAgent", "get").mockReturnValue("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0");
+}
+
+const builds = [
+  {
+    os: "linux",
+    arch: "amd64",
+    kind: "deb",
+    file: "ta-agent_0.1.0_linux_amd64.deb",
+    version: "0.1.0",
+    size: 12_345_678,
+    sha256: "ab".repeat(32),
+  },
+  {
+    os: "windows",
+    arch: "amd64",
+    kind: "exe",
+    file: "ta-agent_0.1.0_windows_amd64-setup.exe",
+    version: "0.1.0",
+    size: 9_000_000,
+    sha256: "cd".repeat(32),
+  },
+];
 
 const laptop = {
   id: "agt_laptop000000000000",
@@ -30,6 +56,19 @@ describe("AgentBanner", () => {
     expect(banner).toHaveClass("banner");
     expect(banner).toHaveTextContent("Runs need a paired agent: a computer running the desktop agent executes them.");
     expect(within(banner).getByRole("link", { name: "Pair a computer" })).toHaveAttribute("href", "/agents");
+  });
+
+  it("offers the agent's download for this computer", async () => {
+    linuxBrowser();
+    fakeFetch({ "GET /api/agent": { body: { agents: [], needed: true } }, "GET /api/agent/download": { body: { downloads: builds } } });
+    renderPage(<AgentBanner />, { route: "/tests", path: "/tests" });
+    const link = await screen.findByRole("link", { name: "Download the agent for Linux x86-64" });
+    expect(link).toHaveAttribute("href", "/api/agent/download?os=linux&arch=amd64&kind=deb");
+    expect(link).toHaveAttribute("download", "ta-agent_0.1.0_linux_amd64.deb");
+    const banner = screen.getByRole("status");
+    expect(banner).toHaveTextContent("(.deb, 12.3 MB)");
+    expect(within(banner).getByRole("link", { name: "Pair a computer" })).toHaveAttribute("href", "/agents");
+    expect(document.body.textContent).not.toMatch(/go run/);
   });
 
   it("stays hidden when an agent is connected", async () => {
@@ -83,14 +122,32 @@ describe("AgentsPage", () => {
   });
 
   it("explains how to pair and opens a typed code", async () => {
-    fakeFetch({ "GET /api/agent": { body: { agents: [], needed: true } } });
+    linuxBrowser();
+    fakeFetch({ "GET /api/agent": { body: { agents: [], needed: true } }, "GET /api/agent/download": { body: { downloads: builds } } });
     const user = userEvent.setup();
     renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
-    expect(screen.getByRole("heading", { name: "How to pair a computer" })).toBeInTheDocument();
-    expect(screen.getByText(`go run ./agent --hub ${window.location.origin}`)).toBeInTheDocument();
+    const help = screen.getByRole("region", { name: "How to pair a computer" });
+    // Step 1 is the download for this computer.
+    const link = await within(help).findByRole("link", { name: "Download the agent for Linux x86-64 (.deb)" });
+    expect(link).toHaveAttribute("href", "/api/agent/download?os=linux&arch=amd64&kind=deb");
+    expect(link.closest("li")).toBe(within(help).getAllByRole("listitem")[0]);
+    expect(within(help).getByRole("region", { name: "Other systems" })).toHaveTextContent("Windows x86-64 (.exe)");
+    expect(within(help).getByRole("heading", { name: "Advanced: headless on a server" })).toBeInTheDocument();
+    expect(within(help).getByText(`ta-agent --headless --hub ${window.location.origin}`)).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/go run|bin\/agent/);
     await user.type(screen.getByLabelText("Pairing code"), "k7q4mp");
     await user.click(screen.getByRole("button", { name: "Open" }));
     expect(await screen.findByTestId("elsewhere")).toBeInTheDocument();
+  });
+  it("says the hub has no installers yet, and never to go run the agent", async () => {
+    fakeFetch({ "GET /api/agent": { body: { agents: [], needed: true } }, "GET /api/agent/download": { body: { downloads: [] } } });
+    renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
+    const help = screen.getByRole("region", { name: "How to pair a computer" });
+    expect(await within(help).findByText(/This hub has no agent installers yet/)).toHaveTextContent(
+      "Its operator builds them with make installers",
+    );
+    await screen.findByText("You have no paired computer yet: your runs wait as queued until one connects.");
+    expect(document.body.textContent).not.toMatch(/go run|bin\/agent/);
   });
 });
 
@@ -164,10 +221,11 @@ describe("PairPage", () => {
     const { fn } = fakeFetch({
       "GET /api/agent": { body: { agents: [laptop], needed: false } },
       "GET /api/agent/pending": { body: { pending: [] } },
+      "GET /api/agent/download": { body: { downloads: [] } },
     });
     renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
     await screen.findByText("mia-laptop");
-    await waitFor(() => expect(fn).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(fn).toHaveBeenCalledTimes(3)); // agents, pending, downloads
     expect(screen.queryByText("Computers waiting for approval")).not.toBeInTheDocument();
   });
 

@@ -15,6 +15,7 @@ import {
   type PendingAgent,
 } from "../../api/admin";
 import { Confirm, Empty, ErrorBox, Loading, PageHeader, When } from "../../components/ui";
+import { AgentDownload } from "./AgentDownload";
 import "./agents.css";
 
 export const AGENTS_POLL_MS = 5_000;
@@ -207,7 +208,7 @@ function DisconnectAgent({ agent, onClose }: { agent: Agent; onClose: () => void
   );
 }
 
-/** PairHelp tells how to start the agent and open the code it prints. */
+/** PairHelp offers the agent's download and tells how to approve the code it shows. */
 function PairHelp() {
   const navigate = useNavigate();
   const origin = window.location.origin;
@@ -222,17 +223,15 @@ function PairHelp() {
       <h2 id="pair-help-title">How to pair a computer</h2>
       <ol>
         <li>
-          On the computer that should run your tests, start the desktop agent and point it at this hub. From a checkout of the repository:
-          <pre>go run ./agent --hub {origin}</pre>
-          or with the built binary (<code>make build</code> puts it in <code>bin/</code>):
-          <pre>bin/agent --hub {origin}</pre>
-          On the hub's own machine, <code>make agent</code> builds and starts a headless agent against the hub of <code>make run</code>.
+          On the computer that should run your tests, download the desktop agent and install it. It comes from this hub, so it pairs with
+          this hub without being told its address.
+          <AgentDownload />
         </li>
         <li>
-          The agent shows a pairing code in its tray and prints it, with a link:
+          The agent shows a pairing code in its tray, with a way to open this hub's approval page; a headless agent prints them:
           <pre>{`pairing code: K7Q-4MP\nopen ${origin}/pair/K7Q-4MP`}</pre>
         </li>
-        <li>Open that link while signed in here and approve the computer. It appears in the list above within a few seconds.</li>
+        <li>Open that page while signed in here and approve the computer. It appears in the list above within a few seconds.</li>
       </ol>
       <form className="pair-code" onSubmit={open}>
         <label>
@@ -244,6 +243,17 @@ function PairHelp() {
         </button>
       </form>
       <p className="hint">Codes last 10 minutes; a stopped agent asks for a new one when it starts again.</p>
+      <div className="headless-note">
+        <h3>Advanced: headless on a server</h3>
+        <p className="hint">
+          On a machine without a desktop (a server, CI), install the Linux package and start the agent without its tray, pointed at this
+          hub; it prints its pairing code:
+        </p>
+        <pre>ta-agent --headless --hub {origin}</pre>
+        <p className="hint">
+          The .deb installs it as <code>/usr/bin/ta-agent</code>; from the .tar.gz it is <code>./ta-agent/ta-agent</code>.
+        </p>
+      </div>
     </section>
   );
 }
