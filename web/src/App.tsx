@@ -21,6 +21,10 @@ import { AgentsPage } from "./pages/agents/AgentsPage";
 import { PairPage } from "./pages/agents/PairPage";
 import { AdminPage } from "./pages/admin/AdminPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
+import { TestDataPage } from "./pages/data/TestDataPage";
+import { DataSetPage } from "./pages/data/DataSetPage";
+import { DataPoolsPage } from "./pages/data/DataPoolsPage";
+import { DataPoolPage } from "./pages/data/DataPoolPage";
 
 export function makeQueryClient(): QueryClient {
   return new QueryClient({
@@ -59,6 +63,10 @@ export function AppRoutes() {
             <Route path="/environments" element={<EnvironmentsPage />} />
             <Route path="/applications" element={<ApplicationsPage />} />
             <Route path="/suites" element={<SuitesPage />} />
+            <Route path="/test-data" element={<TestDataPage />} />
+            <Route path="/test-data/:id" element={<DataSetPage />} />
+            <Route path="/data-pools" element={<DataPoolsPage />} />
+            <Route path="/data-pools/:id" element={<DataPoolPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

@@ -6,3 +6,5 @@ export * from "./runs";
 export * from "./admin";
 export * from "./editorApi";
 export * from "./authoringApi";
+export * from "./testData";
+export * from "./dataPools";

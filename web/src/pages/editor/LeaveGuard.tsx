@@ -15,13 +15,14 @@ export interface LeaveState {
 
 export const DISCARDED: LeaveState = { discarded: true };
 
-export function LeaveGuard({ when }: { when: boolean }) {
+/** what names what has the changes: "This test" (the editor), "This data set" ... */
+export function LeaveGuard({ when, what = "This test" }: { when: boolean; what?: string }) {
   // useBlocker needs a data router; pages rendered in a plain router (unit tests) go without.
   const dataRouter = useContext(UNSAFE_DataRouterContext);
-  return dataRouter ? <Blocker when={when} /> : null;
+  return dataRouter ? <Blocker when={when} what={what} /> : null;
 }
 
-function Blocker({ when }: { when: boolean }) {
+function Blocker({ when, what }: { when: boolean; what: string }) {
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       when && currentLocation.pathname !== nextLocation.pathname && !(nextLocation.state as LeaveState | null)?.discarded,
@@ -30,7 +31,7 @@ function Blocker({ when }: { when: boolean }) {
   return (
     <Modal title="Leave without saving?" onClose={() => blocker.reset()}>
       <div className="modal-body">
-        <p>This test has unsaved changes. If you leave now, they are lost.</p>
+        <p>{what} has unsaved changes. If you leave now, they are lost.</p>
       </div>
       <div className="modal-actions">
         <button type="button" className="primary" onClick={() => blocker.reset()}>
