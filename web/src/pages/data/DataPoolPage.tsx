@@ -166,8 +166,8 @@ function PoolDetail({ id }: { id: string }) {
           onCancel={() => setConfirm(null)}
         >
           <p>
-            Its {pool.consumed} consumed record{pool.consumed === 1 ? "" : "s"} become free again, and so do leases of runs that have ended.
-            Records leased by a run still going on stay with it.
+            Its {pool.consumed} {pool.consumed === 1 ? "consumed record becomes" : "consumed records become"} free again, and so do leases
+            of runs that have ended. Records leased by a run still going on stay with it.
           </p>
         </Confirm>
       )}
