@@ -5,7 +5,7 @@
 // the grid to review before saving; Export CSV downloads the saved set.
 // Leaving with unsaved edits asks first.
 import { useRef, useState, type ChangeEvent } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError } from "../../api";
 import { may } from "../../api/admin";
@@ -71,6 +71,8 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
   latest.current = { name, content: gridContent(grid) };
 
   const dirty = name !== (saved?.name ?? "") || gridContent(grid) !== savedContent;
+  // A new set's first save opens its own page: it says so there.
+  const justSaved = (useLocation().state as { justSaved?: boolean } | null)?.justSaved === true;
   useWarnBeforeUnload(dirty);
 
   const save = useMutation({
@@ -88,7 +90,7 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
       if (latest.current.name === sent.name) setName(set.name);
       if (latest.current.content === sent.content && content !== sent.content) setGrid(gridFromTable(set.columns, set.rows));
       setImported(null);
-      if (!saved) void navigate(`/test-data/${set.id}`, { replace: true, state: DISCARDED });
+      if (!saved) void navigate(`/test-data/${set.id}`, { replace: true, state: { ...DISCARDED, justSaved: true } });
     },
   });
   const onSave = () => {
@@ -190,7 +192,7 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
       )}
       <div className="row data-status">
         <span role="status" className={dirty ? "unsaved" : "muted"}>
-          {dirty ? "Unsaved changes" : save.isSuccess ? "Saved." : ""}
+          {dirty ? "Unsaved changes" : save.isSuccess || (justSaved && save.isIdle) ? "Saved." : ""}
         </span>
       </div>
       {save.isError && (
