@@ -196,6 +196,7 @@ test("a data set drives a run row by row, and a pool runs dry and is reset", asy
     const result = page.getByRole("region", { name: "Result" });
     await expect(result).toContainText("Error", { timeout: 60_000 });
     await expect(result).toContainText('data pool "Cards" has no free record');
+    await expect(page.getByTestId("run-pool")).toContainText("Cards: no record was taken");
     await shot(page, "118-run-pool-empty");
   });
 

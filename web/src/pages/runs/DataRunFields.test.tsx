@@ -84,7 +84,7 @@ describe("the run dialog's data", () => {
     expect(calls.some((c) => c.method === "POST")).toBe(false);
     const rows = within(dialog).getByRole("group", { name: "Rows to run" });
     await user.click(within(rows).getByLabelText(/Row 3/));
-    await user.click(within(rows).getByLabelText(/Row 1 ann@example.com/));
+    await user.click(within(rows).getByLabelText(/Row 1 email: ann@example.com/));
     await user.click(within(dialog).getByRole("button", { name: "Start run" }));
     await screen.findByTestId("elsewhere");
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ testId: "tc_1", headed: false, screenshots: true, rows: [0, 2] });

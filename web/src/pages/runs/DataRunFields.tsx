@@ -12,12 +12,15 @@ import type { DataBinding, Test } from "../../api";
 import { ErrorBox } from "../../components/ui";
 import "./runData.css";
 
-/** The first values of a row, for a choice list: "ann@example.com, secret, …". */
+/** The first values of a row, for a list: "email: ann@example.com · password: pw · …". */
 export function rowPreview(columns: string[], row: Record<string, string> | undefined, max = 3): string {
   if (!row) return "";
-  const vals = columns.slice(0, max).map((c) => row[c] ?? "");
-  const text = vals.map((v) => (v.length > 24 ? `${v.slice(0, 23)}…` : v)).join(", ");
-  return columns.length > max ? `${text}, …` : text;
+  const clip = (v: string) => (v.length > 32 ? `${v.slice(0, 31)}…` : v);
+  const text = columns
+    .slice(0, max)
+    .map((c) => `${c}: ${clip(row[c] ?? "")}`)
+    .join(" · ");
+  return columns.length > max ? `${text} · …` : text;
 }
 
 function bindingOf(doc: unknown): DataBinding {

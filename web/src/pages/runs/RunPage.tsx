@@ -328,7 +328,7 @@ function QueuedNotice({ run }: { run: Run }) {
 const resultWords: Record<RunStatus, string> = {
   passed: "Passed",
   failed: "Failed: a step found a problem",
-  error: "Error: the run could not complete (agent or browser trouble, not the test)",
+  error: "Error: the run could not complete (agent, browser or data trouble, not the test)",
   cancelled: "Cancelled",
   queued: "Queued",
   running: "Running",
@@ -339,7 +339,8 @@ function ResultBox({ finish, unit = "step" }: { finish: RunFinish; unit?: "step"
     <section className={`run-result run-result-${finish.status}`} aria-labelledby="run-result-heading">
       <h2 id="run-result-heading">Result</h2>
       <p>
-        <strong>{resultWords[finish.status]}.</strong> {finish.passed} of {finish.total} {unit}
+        <strong>{unit === "row" && finish.status === "failed" ? "Failed: a row found a problem" : resultWords[finish.status]}.</strong>{" "}
+        {finish.passed} of {finish.total} {unit}
         {finish.total === 1 ? "" : "s"} passed in {formatDuration(finish.durationMs)}.
       </p>
       {finish.error && <p className="run-error">{finish.error}</p>}

@@ -143,7 +143,7 @@ describe("RunPage rows", () => {
     const es = FakeEventSource.instances[0];
     const row = (n: number) => screen.getByTestId(`row-${n}`);
     expect(within(row(1)).getByText("queued")).toBeInTheDocument();
-    expect(await within(row(2)).findByText("bob@example.com")).toBeInTheDocument();
+    expect(await within(row(2)).findByText("email: bob@example.com")).toBeInTheDocument();
 
     es.emit(ev("run.started", { total: 3 }));
     es.emit(ev("row.started", { row: 0, total: 2 }));

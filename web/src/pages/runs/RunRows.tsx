@@ -34,14 +34,16 @@ function useDataSetName(id: string | undefined) {
 /** The data set and the pool record of a run, as entries of the run's facts (a <dl>). */
 export function RunDataFacts({ run }: { run: Run }) {
   const set = useDataSetName(run.dataSetId);
+  const poolBinding = run.document?.data?.pool;
+  const poolId = run.pool?.id ?? poolBinding ?? "";
   const pool = useQuery({
-    queryKey: dataPoolKeys.one(run.pool?.id ?? ""),
-    queryFn: () => getDataPool(run.pool?.id ?? ""),
-    enabled: !!run.pool,
+    queryKey: dataPoolKeys.one(poolId),
+    queryFn: () => getDataPool(poolId),
+    enabled: !!poolId,
     retry: false,
     staleTime: 60_000,
   });
-  const poolBinding = run.document?.data?.pool;
+  const poolName = pool.data?.name ?? (pool.isError ? "a deleted data pool" : "…");
   return (
     <>
       {run.dataSetId && (
@@ -57,8 +59,8 @@ export function RunDataFacts({ run }: { run: Run }) {
         <div data-testid="run-pool">
           <dt>Data pool</dt>
           <dd>
-            <Link to={`/data-pools/${run.pool.id}`}>{pool.data?.name ?? (pool.isError ? "a deleted data pool" : "…")}</Link>, record{" "}
-            {run.pool.record + 1} ({run.pool.mode === "consume" ? "consumed" : "leased"})
+            <Link to={`/data-pools/${run.pool.id}`}>{poolName}</Link>, record {run.pool.record + 1} (
+            {run.pool.mode === "consume" ? "consumed" : "leased"})
             {Object.keys(run.pool.values).length > 0 && (
               <span className="muted"> {rowPreview(Object.keys(run.pool.values), run.pool.values)}</span>
             )}
@@ -68,8 +70,11 @@ export function RunDataFacts({ run }: { run: Run }) {
         poolBinding && (
           <div data-testid="run-pool">
             <dt>Data pool</dt>
-            <dd className="muted">
-              {isFinalStatus(run.status) ? "no record was taken" : "a record is taken when an agent picks the run up"}
+            <dd>
+              <Link to={`/data-pools/${poolBinding}`}>{poolName}</Link>
+              <span className="muted">
+                : {isFinalStatus(run.status) ? "no record was taken" : "a record is taken when an agent picks the run up"}
+              </span>
             </dd>
           </div>
         )
@@ -176,7 +181,22 @@ function RowDetail({
       <div className="modal-body run-row-detail">
         {q.isPending && <Loading label={`Loading row ${n}`} />}
         {q.isError && <ErrorBox error={q.error} title={`Row ${n} could not be loaded`} />}
-        {row && (
+        {row && shot && (
+          <div className="run-row-shot">
+            <div className="row">
+              <button type="button" onClick={() => setShot(null)}>
+                ← Back to row {n}
+              </button>
+              <span className="muted mono">{shot}</span>
+              <span className="spacer" />
+              <a href={rowArtifactUrl(run.runId, live.row, shot)} target="_blank" rel="noreferrer">
+                Open the image in a new tab
+              </a>
+            </div>
+            <img src={rowArtifactUrl(run.runId, live.row, shot)} alt={`Screenshot of row ${n}: ${shot}`} />
+          </div>
+        )}
+        {row && !shot && (
           <>
             <p>
               <StatusBadge status={row.status} />{" "}
@@ -218,21 +238,6 @@ function RowDetail({
                   />
                 ))}
               </ol>
-            )}
-            {shot && (
-              <div className="run-row-shot">
-                <div className="row">
-                  <strong>{shot}</strong>
-                  <span className="spacer" />
-                  <a href={rowArtifactUrl(run.runId, live.row, shot)} target="_blank" rel="noreferrer">
-                    Open the image in a new tab
-                  </a>
-                  <button type="button" className="small" onClick={() => setShot(null)}>
-                    Close image
-                  </button>
-                </div>
-                <img src={rowArtifactUrl(run.runId, live.row, shot)} alt={`Screenshot of row ${n}: ${shot}`} />
-              </div>
             )}
           </>
         )}
