@@ -5,6 +5,7 @@
 // builds a pool of 2 records bound in consume mode, runs until it is empty
 // (the third run ends error naming the pool), resets it and sees the
 // records free again.
+import { readFileSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, shot, site, startAgent, test, type Agent } from "./fixtures";
 
@@ -82,6 +83,27 @@ test("a data set drives a run row by row, and a pool runs dry and is reset", asy
     await expect(row).toContainText("email, greeting");
     await expect(row.getByRole("cell", { name: "5", exact: true })).toBeVisible();
     await shot(page, "111-test-data-list");
+  });
+
+  await test.step("export it as CSV and import the file back as a new set", async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export Sign-ins as CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("Sign-ins.csv");
+    const csv = readFileSync(await download.path(), "utf8");
+    expect(csv.split(/\r?\n/)[0]).toBe("email,greeting");
+    expect(csv).toContain('cy@example.com,"Welcome, somebody else"');
+    // The same name is taken: the hub says so.
+    await page.getByTestId("import-csv-new").setInputFiles({ name: "Sign-ins.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await expect(page.getByRole("alert")).toContainText("Sign-ins.csv was not imported: the project has a test data set with this name");
+    await page.getByTestId("import-csv-new").setInputFiles({ name: "Sign-ins copy.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await expect(page.getByRole("heading", { level: 1, name: "Sign-ins copy" })).toBeVisible();
+    await expect(page.getByLabel("Row 3 greeting", { exact: true })).toHaveValue("Welcome, somebody else");
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("dialog", { name: "Delete data set Sign-ins copy?" }).getByRole("button", { name: "Delete data set" }).click();
+    await expect(page).toHaveURL(/\/test-data$/);
+    await expect(page.getByRole("link", { name: "Sign-ins copy" })).toHaveCount(0);
   });
 
   const dataTest = await post(

@@ -222,7 +222,7 @@ function RecordsTable({ pool }: { pool: DataPool }) {
       <table className="table pool-records">
         <thead>
           <tr>
-            <th scope="col" className="num">
+            <th scope="col" className="num data-grid-num">
               #
             </th>
             {pool.columns.map((c) => (
@@ -237,7 +237,7 @@ function RecordsTable({ pool }: { pool: DataPool }) {
         <tbody>
           {pool.records.map((r) => (
             <tr key={r.index} data-testid={`record-${r.index + 1}`}>
-              <td className="num">{r.index + 1}</td>
+              <td className="num data-grid-num">{r.index + 1}</td>
               {pool.columns.map((c) => (
                 <td key={c}>{r.values[c] ?? ""}</td>
               ))}
