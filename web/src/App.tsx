@@ -24,6 +24,10 @@ import { ComponentsPage } from "./pages/components/ComponentsPage";
 import { ComponentPage } from "./pages/components/ComponentPage";
 import { NewComponentPage, PublishVersionPage } from "./pages/components/ComponentEditorPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
+import { TestDataPage } from "./pages/data/TestDataPage";
+import { DataSetPage } from "./pages/data/DataSetPage";
+import { DataPoolsPage } from "./pages/data/DataPoolsPage";
+import { DataPoolPage } from "./pages/data/DataPoolPage";
 
 export function makeQueryClient(): QueryClient {
   return new QueryClient({
@@ -66,6 +70,10 @@ export function AppRoutes() {
             <Route path="/components/new" element={<NewComponentPage />} />
             <Route path="/components/:id" element={<ComponentPage />} />
             <Route path="/components/:id/publish" element={<PublishVersionPage />} />
+            <Route path="/test-data" element={<TestDataPage />} />
+            <Route path="/test-data/:id" element={<DataSetPage />} />
+            <Route path="/data-pools" element={<DataPoolsPage />} />
+            <Route path="/data-pools/:id" element={<DataPoolPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

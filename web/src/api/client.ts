@@ -37,8 +37,10 @@ export function onUnauthorized(fn: Listener): () => void {
 export interface RequestOptions {
   /** Extra headers, e.g. If-Match. */
   headers?: Record<string, string>;
-  /** Raw body (a file's text); sent as is with content-type application/json. */
+  /** Raw body (a file's text); sent as is with content-type application/json, or contentType. */
   rawBody?: string;
+  /** The content type of rawBody when it is not JSON, e.g. text/csv. */
+  contentType?: string;
   signal?: AbortSignal;
   /**
    * The project a list or create route acts on, sent as x-project-id. Only
@@ -87,7 +89,7 @@ export async function request<T>(method: string, path: string, body?: unknown, o
   let payload: string | undefined;
   if (opts.rawBody !== undefined) payload = opts.rawBody;
   else if (body !== undefined) payload = JSON.stringify(body);
-  if (payload !== undefined) headers["Content-Type"] = "application/json";
+  if (payload !== undefined) headers["Content-Type"] = opts.contentType ?? "application/json";
 
   let res: Response;
   try {

@@ -7,3 +7,5 @@ export * from "./admin";
 export * from "./editorApi";
 export * from "./authoringApi";
 export * from "./components";
+export * from "./testData";
+export * from "./dataPools";

@@ -76,6 +76,45 @@ export interface Run {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** GET /api/runs/:id only, data-driven runs: the data set and each row's summary (passed/total then count rows). */
+  dataSetId?: string;
+  rows?: RowSummary[];
+  /** GET /api/runs/:id only: the data pool record the run took, once taken. */
+  pool?: RunPoolRecord;
+}
+
+/** hub/api/runs_rows.go rowSummaryJSON: one row of a data-driven run; row is its 0-based index in the data set. */
+export interface RowSummary {
+  row: number;
+  status: RunStatus;
+  passed: number;
+  total: number;
+  durationMs: number;
+  error?: string;
+}
+
+/** GET /api/runs/:id/rows/:row (hub/api/runs_rows.go rowJSON): 202 while the run goes on. */
+export interface RunRow extends RowSummary {
+  values: Record<string, string>;
+  steps: StepResult[];
+}
+
+/** The pool record a run took (hub/dispatch/job.go): record is its 0-based index in the pool. */
+export interface RunPoolRecord {
+  id: string;
+  mode: "lease" | "consume";
+  record: number;
+  values: Record<string, string>;
+}
+
+export async function fetchRunRow(runId: string, row: number, signal?: AbortSignal): Promise<{ row: RunRow; final: boolean }> {
+  const res = await request<RunRow>("GET", `/api/runs/${encodeURIComponent(runId)}/rows/${row}`, undefined, { ...recordCall, signal });
+  return { row: res.data, final: res.status === 200 };
+}
+
+/** A row's artifact: the name as the row's step results give it (the hub adds the row's prefix). */
+export function rowArtifactUrl(runId: string, row: number, name: string): string {
+  return `/api/runs/${encodeURIComponent(runId)}/rows/${row}/artifacts/${encodeURIComponent(name)}`;
 }
 
 /** GET /api/runs */
@@ -84,7 +123,8 @@ export interface RunList {
   nextCursor: string | null;
 }
 
-export type RunEventKind = "run.started" | "step.started" | "step.retry" | "step.finished" | "artifact" | "log" | "run.finished";
+export type RunEventKind =
+  "run.started" | "step.started" | "step.retry" | "step.finished" | "artifact" | "log" | "run.finished" | "row.started" | "row.finished";
 export const RUN_EVENT_KINDS: RunEventKind[] = [
   "run.started",
   "step.started",
@@ -93,6 +133,8 @@ export const RUN_EVENT_KINDS: RunEventKind[] = [
   "artifact",
   "log",
   "run.finished",
+  "row.started",
+  "row.finished",
 ];
 
 /** protocol.Event: one thing that happened in a run; the fields beyond the first four belong to some kinds only. */
@@ -101,6 +143,12 @@ export interface RunEvent {
   seq: number;
   time: string;
   kind: RunEventKind;
+  /**
+   * A data-driven run's row (0-based) the event is about: row.started
+   * (total: steps) and row.finished (status, passed, total, durationMs,
+   * error) and every step, artifact and log event of that row.
+   */
+  row?: number;
   /** step.*: the step's 0-based position in the document. */
   index?: number;
   /** step.*: the step's id in the document. */
@@ -143,6 +191,10 @@ export interface StartRunInput {
   headed: boolean;
   /** true: a screenshot after every step; false: only of failures. */
   screenshots: boolean;
+  /** Another data set than the test binds (runs once per row). */
+  dataSetId?: string;
+  /** The rows (0-based) to run; left out: every row. */
+  rows?: number[];
 }
 
 export function startRun(input: StartRunInput, projectId: string): Promise<{ runId: string; status: RunStatus }> {

@@ -53,6 +53,17 @@ export interface TestDocument {
   description?: string;
   variables?: Record<string, string>;
   steps: Step[];
+  data?: DataBinding;
+}
+
+/**
+ * protocol.DataBinding: a test data set to run once per row, and/or a data
+ * pool to take one record from per run (mode lease, the default, or consume).
+ */
+export interface DataBinding {
+  set?: string;
+  pool?: string;
+  mode?: "lease" | "consume";
 }
 
 /** hub/api/tests_lifecycle.go testCan */

@@ -216,6 +216,8 @@ export function Layout() {
           <NavLink to="/applications">Applications</NavLink>
           <NavLink to="/suites">Suites</NavLink>
           <NavLink to="/components">Components</NavLink>
+          <NavLink to="/test-data">Test data</NavLink>
+          <NavLink to="/data-pools">Data pools</NavLink>
           <NavLink to="/agents">Agents</NavLink>
           {administers && <NavLink to="/admin">Admin</NavLink>}
         </nav>

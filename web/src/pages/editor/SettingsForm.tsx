@@ -1,10 +1,12 @@
-// The test's own settings: name, suite, tags, description and variables.
+// The test's own settings: name, suite, tags, description, variables and
+// the data it runs with.
 // A cleared optional setting leaves the document, as the hub stores it.
 import { useState } from "react";
 import type { EditorDocument } from "../../api/editorApi";
 import { canonical, str, stringMap, withField, type FieldIssue } from "./documentModel";
 import { Field } from "./Field";
 import { KeyValueRows } from "./KeyValueRows";
+import { DataBindingFields } from "./DataBindingFields";
 
 function splitTags(text: string): string[] {
   return text
@@ -69,6 +71,7 @@ export function SettingsForm({
         onChange={(map) => set("variables", map)}
         issues={issues.variables}
       />
+      <DataBindingFields doc={doc} onChange={onChange} issues={issues.data} />
     </section>
   );
 }

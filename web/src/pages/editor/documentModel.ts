@@ -195,7 +195,7 @@ export function stepKeys(steps: JsonObject[]): string[] {
   return steps.map((s, i) => (unique ? `id:${str(s.id)}` : `#${i}`));
 }
 
-const SETTINGS_FIELDS = new Set(["name", "suite", "tags", "description", "variables"]);
+const SETTINGS_FIELDS = new Set(["name", "suite", "tags", "description", "variables", "data"]);
 const STEP_PATH = /^steps\[(\d+)\](.*)$/;
 const FIELD_PATH = /^\.?([A-Za-z_$][\w$]*)(.*)$/;
 

@@ -40,6 +40,8 @@ import { envName, useEnvironmentNames, useStarterName } from "./runBits";
 import { callStepText, groupByCall } from "./runCalls";
 import "./runs.css";
 import { keys, listAgents } from "../../api/admin";
+import { RunDataFacts, RunRows, isDataDriven } from "./RunRows";
+import { rowsView } from "./rowState";
 
 export function RunPage() {
   const { id = "" } = useParams();
@@ -127,6 +129,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           environmentId: run.environmentId ?? undefined,
           headed: run.options.headed,
           screenshots: run.options.screenshots,
+          // The same rows of the same data set.
+          ...(run.dataSetId ? { dataSetId: run.dataSetId, rows: run.rows?.map((r) => r.row) } : {}),
         },
         run.projectId,
       ),
@@ -142,8 +146,14 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   const testSteps: Step[] = docQ.data?.document?.steps ?? [];
   const docSteps: Step[] = run.document?.steps ?? testSteps;
   const steps = mergeSteps(view, run.result.steps);
-  const total = finish?.total ?? view.total ?? (docSteps.length || run.total);
-  const passed = finish ? finish.passed : steps.filter((s) => s.status === "passed").length;
+  const dataDriven = isDataDriven(run);
+  const total =
+    finish?.total ?? (dataDriven ? (run.rows?.length ?? view.total ?? run.total) : (view.total ?? (docSteps.length || run.total)));
+  const passed = finish
+    ? finish.passed
+    : dataDriven
+      ? rowsView(view.events, run.rows).filter((r) => r.status === "passed").length
+      : steps.filter((s) => s.status === "passed").length;
   const startedAt = run.startedAt ? new Date(run.startedAt).getTime() : null;
   const duration = finish ? finish.durationMs : status === "running" && startedAt !== null ? Math.max(0, now - startedAt) : null;
   const otherArtifacts = view.artifacts.filter((a) => a.step === null || !a.contentType.startsWith("image/"));
@@ -215,7 +225,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           <dd>{duration === null ? "—" : formatDuration(duration)}</dd>
         </div>
         <div>
-          <dt>Steps passed</dt>
+          <dt>{dataDriven ? "Rows passed" : "Steps passed"}</dt>
           <dd data-testid="run-passed">
             {passed}/{total}
           </dd>
@@ -227,6 +237,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
             {run.options.screenshots ? "every step" : "failures only"}
           </dd>
         </div>
+        <RunDataFacts run={run} />
       </dl>
 
       {status === "queued" && <QueuedNotice run={run} />}
@@ -235,9 +246,10 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           The connection to the hub was lost; reconnecting. Progress made meanwhile will show when it is back.
         </p>
       )}
-      {finish && <ResultBox finish={finish} />}
+      {finish && <ResultBox finish={finish} unit={dataDriven ? "row" : "step"} />}
 
-      <section aria-labelledby="run-steps-heading">
+      {dataDriven && <RunRows run={run} events={view.events} now={now} docSteps={docSteps} describe={stepText} />}
+      <section aria-labelledby="run-steps-heading" hidden={dataDriven}>
         <h2 id="run-steps-heading">Steps</h2>
         {steps.length === 0 ? (
           <p className="muted">{active ? "No step has started yet." : "No step ran."}</p>
@@ -328,19 +340,20 @@ function QueuedNotice({ run }: { run: Run }) {
 const resultWords: Record<RunStatus, string> = {
   passed: "Passed",
   failed: "Failed: a step found a problem",
-  error: "Error: the run could not complete (agent or browser trouble, not the test)",
+  error: "Error: the run could not complete (agent, browser or data trouble, not the test)",
   cancelled: "Cancelled",
   queued: "Queued",
   running: "Running",
 };
 
-function ResultBox({ finish }: { finish: RunFinish }) {
+function ResultBox({ finish, unit = "step" }: { finish: RunFinish; unit?: "step" | "row" }) {
   return (
     <section className={`run-result run-result-${finish.status}`} aria-labelledby="run-result-heading">
       <h2 id="run-result-heading">Result</h2>
       <p>
-        <strong>{resultWords[finish.status]}.</strong> {finish.passed} of {finish.total} step{finish.total === 1 ? "" : "s"} passed in{" "}
-        {formatDuration(finish.durationMs)}.
+        <strong>{unit === "row" && finish.status === "failed" ? "Failed: a row found a problem" : resultWords[finish.status]}.</strong>{" "}
+        {finish.passed} of {finish.total} {unit}
+        {finish.total === 1 ? "" : "s"} passed in {formatDuration(finish.durationMs)}.
       </p>
       {finish.error && <p className="run-error">{finish.error}</p>}
     </section>

@@ -12,6 +12,7 @@ import { PROTECTED_RULE, protectedRefusal } from "../environments/protection";
 import { AgentNotice } from "./AgentNotice";
 import "./runs.css";
 import { EnvironmentField, RunOptionsFields, rememberEnvironment, useRunOptions } from "./RunOptionsFields";
+import { DataRunFields, useDataRunChoice } from "./DataRunFields";
 
 export function StartRunButton({
   test,
@@ -45,9 +46,11 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
   const ws = useWorkspace();
   const role = ws.project?.id === test.projectId ? ws.role : null;
   const refusal = chosen?.protected ? protectedRefusal(chosen.name, test, role) : null;
+  const data = useDataRunChoice(test);
 
   const start = useMutation({
-    mutationFn: () => startRun({ testId: test.id, ...(envId ? { environmentId: envId } : {}), headed, screenshots }, test.projectId),
+    mutationFn: () =>
+      startRun({ testId: test.id, ...(envId ? { environmentId: envId } : {}), headed, screenshots, ...data.extra }, test.projectId),
     onSuccess: (res) => {
       rememberEnvironment(test.projectId, envId);
       navigate(`/runs/${res.runId}`);
@@ -55,7 +58,7 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    start.mutate();
+    if (!data.blocked) start.mutate();
   };
 
   return (
@@ -74,6 +77,7 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
           )
         )}
         <RunOptionsFields options={options} />
+        <DataRunFields choice={data} />
         <p className="hint">Version {test.version} runs on one of your connected agents; without one, it waits in the queue.</p>
         <AgentNotice headed={headed} />
         <ErrorBox error={start.error} title="The run was not started" />

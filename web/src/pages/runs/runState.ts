@@ -144,6 +144,8 @@ const asRunStatus = (s: string | undefined): RunStatus => (isFinalStatus(s) ? (s
 
 /** apply folds one event (the newest so far) into the view. */
 function apply(view: RunView, e: RunEvent): RunView {
+  // A data-driven run's rows have their own steps and screenshots (rowState.ts): the run has none of its own.
+  if (typeof e.row === "number" && e.kind !== "log") return view;
   const index = typeof e.index === "number" ? e.index : null;
   switch (e.kind) {
     case "run.started":

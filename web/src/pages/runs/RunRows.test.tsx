@@ -1,0 +1,217 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch, renderPage } from "../../test/render";
+import type { Run, RunEvent } from "../../api/runs";
+import { RunPage } from "./RunPage";
+
+type Listener = (e: MessageEvent) => void;
+
+/** A stand-in for the browser's EventSource; tests push events with emit. */
+class FakeEventSource {
+  static instances: FakeEventSource[] = [];
+  readyState = 0;
+  onopen: ((e: Event) => void) | null = null;
+  onerror: ((e: Event) => void) | null = null;
+  private listeners = new Map<string, Set<Listener>>();
+  constructor(readonly url: string) {
+    FakeEventSource.instances.push(this);
+  }
+  addEventListener(kind: string, fn: Listener) {
+    if (!this.listeners.has(kind)) this.listeners.set(kind, new Set());
+    this.listeners.get(kind)?.add(fn);
+  }
+  removeEventListener(kind: string, fn: Listener) {
+    this.listeners.get(kind)?.delete(fn);
+  }
+  close() {
+    this.readyState = 2;
+  }
+  emit(e: RunEvent) {
+    act(() => {
+      for (const fn of this.listeners.get(e.kind) ?? [])
+        fn(new MessageEvent(e.kind, { data: JSON.stringify(e), lastEventId: String(e.seq) }));
+    });
+  }
+}
+
+let seq = 0;
+const ev = (kind: RunEvent["kind"], fields: Partial<RunEvent> = {}): RunEvent => ({
+  runId: "run_1",
+  seq: ++seq,
+  time: "2026-11-02T10:00:02Z",
+  kind,
+  ...fields,
+});
+
+const doc = {
+  dsl: 2,
+  name: "Sign in",
+  data: { set: "tds_users00000000000000" },
+  steps: [
+    { id: "open", type: "navigate", url: "${baseUrl}/login.html" },
+    { id: "greet", type: "assertText", target: { locators: [{ kind: "testId", value: "greeting" }] }, expected: "Welcome, ${email}" },
+  ],
+};
+
+function makeRun(over: Partial<Run> = {}): Run {
+  return {
+    runId: "run_1",
+    testId: "tc_1",
+    testName: "Sign in",
+    projectId: "prj_1",
+    environmentId: null,
+    status: "running",
+    passed: 0,
+    total: 3,
+    durationMs: 0,
+    version: 1,
+    options: { headed: false, screenshots: true },
+    result: { steps: [] },
+    attempts: 1,
+    startedBy: "usr_me",
+    startedByName: "Mia Tester",
+    createdAt: "2026-11-02T10:00:00Z",
+    startedAt: "2026-11-02T10:00:01Z",
+    finishedAt: null,
+    document: doc,
+    dataSetId: "tds_users00000000000000",
+    rows: [0, 1, 2].map((row) => ({ row, status: "queued" as const, passed: 0, total: 0, durationMs: 0 })),
+    ...over,
+  };
+}
+
+const common = {
+  "GET /api/tests/tc_1/versions/1": { body: { version: 1, document: doc } },
+  "GET /api/agent": { body: { agents: [], needed: false } },
+  "GET /api/test-data/tds_users00000000000000": {
+    body: {
+      id: "tds_users00000000000000",
+      projectId: "prj_1",
+      name: "Users",
+      columns: ["email"],
+      rows: [{ email: "ann@example.com" }, { email: "bob@example.com" }, { email: "cy@example.com" }],
+      createdAt: "2026-11-01T10:00:00Z",
+      updatedAt: "2026-11-01T10:00:00Z",
+    },
+  },
+};
+
+beforeEach(() => {
+  seq = 0;
+  FakeEventSource.instances = [];
+  vi.stubGlobal("EventSource", FakeEventSource);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe("RunPage rows", () => {
+  it("updates each row live from the row events and opens a failed row with its steps and screenshot", async () => {
+    fakeFetch({
+      ...common,
+      "GET /api/runs/run_1": { status: 202, body: makeRun() },
+      "GET /api/runs/run_1/rows/1": {
+        body: {
+          row: 1,
+          status: "failed",
+          passed: 1,
+          total: 2,
+          durationMs: 1800,
+          error: "step 2 (assertText) failed",
+          values: { email: "bob@example.com" },
+          steps: [
+            { index: 0, id: "open", type: "navigate", status: "passed", durationMs: 300 },
+            {
+              index: 1,
+              id: "greet",
+              type: "assertText",
+              status: "failed",
+              durationMs: 1500,
+              error: 'expected the text to contain "Welcome, bob@example.com"',
+              screenshot: "step-002-greet.png",
+              used: { expected: "Welcome, bob@example.com" },
+            },
+          ],
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    expect(await screen.findByRole("heading", { name: "Rows" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Steps", hidden: true })).not.toBeVisible();
+    expect(await screen.findByRole("link", { name: "Users" })).toHaveAttribute("href", "/test-data/tds_users00000000000000");
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = FakeEventSource.instances[0];
+    const row = (n: number) => screen.getByTestId(`row-${n}`);
+    expect(within(row(1)).getByText("queued")).toBeInTheDocument();
+    expect(await within(row(2)).findByText("email: bob@example.com")).toBeInTheDocument();
+
+    es.emit(ev("run.started", { total: 3 }));
+    es.emit(ev("row.started", { row: 0, total: 2 }));
+    es.emit(ev("row.started", { row: 1, total: 2 }));
+    expect(within(row(1)).getByText("running")).toBeInTheDocument();
+    es.emit(ev("step.finished", { row: 0, index: 0, id: "open", type: "navigate", status: "passed", durationMs: 300 }));
+    expect(within(row(1)).getByText("1/2")).toBeInTheDocument();
+    // A row's steps are not the run's own.
+    expect(screen.queryByTestId("step-1")).not.toBeInTheDocument();
+    es.emit(ev("row.finished", { row: 0, status: "passed", passed: 2, total: 2, durationMs: 1200 }));
+    es.emit(ev("row.finished", { row: 1, status: "failed", passed: 1, total: 2, durationMs: 1800, error: "step 2 (assertText) failed" }));
+    expect(within(row(1)).getByText("passed")).toBeInTheDocument();
+    expect(within(row(1)).getByText("1.2 s")).toBeInTheDocument();
+    expect(within(row(2)).getByText("failed")).toBeInTheDocument();
+    expect(within(row(2)).getByText("step 2 (assertText) failed")).toBeInTheDocument();
+    expect(screen.getByTestId("rows-summary")).toHaveTextContent("1 of 3 rows passed, 1 failed, 1 waiting");
+    expect(screen.getByTestId("run-passed")).toHaveTextContent("1/3");
+
+    es.emit(ev("row.started", { row: 2, total: 2 }));
+    es.emit(ev("row.finished", { row: 2, status: "passed", passed: 2, total: 2, durationMs: 1000 }));
+    es.emit(ev("run.finished", { status: "failed", passed: 2, total: 3, durationMs: 4000, error: "1 of 3 rows failed" }));
+    const result = await screen.findByRole("region", { name: "Result" });
+    expect(result).toHaveTextContent("2 of 3 rows passed in 4.0 s");
+    expect(result).toHaveTextContent("1 of 3 rows failed");
+
+    await user.click(screen.getByRole("button", { name: "Open row 2" }));
+    const dialog = await screen.findByRole("dialog", { name: "Row 2" });
+    expect(await within(dialog).findByText('expected the text to contain "Welcome, bob@example.com"')).toBeInTheDocument();
+    expect(within(dialog).getByText("step 2 (assertText) failed")).toBeInTheDocument();
+    expect(within(within(dialog).getByTestId("row-step-1")).getByText("passed")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Open screenshot of step 2" }));
+    expect(within(dialog).getByRole("img", { name: /Screenshot of row 2/ })).toHaveAttribute(
+      "src",
+      "/api/runs/run_1/rows/1/artifacts/step-002-greet.png",
+    );
+  });
+
+  it("shows the pool record a run took and runs the same rows again", async () => {
+    const { calls } = fakeFetch({
+      ...common,
+      "GET /api/runs/run_1": {
+        body: makeRun({
+          status: "passed",
+          passed: 2,
+          total: 2,
+          finishedAt: "2026-11-02T10:00:09Z",
+          document: { ...doc, data: { set: "tds_users00000000000000", pool: "dpl_cards000000000000000", mode: "consume" } },
+          rows: [0, 2].map((row) => ({ row, status: "passed" as const, passed: 2, total: 2, durationMs: 900 })),
+          pool: { id: "dpl_cards000000000000000", mode: "consume", record: 1, values: { card: "4222" } },
+        }),
+      },
+      "GET /api/data-pools/dpl_cards000000000000000": { body: { id: "dpl_cards000000000000000", name: "Cards" } },
+      "POST /api/runs": { status: 201, body: { runId: "run_2", status: "queued" } },
+    });
+    const user = userEvent.setup();
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    const pool = await screen.findByTestId("run-pool");
+    expect(await within(pool).findByRole("link", { name: "Cards" })).toHaveAttribute("href", "/data-pools/dpl_cards000000000000000");
+    expect(pool).toHaveTextContent("record 2 (consumed)");
+    expect(screen.getByTestId("row-3")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Run again" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({
+      testId: "tc_1",
+      headed: false,
+      screenshots: true,
+      dataSetId: "tds_users00000000000000",
+      rows: [0, 2],
+    });
+  });
+});
