@@ -104,7 +104,7 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 	srv, err := api.New(api.Config{
 		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
 		BaseURL: cfg.BaseURL, Origin: cfg.Origin, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
-		Language: language.New(cfg.LLM, logger),
+		Language:  language.New(cfg.LLM, logger),
 		Downloads: dl,
 	})
 	if err != nil {

@@ -75,7 +75,7 @@ func TestDataDrivenRun(t *testing.T) {
 		if i == 3 {
 			want = "failed"
 		}
-		if num(row["row"]) != i || row["status"] != want || num(row["total"]) != 5 {
+		if num(row["row"]) != i || row["status"] != want || num(row["total"]) != 5 || row["values"].(map[string]any)["user"] != fmt.Sprintf("user%d@example.com", i) {
 			t.Errorf("row %d: %v", i, row)
 		}
 	}

@@ -19,18 +19,18 @@ import (
 // row; rows are 0-based everywhere.
 
 type rowSummaryJSON struct {
-	Row        int    `json:"row"`
-	Status     string `json:"status"`
-	Passed     int    `json:"passed"`
-	Total      int    `json:"total"`
-	DurationMs int64  `json:"durationMs"`
-	Error      string `json:"error,omitempty"`
+	Row        int               `json:"row"`
+	Values     map[string]string `json:"values"` // the row as the run took it
+	Status     string            `json:"status"`
+	Passed     int               `json:"passed"`
+	Total      int               `json:"total"`
+	DurationMs int64             `json:"durationMs"`
+	Error      string            `json:"error,omitempty"`
 }
 
 type rowJSON struct {
 	rowSummaryJSON
-	Values map[string]string     `json:"values"`
-	Steps  []protocol.StepResult `json:"steps"`
+	Steps []protocol.StepResult `json:"steps"`
 }
 
 // runRowsFor resolves the rows a new run of doc (its stored JSON) runs: the
@@ -139,7 +139,10 @@ func (s *Server) rowSummaries(ctx context.Context, run store.Run, d store.RunDet
 	out := make([]rowSummaryJSON, len(planned))
 	at := map[int]int{}
 	for i, p := range planned {
-		out[i] = rowSummaryJSON{Row: p.Row, Status: protocol.RunQueued}
+		if p.Values == nil {
+			p.Values = map[string]string{}
+		}
+		out[i] = rowSummaryJSON{Row: p.Row, Values: p.Values, Status: protocol.RunQueued}
 		at[p.Row] = i
 	}
 	if d.RowResults != nil {
@@ -149,7 +152,7 @@ func (s *Server) rowSummaries(ctx context.Context, run store.Run, d store.RunDet
 		}
 		for _, r := range results {
 			if i, ok := at[r.Row]; ok {
-				out[i] = rowSummaryJSON{Row: r.Row, Status: r.Status, Passed: r.Passed, Total: r.Total, DurationMs: r.DurationMs, Error: r.Error}
+				out[i] = rowSummaryJSON{Row: r.Row, Values: out[i].Values, Status: r.Status, Passed: r.Passed, Total: r.Total, DurationMs: r.DurationMs, Error: r.Error}
 			}
 		}
 		return out, nil
@@ -172,7 +175,7 @@ func (s *Server) rowSummaries(ctx context.Context, run store.Run, d store.RunDet
 			after = e.Seq
 			if e.Kind == string(protocol.RunStarted) { // a new attempt starts over
 				for i := range out {
-					out[i] = rowSummaryJSON{Row: out[i].Row, Status: protocol.RunQueued}
+					out[i] = rowSummaryJSON{Row: out[i].Row, Values: out[i].Values, Status: protocol.RunQueued}
 				}
 				continue
 			}
@@ -252,14 +255,11 @@ func (s *Server) getRunRow(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
-	out := rowJSON{Values: row.Values, Steps: []protocol.StepResult{}}
+	out := rowJSON{Steps: []protocol.StepResult{}}
 	for _, sm := range summaries {
 		if sm.Row == row.Row {
 			out.rowSummaryJSON = sm
 		}
-	}
-	if out.Values == nil {
-		out.Values = map[string]string{}
 	}
 	if d.RowResults != nil {
 		var results []protocol.RowResult

@@ -28,7 +28,7 @@ type conn struct {
 	ws       *websocket.Conn
 	agent    store.Agent
 	parallel int
-	paused   bool // takes no new runs (the agent's Pause); guarded by h.mu
+	paused   bool       // takes no new runs (the agent's Pause); guarded by h.mu
 	writeMu  sync.Mutex // serialises writes
 	// runs the agent holds, with their secrets for masking; guarded by h.mu
 	runs map[string]*heldRun

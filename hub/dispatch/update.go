@@ -19,4 +19,3 @@ func (h *Hub) update(hello protocol.Message) *protocol.AgentUpdate {
 	}
 	return &protocol.AgentUpdate{Version: latest, URL: strings.TrimRight(h.BaseURL, "/") + "/agents"}
 }
-
