@@ -86,6 +86,8 @@ export interface Run {
 /** hub/api/runs_rows.go rowSummaryJSON: one row of a data-driven run; row is its 0-based index in the data set. */
 export interface RowSummary {
   row: number;
+  /** The row's values as the run took them. */
+  values?: Record<string, string>;
   status: RunStatus;
   passed: number;
   total: number;

@@ -67,7 +67,7 @@ describe("AgentDownload", () => {
     expect(within(primary).getByText(sum)).toBeInTheDocument();
     expect(within(primary).getByText("sudo apt install ./ta-agent_0.1.0_linux_amd64.deb")).toBeInTheDocument();
     expect(primary).toHaveTextContent("Start Test Automation Agent from the applications menu (it also starts at login)");
-    expect(primary).toHaveTextContent("Approve this computer…");
+    expect(primary).toHaveTextContent("Open pairing page…");
 
     const others = screen.getByRole("region", { name: "Other systems" });
     const links = within(others)

@@ -148,8 +148,8 @@ function FileFacts({ d }: { d: Download }) {
 export function InstallSteps({ d }: { d: Download }) {
   const approve = (
     <li>
-      Its tray icon shows a pairing code: choose <em>Approve this computer…</em> in its menu to open this hub's approval page, and approve
-      it.
+      It opens this hub's approval page in your browser with its pairing code (or choose <em>Open pairing page…</em> in its tray menu):
+      approve it.
     </li>
   );
   switch (d.kind) {
@@ -181,8 +181,11 @@ export function InstallSteps({ d }: { d: Download }) {
       return (
         <ol className="install-steps">
           <li>
-            Run it and follow the installer; it starts the agent. Should it ask for the hub's address, enter{" "}
-            <code>{window.location.origin}</code>.
+            Run it and follow the installer; on its <em>Your hub</em> page enter <code>{window.location.origin}</code>, and it starts the
+            agent. Or install it without questions from a command prompt in the download folder:
+            <pre>
+              {d.file} /S /HUB={window.location.origin}
+            </pre>
           </li>
           {approve}
         </ol>

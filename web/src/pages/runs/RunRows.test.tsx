@@ -76,7 +76,14 @@ function makeRun(over: Partial<Run> = {}): Run {
     finishedAt: null,
     document: doc,
     dataSetId: "tds_users00000000000000",
-    rows: [0, 1, 2].map((row) => ({ row, status: "queued" as const, passed: 0, total: 0, durationMs: 0 })),
+    rows: [0, 1, 2].map((row) => ({
+      row,
+      values: { email: ["ann", "bob", "cy"][row] + "@example.com" },
+      status: "queued" as const,
+      passed: 0,
+      total: 0,
+      durationMs: 0,
+    })),
     ...over,
   };
 }
@@ -191,7 +198,14 @@ describe("RunPage rows", () => {
           total: 2,
           finishedAt: "2026-11-02T10:00:09Z",
           document: { ...doc, data: { set: "tds_users00000000000000", pool: "dpl_cards000000000000000", mode: "consume" } },
-          rows: [0, 2].map((row) => ({ row, status: "passed" as const, passed: 2, total: 2, durationMs: 900 })),
+          rows: [0, 2].map((row) => ({
+            row,
+            values: { email: ["ann", "bob", "cy"][row] + "@example.com" },
+            status: "passed" as const,
+            passed: 2,
+            total: 2,
+            durationMs: 900,
+          })),
           pool: { id: "dpl_cards000000000000000", mode: "consume", record: 1, values: { card: "4222" } },
         }),
       },

@@ -100,7 +100,12 @@ export function RunRows({
   const rows = rowsView(events, run.rows);
   const set = useDataSetName(run.dataSetId);
   const [open, setOpen] = useState<number | null>(null);
-  const changedSince = set.data && run.createdAt && Date.parse(set.data.updatedAt) > Date.parse(run.createdAt);
+  // The values each row ran with (the run keeps them); the set's column order when it still has them.
+  const values = new Map((run.rows ?? []).map((r) => [r.row, r.values ?? {}]));
+  const columnsOf = (v: Record<string, string>) => {
+    const known = (set.data?.columns ?? []).filter((c) => c in v);
+    return known.length ? [...known, ...Object.keys(v).filter((c) => !known.includes(c))] : Object.keys(v);
+  };
   const opened = open === null ? undefined : rows.find((r) => r.row === open);
   return (
     <section aria-labelledby="run-rows-heading">
@@ -108,11 +113,6 @@ export function RunRows({
       <p className="muted" data-testid="rows-summary">
         {rowsSummary(rows)}. Each row ran in its own browser session.
       </p>
-      {changedSince && (
-        <p className="hint">
-          The values shown are the data set&apos;s as it is now: it changed since this run. Open a row for the values it ran with.
-        </p>
-      )}
       <table className="table run-rows">
         <thead>
           <tr>
@@ -137,7 +137,7 @@ export function RunRows({
                     Row {r.row + 1}
                   </button>
                 </td>
-                <td className="run-row-values">{set.data ? rowPreview(set.data.columns, set.data.rows[r.row]) : ""}</td>
+                <td className="run-row-values">{rowPreview(columnsOf(values.get(r.row) ?? {}), values.get(r.row))}</td>
                 <td>
                   <StatusBadge status={r.status} />
                   {r.error && r.status !== "passed" && <span className="run-row-message">{r.error}</span>}
