@@ -235,3 +235,76 @@ func TestBuildStampsVersion(t *testing.T) {
 		t.Fatalf("--version: %q %v", got, err)
 	}
 }
+
+// dpkgRoot is an empty dpkg installation under a scratch root.
+func dpkgRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range []string{"var/lib/dpkg/info", "var/lib/dpkg/updates", "var/lib/dpkg/triggers", "usr/share/applications"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"var/lib/dpkg/status", "var/lib/dpkg/available"} {
+		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// The package installs, installs again, upgrades and is purged with dpkg
+// itself (into a scratch root): the version moves, and nothing is left
+// after the purge.
+func TestDebInstallUpgradePurge(t *testing.T) {
+	need(t, "dpkg")
+	if os.Geteuid() != 0 {
+		t.Skip("dpkg --root needs root")
+	}
+	root := dpkgRoot(t)
+	dir := t.TempDir()
+	bin := fakeAgent(t)
+	v1, v2 := filepath.Join(dir, "v1.deb"), filepath.Join(dir, "v2.deb")
+	for p, v := range map[string]string{v1: "0.1.0", v2: "0.2.0"} {
+		if err := Deb(DebInfo{Version: v, Arch: "amd64", Binary: bin}, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dpkg := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("dpkg", append([]string{"--root=" + root, "--force-script-chrootless", "--force-architecture", "--log=/dev/null"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("dpkg %v: %v\n%s", args, err, out)
+		}
+	}
+	version := func() string {
+		out, _ := exec.Command("dpkg-query", "--admindir="+filepath.Join(root, "var/lib/dpkg"), "-W", "-f=${Version} ${Status}", "ta-agent").Output()
+		return string(out)
+	}
+	dpkg("-i", v1)
+	dpkg("-i", v1) // run twice
+	if v := version(); v != "0.1.0 install ok installed" {
+		t.Fatalf("after installing: %q", v)
+	}
+	for _, f := range []string{"usr/bin/ta-agent", "usr/share/applications/ta-agent.desktop", "etc/xdg/autostart/ta-agent.desktop"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			t.Errorf("installed %s: %v", f, err)
+		}
+	}
+	dpkg("-i", v2)
+	if v := version(); v != "0.2.0 install ok installed" {
+		t.Fatalf("after upgrading: %q", v)
+	}
+	dpkg("--purge", "ta-agent")
+	var left []string
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		rel, _ := filepath.Rel(root, p)
+		if err == nil && !d.IsDir() && !strings.HasPrefix(rel, "var/lib/dpkg") {
+			left = append(left, rel)
+		}
+		return nil
+	})
+	if len(left) != 0 {
+		t.Errorf("left behind after purge: %v", left)
+	}
+}

@@ -39,17 +39,20 @@ X-GNOME-Autostart-enabled=true
 // Maintainer scripts: refresh the menu; on removal stop running agents (the
 // users' tokens in their config folders stay, so an upgrade or a
 // reinstall connects as before); purge removes what the package created.
+// They honour DPKG_ROOT (an installation into another root, as the tests
+// do): paths go under it, and processes of the running system are left
+// alone.
 const (
 	postinst = `#!/bin/sh
 set -e
-if [ "$1" = "configure" ] && command -v update-desktop-database >/dev/null 2>&1; then
+if [ "$1" = "configure" ] && [ -z "$DPKG_ROOT" ] && command -v update-desktop-database >/dev/null 2>&1; then
 	update-desktop-database -q /usr/share/applications || true
 fi
 exit 0
 `
 	prerm = `#!/bin/sh
 set -e
-if [ "$1" = "remove" ] || [ "$1" = "deconfigure" ]; then
+if { [ "$1" = "remove" ] || [ "$1" = "deconfigure" ]; } && [ -z "$DPKG_ROOT" ]; then
 	pkill -TERM -x ta-agent 2>/dev/null || true
 fi
 exit 0
@@ -57,9 +60,9 @@ exit 0
 	postrm = `#!/bin/sh
 set -e
 if [ "$1" = "purge" ]; then
-	rm -rf /etc/ta-agent
+	rm -rf "$DPKG_ROOT/etc/ta-agent"
 fi
-if command -v update-desktop-database >/dev/null 2>&1; then
+if [ -z "$DPKG_ROOT" ] && command -v update-desktop-database >/dev/null 2>&1; then
 	update-desktop-database -q /usr/share/applications || true
 fi
 exit 0
