@@ -27,6 +27,10 @@ deps: ## install what a fresh Debian 12 machine lacks (as root), or say what to 
 	if ! command -v gcc >/dev/null; then missing="$$missing gcc"; fi; \
 	if ! command -v chromium >/dev/null && ! command -v google-chrome >/dev/null; then missing="$$missing chromium"; fi; \
 	if ! command -v Xvfb >/dev/null; then missing="$$missing xvfb"; fi; \
+	: "make installers and its tests: the Windows installer (NSIS), its signature, the Windows tray agent's C cross compiler"; \
+	if ! command -v makensis >/dev/null; then missing="$$missing nsis"; fi; \
+	if ! command -v osslsigncode >/dev/null; then missing="$$missing osslsigncode"; fi; \
+	if ! command -v x86_64-w64-mingw32-gcc >/dev/null; then missing="$$missing gcc-mingw-w64-x86-64"; fi; \
 	if command -v dpkg-query >/dev/null; then \
 	  : "the agent's tray (Fyne: OpenGL, GLFW) compiles against these; go build -tags headless ./agent does not"; \
 	  for p in pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev; do \
