@@ -99,6 +99,7 @@ test("make a component from three steps, call it from another test, publish v2 a
   });
 
   await test.step("the list shows the component and its two callers", async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Library" }).click();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Components" }).click();
     const row = page.getByRole("row", { name: new RegExp(NAME) });
     await expect(row).toContainText("v1");
@@ -176,8 +177,8 @@ test("make a component from three steps, call it from another test, publish v2 a
   await test.step("the top navigation still fits 1024 px", async () => {
     await page.setViewportSize({ width: 1024, height: 768 });
     const nav = page.getByRole("navigation", { name: "Main" });
-    for (const l of ["Dashboard", "Tests", "Runs", "Environments", "Applications", "Suites", "Components", "Agents", "Admin"]) {
-      const box = await nav.getByRole("link", { name: l, exact: true }).boundingBox();
+    for (const l of ["Dashboard", "Tests", "Runs", "Library", "Environments", "Applications", "Agents", "Admin"]) {
+      const box = await nav.getByRole(l === "Library" ? "button" : "link", { name: l, exact: true }).boundingBox();
       expect(box, l).toBeTruthy();
       expect((box?.x ?? 0) + (box?.width ?? 0), `${l} is cut off`).toBeLessThanOrEqual(1024);
     }

@@ -57,6 +57,7 @@ test("a data set drives a run row by row, and a pool runs dry and is reset", asy
   const emails = ["ann", "bob", "cy", "dee", "eve"].map((n) => `${n}@example.com`);
   await test.step("build a 5-row data set in the grid", async () => {
     await page.goto("/");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Library" }).click();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Test data" }).click();
     await expect(page.getByText("No data sets yet.")).toBeVisible();
     await page.getByRole("link", { name: "New data set" }).click();
@@ -179,6 +180,7 @@ test("a data set drives a run row by row, and a pool runs dry and is reset", asy
   });
 
   await test.step("build a pool of two records", async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Library" }).click();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Data pools" }).click();
     await page.getByRole("link", { name: "New data pool" }).click();
     await page.getByLabel("Name", { exact: true }).fill("Cards");
@@ -223,6 +225,7 @@ test("a data set drives a run row by row, and a pool runs dry and is reset", asy
   });
 
   await test.step("the pool shows who consumed its records; reset frees them", async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Library" }).click();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Data pools" }).click();
     const row = page.getByRole("row", { name: /Cards/ });
     await expect(row.getByRole("cell")).toHaveText(["Cards", "card", "0", "0", "2", "2", /.+/]);

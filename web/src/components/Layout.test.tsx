@@ -1,4 +1,5 @@
-import { screen } from "@testing-library/react";
+import { fireEvent, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage, testContext } from "../test/render";
 import { Layout } from "./Layout";
@@ -30,5 +31,29 @@ describe("Layout", async () => {
   it("links to Administration for a platform administrator", async () => {
     await renderLayout(testContext("Tester", true));
     expect(screen.getByRole("link", { name: "Admin" })).toBeInTheDocument();
+  });
+
+  it("keeps Suites, Components, Test data and Data pools under Library, which opens and closes", async () => {
+    await renderLayout();
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    const library = screen.getByRole("button", { name: "Library" });
+    expect(library).toHaveAttribute("aria-expanded", "false");
+    expect(screen.queryByRole("link", { name: "Components" })).not.toBeInTheDocument();
+    await userEvent.click(library);
+    expect(library).toHaveAttribute("aria-expanded", "true");
+    for (const [name, href] of [
+      ["Suites", "/suites"],
+      ["Components", "/components"],
+      ["Test data", "/test-data"],
+      ["Data pools", "/data-pools"],
+    ]) {
+      expect(screen.getByRole("link", { name })).toHaveAttribute("href", href);
+    }
+    expect(nav).toContainElement(screen.getByRole("link", { name: "Suites" }));
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(screen.queryByRole("link", { name: "Suites" })).not.toBeInTheDocument();
+    await userEvent.click(library);
+    fireEvent.mouseDown(document.body);
+    expect(screen.queryByRole("link", { name: "Suites" })).not.toBeInTheDocument();
   });
 });

@@ -1,12 +1,57 @@
 // The signed-in frame: navigation, the organization and project switcher,
 // the "agent needed" banner and the user menu around every page.
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { NavLink, Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { post, type Organization, type Project } from "../api";
 import { useContextQuery, useSession, useSessionExpiry, useWorkspace, WorkspaceProvider } from "../session";
 import { AgentBanner } from "../pages/agents/AgentBanner";
 import { ErrorBox, FormActions, Loading, Modal } from "./ui";
+
+/**
+ * NavMenu groups links of the top navigation under one button (what tests
+ * are built from: suites, components, test data, data pools), so the bar
+ * stays one line; it closes on a pick, a click elsewhere or Escape.
+ */
+export function NavMenu({ label, links }: { label: string; links: [string, string][] }) {
+  const location = useLocation();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const active = links.some(([to]) => location.pathname === to || location.pathname.startsWith(`${to}/`));
+  useEffect(() => setOpen(false), [location.pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    const esc = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setOpen(false);
+    };
+    document.addEventListener("mousedown", away);
+    document.addEventListener("keydown", esc);
+    return () => {
+      document.removeEventListener("mousedown", away);
+      document.removeEventListener("keydown", esc);
+    };
+  }, [open]);
+  return (
+    <div className="nav-menu" ref={ref}>
+      <button type="button" className={active ? "active" : undefined} aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        {label}
+        <span aria-hidden="true"> ▾</span>
+      </button>
+      {open && (
+        <div className="nav-menu-list">
+          {links.map(([to, text]) => (
+            <NavLink key={to} to={to}>
+              {text}
+            </NavLink>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
 
 /** RequireAuth sends a visitor without a session to sign-in, then back here. */
 export function RequireAuth() {
@@ -214,10 +259,15 @@ export function Layout() {
           <NavLink to="/runs">Runs</NavLink>
           <NavLink to="/environments">Environments</NavLink>
           <NavLink to="/applications">Applications</NavLink>
-          <NavLink to="/suites">Suites</NavLink>
-          <NavLink to="/components">Components</NavLink>
-          <NavLink to="/test-data">Test data</NavLink>
-          <NavLink to="/data-pools">Data pools</NavLink>
+          <NavMenu
+            label="Library"
+            links={[
+              ["/suites", "Suites"],
+              ["/components", "Components"],
+              ["/test-data", "Test data"],
+              ["/data-pools", "Data pools"],
+            ]}
+          />
           <NavLink to="/agents">Agents</NavLink>
           {administers && <NavLink to="/admin">Admin</NavLink>}
         </nav>
