@@ -64,6 +64,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	}
 	go hub.Run(ctx)
 	go srv.Authoring().Run(ctx)
+	go srv.Downloads.Warm() // the first visitor of the Agents page need not wait for them
 	cfg.Limits = fitFileLimit(cfg.Limits, logger)
 	httpSrv, ln, err := listen(cfg, handler, logger)
 	if err != nil {

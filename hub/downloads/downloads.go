@@ -239,3 +239,15 @@ func (d *Dir) Latest(osName, arch string) string {
 	}
 	return best
 }
+
+// Warm prepares every download (adds the hub's address, sums it) ahead of
+// the first visitor, who would otherwise wait for it; errors are logged.
+func (d *Dir) Warm() {
+	if _, err := d.List(); err != nil {
+		log := d.Logger
+		if log == nil {
+			log = slog.Default()
+		}
+		log.Warn("agent downloads", "folder", d.Path, "err", err)
+	}
+}

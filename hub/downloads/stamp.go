@@ -240,7 +240,7 @@ func stampDeb(raw []byte, h HubFile) ([]byte, error) {
 			return nil, err
 		}
 		var out bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&out, gzip.BestCompression)
+		zw := gzip.NewWriter(&out)
 		tw := tar.NewWriter(zw)
 		target := "." + DebHubPath
 		err = retar(zr, tw, target, func(names []string) error {
