@@ -117,9 +117,10 @@ vet: ## go vet
 	$(GO) vet ./...
 
 .PHONY: bench
-bench: deps ## benchmarks: test list p95 (10,000 tests) vs bare SQL; a 20-step run through hub and agent vs raw rod; recording quality (replay green, unique picks, fallbacks surviving a mutation)
+bench: deps ## benchmarks: test list p95 (10,000 tests) vs bare SQL; a 20-step run through hub and agent vs raw rod; a 25-step flow through hub and agent vs Playwright, with and without screenshots; recording quality (replay green, unique picks, fallbacks surviving a mutation)
 	$(GO) test -run '^$$' -bench TestList -benchtime 300x ./hub/api
 	$(GO) test -run '^$$' -bench RunThroughHub -benchtime 20x ./hub/api
+	$(GO) test -run '^$$' -bench FlowVsPlaywright -benchtime 10x ./hub/api
 	$(GO) test -run '^$$' -bench . -benchtime 10x ./agent/runner ./protocol
 	$(GO) test -run '^$$' -bench RecordingQuality -benchtime 1x -timeout 20m ./agent/author
 

@@ -139,7 +139,7 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 	if headed {
 		l = l.Headless(false)
 	} else {
-		l = l.HeadlessNew(true)
+		l = l.HeadlessNew(true).Set("disable-frame-rate-limit").Set("disable-gpu-vsync")
 	}
 	u, err := l.Launch()
 	if err != nil {

@@ -11,10 +11,14 @@ import (
 	"github.com/testautomation/ta/protocol"
 )
 
-var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+var (
+	pngMagic  = []byte("\x89PNG\r\n\x1a\n")
+	jpegMagic = []byte("\xff\xd8\xff")
+)
 
 // checkArtifacts verifies that every artifact event names bytes the
-// emitter got first, PNG, with a valid name and the right size.
+// emitter got first, with a valid name and the right size: a JPEG for the
+// screenshots after passed steps (.jpg), else a PNG (.png).
 func checkArtifacts(t *testing.T, rec *recorder) {
 	t.Helper()
 	for _, e := range rec.ofKind(protocol.ArtifactMade) {
@@ -24,7 +28,9 @@ func checkArtifacts(t *testing.T, rec *recorder) {
 			t.Errorf("artifact event %q without its bytes", e.Name)
 		case !protocol.ValidArtifactName(e.Name):
 			t.Errorf("invalid artifact name %q", e.Name)
-		case !bytes.HasPrefix(data, pngMagic) || e.ContentType != "image/png":
+		case strings.HasSuffix(e.Name, ".jpg") && (!bytes.HasPrefix(data, jpegMagic) || e.ContentType != "image/jpeg"):
+			t.Errorf("artifact %q is not a JPEG (%s)", e.Name, e.ContentType)
+		case !strings.HasSuffix(e.Name, ".jpg") && (!bytes.HasPrefix(data, pngMagic) || e.ContentType != "image/png"):
 			t.Errorf("artifact %q is not a PNG (%s)", e.Name, e.ContentType)
 		case e.Size != int64(len(data)) || e.Step == nil:
 			t.Errorf("artifact %q: size %d for %d bytes, step %v", e.Name, e.Size, len(data), e.Step)
@@ -66,7 +72,7 @@ func TestPassingRunEvents(t *testing.T) {
 			t.Errorf("result step %d: %+v", i, res.Steps[i])
 		}
 	}
-	if want := []string{"step-001-s1.png", "step-002-s2.png", "step-003-s3.png"}; !slices.Equal(names, want) {
+	if want := []string{"step-001-s1.jpg", "step-002-s2.jpg", "step-003-s3.jpg"}; !slices.Equal(names, want) {
 		t.Errorf("screenshots %v, want %v", names, want)
 	}
 	checkArtifacts(t, rec)
@@ -219,7 +225,7 @@ func TestScreenshotStepArtifacts(t *testing.T) {
 	for _, s := range res.Steps {
 		got = append(got, s.Screenshot)
 	}
-	want := []string{"step-001-s1.png", "Login-page-n-code.png", "Login-page-n-code-2.png", "logo.png"}
+	want := []string{"step-001-s1.jpg", "Login-page-n-code.png", "Login-page-n-code-2.png", "logo.png"}
 	if !slices.Equal(got, want) {
 		t.Errorf("screenshots %v, want %v", got, want)
 	}

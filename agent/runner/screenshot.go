@@ -9,19 +9,39 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 )
 
+// stepShotQuality is the JPEG quality of the screenshots taken after every
+// step: they show what the page looked like, at a fraction of a PNG's
+// encoding time and size. A failed step's screenshot stays a lossless PNG.
+const stepShotQuality = 80
+
 // screenshot captures the viewport after a step and sends it as the step's
-// artifact named base+".png"; it returns the name, "" when it could not.
-func (r *run) screenshot(ctx context.Context, step int, base string) string {
+// artifact named base+".jpg" (".png" for a failure: lossless); it returns
+// the name, "" when it could not.
+func (r *run) screenshot(ctx context.Context, step int, base string, failure bool) string {
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	data, err := r.capture(sctx, false)
+	var data []byte
+	var err error
+	if failure {
+		data, err = r.capture(sctx, false)
+	} else {
+		q := stepShotQuality
+		var res *proto.PageCaptureScreenshotResult
+		res, err = proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: true}.Call(r.sess(sctx))
+		if err == nil {
+			data = res.Data
+		}
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			r.out.logf("warn", &step, "no screenshot after the step: %v", err)
 		}
 		return ""
 	}
-	return r.out.artifact(step, base, ".png", "image/png", data)
+	if failure {
+		return r.out.artifact(step, base, ".png", "image/png", data)
+	}
+	return r.out.artifact(step, base, ".jpg", "image/jpeg", data)
 }
 
 // capture takes a PNG of the viewport, or of the whole page.

@@ -65,10 +65,10 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 		switch {
 		case res.Status == protocol.StepFailed:
 			s.frame(ctx, true)
-			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s-failure", i+1, st.ID))
+			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s-failure", i+1, st.ID), true)
 		case r.job.Screenshots && s.shot == "":
 			s.frame(ctx, false)
-			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s", i+1, st.ID))
+			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s", i+1, st.ID), false)
 		}
 	}
 	res.Box, res.Used = s.box, s.used
@@ -128,7 +128,8 @@ func isPermanent(err error) bool {
 // attempt reported a reason ("for the page to load").
 func (s *stepRun) poll(ctx context.Context, waiting string, try func(ctx context.Context) error) error {
 	var last error
-	for i := 0; ; i++ {
+	start := time.Now()
+	for {
 		err := try(ctx)
 		if err == nil {
 			return nil
@@ -147,20 +148,24 @@ func (s *stepRun) poll(ctx context.Context, waiting string, try func(ctx context
 		if errors.As(err, &missed) {
 			s.retry(last)
 		}
-		if !sleep(ctx, pollDelay(i)) {
+		if !sleep(ctx, pollDelay(time.Since(start))) {
 			return fmt.Errorf("timed out after %s: %w", s.timeout, last)
 		}
 	}
 }
 
-// pollDelay paces polling: quick at first (most waits are short), then
-// every 250 ms.
-func pollDelay(i int) time.Duration {
-	delays := []time.Duration{20, 50, 100, 100, 250}
-	if i < len(delays) {
-		return delays[i] * time.Millisecond
+// pollDelay paces polling by how long the step has waited: every 10 ms in
+// the first two seconds (most waits are short, and an answer seen 10 ms
+// late costs the run 10 ms: a page's state is checked in about a
+// millisecond), then every 50 ms, and every 100 ms after ten seconds.
+func pollDelay(waited time.Duration) time.Duration {
+	switch {
+	case waited < 2*time.Second:
+		return 10 * time.Millisecond
+	case waited < 10*time.Second:
+		return 50 * time.Millisecond
 	}
-	return 250 * time.Millisecond
+	return 100 * time.Millisecond
 }
 
 // retry emits step.retry after an attempt that acted on the page failed

@@ -186,10 +186,10 @@ func TestRunPassesWithEvents(t *testing.T) {
 	if healed == nil || healed.Kind != "css" || healed.Value != "#password" {
 		t.Errorf("the password step should be healed by its css fallback: %+v", run.Result.Steps[2])
 	}
-	// Screenshots after every step, downloadable.
+	// Screenshots after every step (JPEG), downloadable.
 	shot := run.Result.Steps[4].Screenshot
 	resp := f.user.do("GET", "/api/runs/"+runID+"/artifacts/"+shot, nil).want(t, 200)
-	if !strings.HasPrefix(string(resp.body), "\x89PNG") || resp.header.Get("Content-Type") != "image/png" {
+	if !strings.HasPrefix(string(resp.body), "\xff\xd8\xff") || resp.header.Get("Content-Type") != "image/jpeg" || !strings.HasSuffix(shot, ".jpg") {
 		t.Errorf("screenshot %q: %q %s", shot, resp.header.Get("Content-Type"), resp.body[:min(8, len(resp.body))])
 	}
 	f.user.do("GET", "/api/runs/"+runID+"/artifacts/..%2Fsecret.key", nil).want(t, 404)

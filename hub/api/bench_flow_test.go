@@ -1,0 +1,128 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/protocol"
+)
+
+// flowDoc is the benchmark flow of issue 15 as a test: sign in on
+// testdata/site/shop.html (its answer takes 300 ms), then five rounds of
+// choose a size, tick gift wrap, add to cart, check the cart: 25 steps,
+// the same as testdata/bench/flow.mjs does in Playwright.
+func flowDoc() map[string]any {
+	sizes := []string{"s", "m", "l", "s", "m"}
+	steps := []map[string]any{
+		{"type": "navigate", "url": "${baseUrl}/shop.html"},
+		{"type": "fill", "value": "amy@shop.test", "target": target(loc("label", "Email"))},
+		{"type": "fill", "value": "amy-password", "target": target(loc("label", "Password"))},
+		{"type": "click", "target": target(loc("role", "button", "Sign in"))},
+		{"type": "assertText", "expected": "Welcome, amy@shop.test", "target": target(loc("testId", "greeting"))},
+	}
+	for i, s := range sizes {
+		steps = append(steps,
+			map[string]any{"type": "select", "value": s, "target": target(loc("label", "Size"))},
+			map[string]any{"type": "check", "target": target(loc("label", "Gift wrap"))},
+			map[string]any{"type": "click", "target": target(loc("role", "button", "Add to cart"))},
+			map[string]any{"type": "assertText", "expected": fmt.Sprintf("Cart: %d items, last %s gift", i+1, s), "target": target(loc("testId", "cart"))})
+	}
+	return map[string]any{"dsl": 2, "name": "Shop flow", "steps": steps}
+}
+
+// playwrightFlow runs testdata/bench/flow.mjs: n timed runs of the flow in
+// Playwright after a warm-up, with or without a screenshot after every step.
+func playwrightFlow(b *testing.B, base string, n int, shots bool) []time.Duration {
+	b.Helper()
+	arg := "0"
+	if shots {
+		arg = "1"
+	}
+	out, err := exec.Command("node", "testdata/bench/flow.mjs", base, strconv.Itoa(n), arg).Output()
+	if err != nil {
+		b.Fatalf("node flow.mjs: %v", err)
+	}
+	var ms []float64
+	if err := json.Unmarshal(out, &ms); err != nil {
+		b.Fatalf("flow.mjs printed %q: %v", out, err)
+	}
+	d := make([]time.Duration, len(ms))
+	for i, m := range ms {
+		d[i] = time.Duration(m * float64(time.Millisecond))
+	}
+	return d
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// BenchmarkFlowVsPlaywright measures the 25-step flow end to end through
+// the service (POST /api/runs to the final status, hub and a paired agent
+// on a warm Chromium) and in Playwright (one Node process, a new context
+// per flow, Debian's Chromium), both without and with a screenshot after
+// every step, medians of b.N runs after a warm-up (-benchtime 10x). Goals
+// (issue 15): service ≤ 0.7x Playwright; screenshots cost ≤ 20% over none.
+func BenchmarkFlowVsPlaywright(b *testing.B) {
+	if _, err := exec.LookPath("node"); err != nil {
+		b.Skip("node is not installed")
+	}
+	if _, err := os.Stat("../../web/node_modules/playwright"); err != nil {
+		b.Skip("web/node_modules is not installed (npm ci in web/)")
+	}
+	h := newHarness(b)
+	o := h.org(b)
+	c := o.members[access.TestManager]
+	base := site(b)
+	env := c.projectDo(o.project, "POST", "/api/environments", map[string]any{"name": "Local", "variables": map[string]string{"baseUrl": base}}).want(b, 201).str("id")
+	h.pairAgent(b, c, browserRunner{sharedBrowser(b)})
+	id := c.createTest(b, o.project, flowDoc())
+	run := func(shots bool) time.Duration {
+		start := time.Now()
+		runID := c.projectDo(o.project, "POST", "/api/runs", map[string]any{"testId": id, "environmentId": env, "screenshots": shots}).want(b, 201).str("runId")
+		wake, stop := h.dispatch.Watch(runID)
+		defer stop()
+		for {
+			r, _ := h.store.Run(context.Background(), runID)
+			if protocol.Final(r.Status) {
+				if r.Status != protocol.RunPassed {
+					b.Fatalf("run %s: %s", r.Status, r.Error)
+				}
+				return time.Since(start)
+			}
+			<-wake
+		}
+	}
+	run(false) // warm-up
+	run(true)
+	n := b.N
+	var plain, shots []time.Duration
+	b.ResetTimer()
+	for range n {
+		plain = append(plain, run(false))
+		shots = append(shots, run(true))
+	}
+	b.StopTimer()
+	pw, pwShots := playwrightFlow(b, base, n, false), playwrightFlow(b, base, n, true)
+	svc, svcS, pwM, pwS := median(plain), median(shots), median(pw), median(pwShots)
+	b.ReportMetric(ms(svc), "service-ms")
+	b.ReportMetric(ms(pwM), "playwright-ms")
+	b.ReportMetric(ms(svc)/ms(pwM), "x-playwright")
+	b.ReportMetric(ms(svcS), "service-shots-ms")
+	b.ReportMetric(ms(pwS), "playwright-shots-ms")
+	b.ReportMetric(ms(svcS)/ms(pwS), "x-playwright-shots")
+	b.ReportMetric(100*(ms(svcS)/ms(svc)-1), "service-shot-cost-%")
+	b.ReportMetric(100*(ms(pwS)/ms(pwM)-1), "playwright-shot-cost-%")
+}
