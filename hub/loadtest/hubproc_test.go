@@ -151,6 +151,7 @@ func (h *hubProc) tail() string {
 // procStats is what the hub process uses at one moment.
 type procStats struct {
 	RSS, Peak  int64 // VmRSS and VmHWM, bytes
+	Anon       int64 // RssAnon: the part of RSS that is the process's own memory, not its mapped binary
 	Goroutines int
 	Files      int // open file descriptors
 }
@@ -175,6 +176,8 @@ func (h *hubProc) stats(b *testing.B) procStats {
 				s.RSS = n << 10
 			case "VmHWM":
 				s.Peak = n << 10
+			case "RssAnon":
+				s.Anon = n << 10
 			}
 		}
 	}

@@ -57,6 +57,9 @@ func BenchmarkScale(b *testing.B) {
 	bc := login(b, hub.url, w.burstEmail, transport)
 	testID := lat.createTest(b, w.project)
 	idleHub := hub.stats(b)
+	if profiles != "" {
+		hub.saveProfiles(b, profiles, "idle")
+	}
 
 	warm, err := connectAgents(ctx, hub.url, []string{w.warm}, 1, 1)
 	if err != nil {
@@ -100,6 +103,9 @@ func BenchmarkScale(b *testing.B) {
 		burstAssigns += a.assigns.Load()
 	}
 	end := hub.stats(b)
+	if profiles != "" {
+		hub.saveProfiles(b, profiles, "end")
+	}
 	idleLeft, watchersLeft := connected(idle), watchers.open.Load()
 	var idleAssigns int64
 	for _, a := range idle {
@@ -115,10 +121,11 @@ func BenchmarkScale(b *testing.B) {
 		files, agents, idleUsers, subs, liveRuns)
 	fmt.Printf("load connected in %.1f s (agents %.1f s); run starts: %d timed after %d warm-up, one every %s, each side\n\n",
 		loadIn.Seconds(), agentsIn.Seconds(), samples, warmup, interval)
-	fmt.Printf("| %-38s | %-18s | %-24s | %-10s |\n", "figure", "no load (anchor)", loadName, "target")
-	fmt.Printf("|%s|%s|%s|%s|\n", dashes(40), dashes(20), dashes(26), dashes(12))
-	row := func(name, a, l, t string) { fmt.Printf("| %-38s | %-18s | %-24s | %-10s |\n", name, a, l, t) }
-	row("hub RSS (VmRSS)", mb(idleHub.RSS), mb(loaded.RSS)+" (after timing: "+mb(measured.RSS)+")", "< 300 MB")
+	fmt.Printf("| %-38s | %-18s | %-28s | %-11s |\n", "figure", "no load (anchor)", loadName, "target")
+	fmt.Printf("|%s|%s|%s|%s|\n", dashes(40), dashes(20), dashes(30), dashes(13))
+	row := func(name, a, l, t string) { fmt.Printf("| %-38s | %-18s | %-28s | %-11s |\n", name, a, l, t) }
+	row("hub RSS (VmRSS)", mb(idleHub.RSS), mb(loaded.RSS)+", after timing "+mb(measured.RSS), "< 300 MB")
+	row("  of which anonymous (RssAnon)", mb(idleHub.Anon), mb(loaded.Anon)+", after timing "+mb(measured.Anon), "")
 	row("hub goroutines", strconv.Itoa(idleHub.Goroutines), strconv.Itoa(loaded.Goroutines), "")
 	row("hub open files", strconv.Itoa(idleHub.Files), strconv.Itoa(loaded.Files), "")
 	row("POST /api/runs answered p50 / p99", ms(anchor.post), ms(under.post), "")
@@ -129,7 +136,7 @@ func BenchmarkScale(b *testing.B) {
 	fmt.Printf("  accepted %d/%d, finished passed %d, finished otherwise %d, still queued or running %d, assigns %d (one per run: %d)\n",
 		br.accepted, br.runs, br.passed, br.other, br.open, burstAssigns, br.runs)
 	fmt.Printf("  wall time, first POST to last finish: %.2f s (all POSTs answered in %.2f s)\n", br.wall.Seconds(), br.posted.Seconds())
-	fmt.Printf("  hub RSS after %s, peak over the whole run (VmHWM) %s, goroutines %d\n", mb(end.RSS), mb(end.Peak), end.Goroutines)
+	fmt.Printf("  hub RSS after %s (anonymous %s), peak over the whole run (VmHWM) %s, goroutines %d\n", mb(end.RSS), mb(end.Anon), mb(end.Peak), end.Goroutines)
 	fmt.Printf("  still connected at the end: %d/%d idle agents (runs given to them: %d), %d/%d event streams\n\n",
 		idleLeft, agents, idleAssigns, watchersLeft, subs)
 
