@@ -92,6 +92,13 @@ func BenchmarkScale(b *testing.B) {
 	}
 	under := timer.measure(b, lat, w.project, testID, samples, warmup, interval)
 	measured := hub.stats(b)
+	if os.Getenv("LOADTEST_SLOW") != "" {
+		for i, d := range under.started {
+			if d > 25*time.Millisecond {
+				fmt.Printf("slow: t+%.1fs post %v assign %v started %v\n", under.at[i].Sub(loadStart).Seconds(), under.post[i], under.assign[i], d)
+			}
+		}
+	}
 
 	burstConns, err := connectAgents(ctx, hub.url, w.burstAgents, 1, width)
 	if err != nil {

@@ -29,7 +29,10 @@ func newStartTimer(warm *fakeAgent) *startTimer {
 }
 
 // latencies are samples of the three times, in order.
-type latencies struct{ post, assign, started []time.Duration }
+type latencies struct {
+	post, assign, started []time.Duration
+	at                    []time.Time // when each sample began
+}
 
 // measure starts n runs one after the other, one every interval (paced,
 // so that the hub's periodic work falls inside the window as it would),
@@ -44,6 +47,7 @@ func (t *startTimer) measure(b *testing.B, c *client, project, testID string, n,
 		}
 		if i >= warmup {
 			l.post, l.assign, l.started = append(l.post, post), append(l.assign, assign), append(l.started, started)
+			l.at = append(l.at, begin)
 		}
 		time.Sleep(interval - time.Since(begin))
 	}
