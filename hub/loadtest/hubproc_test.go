@@ -153,7 +153,9 @@ type procStats struct {
 	RSS, Peak  int64 // VmRSS and VmHWM, bytes
 	Anon       int64 // RssAnon: the part of RSS that is the process's own memory, not its mapped binary
 	Goroutines int
-	Files      int // open file descriptors
+	Files      int   // open file descriptors
+	Heap       int64 // Go heap in use (HeapInuse), bytes
+	Stacks     int64 // goroutine stacks in use (StackInuse), bytes
 }
 
 // stats reads the hub's /proc status and its goroutine count (HUB_PPROF).
@@ -191,6 +193,24 @@ func (h *hubProc) stats(b *testing.B) procStats {
 	first, _ := bufio.NewReader(resp.Body).ReadString('\n')
 	if _, err := fmt.Sscanf(first, "goroutine profile: total %d", &s.Goroutines); err != nil {
 		b.Fatalf("goroutine profile: %q", first)
+	}
+	// The text heap profile ends with the runtime's memory statistics;
+	// gc=1 collects first, so the heap counts what is live.
+	heap, err := http.Get("http://" + h.pprof + "/debug/pprof/heap?debug=1&gc=1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer heap.Body.Close()
+	sc = bufio.NewScanner(heap.Body)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if v, ok := strings.CutPrefix(line, "# HeapInuse = "); ok {
+			s.Heap, _ = strconv.ParseInt(v, 10, 64)
+		} else if v, ok := strings.CutPrefix(line, "# Stack = "); ok {
+			in, _, _ := strings.Cut(v, " ")
+			s.Stacks, _ = strconv.ParseInt(in, 10, 64)
+		}
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,6 +49,11 @@ func BenchmarkScale(b *testing.B) {
 	}
 	b.Cleanup(pool.Close)
 	w := seed(b, pool, agents, idleUsers, burstAgents)
+	var pgVersion string
+	if err := pool.QueryRow(context.Background(), "SHOW server_version").Scan(&pgVersion); err != nil {
+		b.Fatal(err)
+	}
+	loadAvgStart := loadAvg()
 	hub := startHub(b, dir, dbURL)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel) // before the hub stops: the agents and streams end first
@@ -92,12 +98,20 @@ func BenchmarkScale(b *testing.B) {
 	}
 	under := timer.measure(b, lat, w.project, testID, samples, warmup, interval)
 	measured := hub.stats(b)
-	if os.Getenv("LOADTEST_SLOW") != "" {
-		for i, d := range under.started {
-			if d > 25*time.Millisecond {
-				fmt.Printf("slow: t+%.1fs post %v assign %v started %v\n", under.at[i].Sub(loadStart).Seconds(), under.post[i], under.assign[i], d)
+	if slow := knob("LOADTEST_SLOW", 0); slow > 0 { // ms: list the samples slower than this
+		hubStart := anchor.at[0]
+		for _, side := range []struct {
+			name string
+			l    latencies
+		}{{"no load", anchor}, {"loaded", under}} {
+			for i, d := range side.l.started {
+				if d > time.Duration(slow)*time.Millisecond {
+					fmt.Printf("slow (%s): t+%.1fs post %v assign %v started %v\n", side.name, side.l.at[i].Sub(hubStart).Seconds(),
+						side.l.post[i].Round(time.Millisecond/10), side.l.assign[i].Round(time.Millisecond/10), d.Round(time.Millisecond/10))
+				}
 			}
 		}
+		fmt.Printf("load connected at t+%.1fs\n", loadStart.Sub(hubStart).Seconds())
 	}
 
 	burstConns, err := connectAgents(ctx, hub.url, w.burstAgents, 1, width)
@@ -122,8 +136,9 @@ func BenchmarkScale(b *testing.B) {
 	mb := func(n int64) string { return fmt.Sprintf("%.0f MB", float64(n)/(1<<20)) }
 	ms := func(d []time.Duration) string { return fmt.Sprintf("%.1f / %.1f ms", pct(d, 50), pct(d, 99)) }
 	loadName := fmt.Sprintf("%d agents + %d SSE", agents, subs)
-	fmt.Printf("\nOne hub under load: the hub binary as a child process, PostgreSQL %s, %d CPUs (shared with whatever else runs here)\n",
-		"private cluster (durable commits)", runtime.NumCPU())
+	fmt.Printf("\nOne hub under load: the hub binary as a child process; PostgreSQL %s, a private cluster with durable commits; %d CPUs\n",
+		pgVersion, runtime.NumCPU())
+	fmt.Printf("shared with whatever else runs here: load average %s at the start, %s at the end\n", loadAvgStart, loadAvg())
 	fmt.Printf("child hub: HUB_MAX_CONNS_PER_ADDR=0 (all load comes from 127.0.0.1), open-file limit %d; %d idle agents of %d users, %d subscribers on %d queued runs\n",
 		files, agents, idleUsers, subs, liveRuns)
 	fmt.Printf("load connected in %.1f s (agents %.1f s); run starts: %d timed after %d warm-up, one every %s, each side\n\n",
@@ -133,11 +148,15 @@ func BenchmarkScale(b *testing.B) {
 	row := func(name, a, l, t string) { fmt.Printf("| %-38s | %-18s | %-28s | %-11s |\n", name, a, l, t) }
 	row("hub RSS (VmRSS)", mb(idleHub.RSS), mb(loaded.RSS)+", after timing "+mb(measured.RSS), "< 300 MB")
 	row("  of which anonymous (RssAnon)", mb(idleHub.Anon), mb(loaded.Anon)+", after timing "+mb(measured.Anon), "")
+	row("  Go heap live / goroutine stacks", mb(idleHub.Heap)+" / "+mb(idleHub.Stacks), mb(loaded.Heap)+" / "+mb(loaded.Stacks), "")
 	row("hub goroutines", strconv.Itoa(idleHub.Goroutines), strconv.Itoa(loaded.Goroutines), "")
 	row("hub open files", strconv.Itoa(idleHub.Files), strconv.Itoa(loaded.Files), "")
 	row("POST /api/runs answered p50 / p99", ms(anchor.post), ms(under.post), "")
 	row("POST to assign at the agent p50 / p99", ms(anchor.assign), ms(under.assign), "p99 < 50 ms")
 	row("POST to run.started on SSE p50 / p99", ms(anchor.started), ms(under.started), "p99 < 50 ms")
+	fmt.Printf("(RSS is as the system sees it: with no load it still holds pages of the three sign-ins just before, 32 MB of scrypt each,\n")
+	fmt.Printf(" which Go returns to the system slowly; the heap is measured after a collection)\n")
+	fmt.Printf("(p99 of %d samples is the %s slowest: a stall of the machine shows there first, on either side)\n", samples, ordinal(samples-int(float64(samples)*0.99+0.5)+1))
 	fmt.Printf("\nBurst, with the load above still connected: %d runs posted at once over %d agents (one run at a time each)\n",
 		br.runs, burstAgents)
 	fmt.Printf("  accepted %d/%d, finished passed %d, finished otherwise %d, still queued or running %d, assigns %d (one per run: %d)\n",
@@ -160,6 +179,28 @@ func BenchmarkScale(b *testing.B) {
 		b.Errorf("lost: %d of %d burst runs did not pass; %d agents and %d streams of %d and %d dropped; idle agents got %d runs",
 			br.runs-br.passed, br.runs, agents-idleLeft, int64(subs)-watchersLeft, agents, subs, idleAssigns)
 	}
+}
+
+// loadAvg is the machine's 1, 5 and 15 minute load averages.
+func loadAvg() string {
+	data, _ := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return strconv.Itoa(n) + "th"
 }
 
 func dashes(n int) string {
