@@ -101,6 +101,56 @@ func TestTestCountsFollowTests(t *testing.T) {
 	}
 	wg.Wait()
 	check("after creating")
+	// Tests come and go in one group at once: the group falls to none and
+	// comes back while others wait on it.
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				id := ids.New("tc")
+				_, err := st.CreateTests(context.Background(), store.NewTest{ID: id, ProjectID: projects[0], OwnerID: ann, Visibility: "Shared", Now: now,
+					Content: store.TestContent{Name: fmt.Sprintf("Churn %d", i), Suite: "Churn", Document: []byte(`{"dsl":2,"steps":[]}`)}})
+				if err == nil {
+					err = st.DeleteTest(context.Background(), id)
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	check("after tests came and went in one group")
+	// The last test of a group is deleted while another transaction adds
+	// one to it: the adder waits on the group, then makes it anew.
+	last := ids.New("tc")
+	if _, err := st.CreateTests(ctx, store.NewTest{ID: last, ProjectID: projects[0], OwnerID: ann, Visibility: "Shared", Now: now,
+		Content: store.TestContent{Name: "Last", Suite: "Lonely", Document: []byte(`{"dsl":2,"steps":[]}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM tests WHERE id = $1`, last); err != nil {
+		t.Fatal(err)
+	}
+	added := make(chan error)
+	go func() {
+		_, err := st.CreateTests(context.Background(), store.NewTest{ID: ids.New("tc"), ProjectID: projects[0], OwnerID: ann, Visibility: "Shared",
+			Now: now, Content: store.TestContent{Name: "Next", Suite: "Lonely", Document: []byte(`{"dsl":2,"steps":[]}`)}})
+		added <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let it reach the group's lock (the result is the same if it has not)
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-added; err != nil {
+		t.Fatal(err)
+	}
+	check("after a group's last test went while another came")
 	exec(`UPDATE tests SET suite = 'Checkout' WHERE suite = 'Cart'`)
 	check("after moving a suite's tests")
 	exec(`UPDATE tests SET visibility = 'Shared' WHERE id = $1`, created[0])

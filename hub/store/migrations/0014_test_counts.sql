@@ -7,16 +7,21 @@ CREATE TABLE test_counts (
     suite      text NOT NULL,
     visibility text NOT NULL,
     owner_id   text NOT NULL, -- '' once the owner's account is deleted
-    n          bigint NOT NULL CHECK (n > 0),
+    n          bigint NOT NULL CHECK (n >= 0),
     PRIMARY KEY (project_id, suite, visibility, owner_id)
 );
+
+-- No test is added or moved between the count and the triggers.
+LOCK TABLE tests IN SHARE ROW EXCLUSIVE MODE;
 
 INSERT INTO test_counts (project_id, suite, visibility, owner_id, n)
     SELECT project_id, suite, visibility, coalesce(owner_id, ''), count(*) FROM tests GROUP BY 1, 2, 3, 4;
 
 -- A group that falls to none is removed, so renamed suites and deleted
--- accounts leave nothing behind. A decrement only updates: while a project
--- is deleted its groups may already be gone.
+-- accounts leave nothing behind. The decrement locks its row until the
+-- transaction ends, so the row it finds at zero is still at zero when it
+-- is deleted; an increment waiting on it then inserts the group anew.
+-- While a project is deleted its groups may already be gone: nothing to do.
 CREATE FUNCTION tests_count() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     left_n bigint;
@@ -24,12 +29,12 @@ BEGIN
     IF TG_OP IN ('UPDATE', 'DELETE') THEN
         UPDATE test_counts SET n = n - 1
             WHERE project_id = OLD.project_id AND suite = OLD.suite AND visibility = OLD.visibility
-              AND owner_id = coalesce(OLD.owner_id, '') AND n > 1
+              AND owner_id = coalesce(OLD.owner_id, '')
             RETURNING n INTO left_n;
-        IF left_n IS NULL THEN
+        IF left_n = 0 THEN
             DELETE FROM test_counts
                 WHERE project_id = OLD.project_id AND suite = OLD.suite AND visibility = OLD.visibility
-                  AND owner_id = coalesce(OLD.owner_id, '');
+                  AND owner_id = coalesce(OLD.owner_id, '') AND n = 0;
         END IF;
     END IF;
     IF TG_OP IN ('UPDATE', 'INSERT') THEN
