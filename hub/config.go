@@ -29,6 +29,7 @@ type config struct {
 	Limits        netlimit.Limits
 	LLM           language.Config // HUB_LLM_*: drafting steps from plain language; off without a model
 	Downloads     string          // HUB_DOWNLOADS: the agent installers served; else <data>/downloads
+	Pprof         string          // HUB_PPROF: address of a listener serving Go's profiles; off when empty
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -45,7 +46,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.DataDir, "data", envOr("HUB_DATA", "./data"), "data folder: private database, audit log, artifacts (HUB_DATA)")
 	fs.StringVar(&c.LogFormat, "log-format", envOr("HUB_LOG_FORMAT", "text"), "log format: text or json (HUB_LOG_FORMAT)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE, HUB_DOWNLOADS (see README.md)\n\nFlags:")
+		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE, HUB_DOWNLOADS, HUB_PPROF (see README.md)\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -97,6 +98,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, err
 	}
 	c.Downloads = strings.TrimSpace(getenv("HUB_DOWNLOADS"))
+	if c.Pprof = strings.TrimSpace(getenv("HUB_PPROF")); c.Pprof != "" {
+		if _, _, err := net.SplitHostPort(c.Pprof); err != nil {
+			return c, fmt.Errorf("HUB_PPROF %q is not an address like 127.0.0.1:6060", c.Pprof)
+		}
+	}
 	c.Limits = netlimit.Defaults
 	if err := intEnv(getenv, "HUB_MAX_CONNS", 1, &c.Limits.MaxConns); err != nil {
 		return c, err

@@ -73,6 +73,9 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- httpSrv.Serve(ln) }()
 	go sweepSessions(ctx, st, srv, logger)
+	if cfg.Pprof != "" {
+		go servePprof(ctx, cfg.Pprof, logger)
+	}
 	announce(ctx, st, cfg, logger)
 
 	select {

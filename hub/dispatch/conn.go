@@ -361,10 +361,11 @@ func (h *Hub) touchConnected(ctx context.Context, now time.Time) {
 		}
 	}
 	h.mu.Unlock()
-	for _, id := range due {
-		if err := h.Store.TouchAgent(ctx, id, now); err != nil {
-			h.log.Warn("record when an agent was last seen", "agent", id, "err", err)
-		}
+	if len(due) == 0 {
+		return
+	}
+	if err := h.Store.TouchAgents(ctx, due, now); err != nil {
+		h.log.Warn("record when agents were last seen", "agents", len(due), "err", err)
 	}
 }
 

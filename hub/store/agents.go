@@ -104,6 +104,14 @@ func (s *Store) TouchAgent(ctx context.Context, id string, now time.Time) error 
 	return err
 }
 
+// TouchAgents records that agents were seen, in one statement: a hub with
+// a thousand connected agents would otherwise commit a thousand times a
+// minute.
+func (s *Store) TouchAgents(ctx context.Context, ids []string, now time.Time) error {
+	_, err := s.pool.Exec(ctx, `UPDATE agents SET last_seen_at = $2 WHERE id = ANY($1)`, ids, now)
+	return err
+}
+
 // SetAgentHeadless records whether an agent has a display, as its hello
 // says on every connection.
 func (s *Store) SetAgentHeadless(ctx context.Context, id string, headless bool) error {

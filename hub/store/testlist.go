@@ -56,15 +56,25 @@ func (s *Store) ListTests(ctx context.Context, q TestQuery) ([]Test, int, *Curso
 	case "mine":
 		where = append(where, "t.owner_id = $2")
 	}
+	// Without a search every condition is on a column test_counts has
+	// (project, suite, visibility, owner): the total is a sum of its
+	// groups, not a count of every row. A condition on anything else must
+	// clear counted.
+	counted := true
 	if q.Q != "" {
 		where = append(where, "t.search LIKE "+arg(likePattern(strings.ToLower(q.Q))))
+		counted = false
 	}
 	if q.Suite != nil {
 		where = append(where, "t.suite = "+arg(*q.Suite))
 	}
 	cond := strings.Join(where, " AND ")
+	countSQL := `SELECT count(*) FROM tests t WHERE ` + cond
+	if counted {
+		countSQL = `SELECT coalesce(sum(t.n), 0)::bigint FROM test_counts t WHERE ` + cond
+	}
 	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM tests t WHERE `+cond, args...).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, countSQL, args...).Scan(&total); err != nil {
 		return nil, 0, nil, err
 	}
 
