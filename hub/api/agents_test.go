@@ -144,7 +144,7 @@ func TestAgentHelloRefused(t *testing.T) {
 		hello protocol.Message
 		want  string
 	}{
-		{protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version + 1, Pair: &protocol.PairRequest{Hostname: "x", OS: "linux"}}, "speaks protocol"},
+		{protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version + 1, Pair: &protocol.PairRequest{Hostname: "x", OS: "linux"}}, "its Agents page, http://hub.test/agents, offers the download"},
 		{protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version}, "needs a token or a pairing request"},
 		{protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Token: "made-up"}, "pair it again"},
 		{protocol.Message{Type: "event", Protocol: protocol.Version}, "first message must be hello"},

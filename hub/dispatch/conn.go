@@ -297,9 +297,9 @@ func (c *conn) readHello(ctx context.Context) (protocol.Message, error) {
 		return m, errors.New("the first message must be hello")
 	}
 	if m.Protocol != protocol.Version {
-		return m, fmt.Errorf("this agent speaks protocol %d but the hub at %s speaks %d: update the agent to the hub's version "+
-			"(build it from the hub's source with `go build ./agent`, or install the one your hub's administrator gives you)",
-			m.Protocol, c.h.BaseURL, protocol.Version)
+		return m, fmt.Errorf("this agent speaks protocol %d but the hub at %s speaks %d: install the hub's agent: "+
+			"its Agents page, %s/agents, offers the download for your system",
+			m.Protocol, c.h.BaseURL, protocol.Version, strings.TrimRight(c.h.BaseURL, "/"))
 	}
 	if m.Token == "" && (m.Pair == nil || label(m.Pair.Hostname, 100) == "") {
 		return m, errors.New("hello needs a token or a pairing request with the hostname")
