@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/testautomation/ta/hub/downloads"
@@ -56,14 +57,7 @@ func (s *Server) agentDownload(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorBody{Error: "choose a download by os and arch", Code: "invalid_query", Issues: issues})
 		return
 	}
-	var f downloads.File
-	found := false
-	for _, d := range list { // sorted by preference
-		if d.OS == osName && d.Arch == arch && (kind == "" || d.Kind == kind) {
-			f, found = d, true
-			break
-		}
-	}
+	f, found := downloads.Pick(list, osName, arch, kind)
 	if !found {
 		want := osName + "/" + arch
 		if kind != "" {
@@ -73,7 +67,7 @@ func (s *Server) agentDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	file, mod, err := s.Downloads.Open(f)
-	if errors.Is(err, downloads.ErrNotFound) {
+	if errors.Is(err, os.ErrNotExist) { // removed since it was listed
 		writeError(w, http.StatusNotFound, codeNotFound, "the download went away; "+available(list))
 		return
 	}

@@ -181,20 +181,19 @@ func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Envi
 	if err != nil {
 		return t, runPlan{}, nil, err
 	}
-	plan := runPlan{doc: doc}
-	if len(issues) == 0 {
-		var rowIssues issueList
-		if plan.dataSetID, plan.rows, rowIssues, err = s.runRowsFor(r.Context(), t.ProjectID, doc, "", nil, false); err != nil {
-			return t, runPlan{}, nil, err
-		} else if len(rowIssues) > 0 {
-			return t, runPlan{}, &Issue{Code: rowIssues[0].Code, Message: fmt.Sprintf("%q: %s", t.Name, rowIssues[0].Message)}, nil
-		}
-	}
 	if len(issues) > 0 {
 		if issues[0].Code == codeComponentUnavailable {
 			return t, runPlan{}, &Issue{Code: codeComponentUnavailable, Message: issues[0].Message}, nil
 		}
 		return t, runPlan{}, &Issue{Code: "invalid_document", Message: fmt.Sprintf("%q has %d problem(s) in its document; fix them in the editor", t.Name, len(issues))}, nil
+	}
+	plan := runPlan{doc: doc}
+	var rowIssues issueList
+	if plan.dataSetID, plan.rows, rowIssues, err = s.runRowsFor(r.Context(), t.ProjectID, doc, "", nil); err != nil {
+		return t, runPlan{}, nil, err
+	}
+	if len(rowIssues) > 0 {
+		return t, runPlan{}, &Issue{Code: rowIssues[0].Code, Message: fmt.Sprintf("%q: %s", t.Name, rowIssues[0].Message)}, nil
 	}
 	if env != nil {
 		if msg := protectedRefusal(*env, sc, t); msg != "" {

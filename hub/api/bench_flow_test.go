@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -61,12 +60,6 @@ func playwrightFlow(b *testing.B, base string, n int, shots bool) []time.Duratio
 	return d
 }
 
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // BenchmarkFlowVsPlaywright measures the 25-step flow end to end through
@@ -116,7 +109,7 @@ func BenchmarkFlowVsPlaywright(b *testing.B) {
 	}
 	b.StopTimer()
 	pw, pwShots := playwrightFlow(b, base, n, false), playwrightFlow(b, base, n, true)
-	svc, svcS, pwM, pwS := median(plain), median(shots), median(pw), median(pwShots)
+	svc, svcS, pwM, pwS := p50(plain), p50(shots), p50(pw), p50(pwShots)
 	b.ReportMetric(ms(svc), "service-ms")
 	b.ReportMetric(ms(pwM), "playwright-ms")
 	b.ReportMetric(ms(svc)/ms(pwM), "x-playwright")

@@ -143,11 +143,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		invalidDocument(issues).write(w)
 		return
 	}
-	var indices []int
-	if in.Rows != nil {
-		indices = *in.Rows
-	}
-	dataSetID, rows, rowIssues, err := s.runRowsFor(r.Context(), sc.Project.ID, doc, in.DataSetID, indices, in.Rows != nil)
+	dataSetID, rows, rowIssues, err := s.runRowsFor(r.Context(), sc.Project.ID, doc, in.DataSetID, in.Rows)
 	if err != nil {
 		s.internal(w, r, err)
 		return

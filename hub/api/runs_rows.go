@@ -34,11 +34,16 @@ type rowJSON struct {
 }
 
 // runRowsFor resolves the rows a new run of doc (its stored JSON) runs: the
-// data set named by dataSetID, else the document's binding; the listed
-// row indices, else all. It answers the set's id and the rows' snapshot,
-// or issues (path prefix for a batch's tests), nil rows for a plain run.
-func (s *Server) runRowsFor(ctx context.Context, projectID string, docJSON []byte, dataSetID string, indices []int, hasIndices bool) (string, []byte, issueList, error) {
+// data set named by dataSetID, else the document's binding; the row
+// indices listed in chosen, else all. It answers the set's id and the
+// rows' snapshot, or issues, nil rows for a plain run.
+func (s *Server) runRowsFor(ctx context.Context, projectID string, docJSON []byte, dataSetID string, chosen *[]int) (string, []byte, issueList, error) {
 	var issues issueList
+	hasIndices := chosen != nil
+	var indices []int
+	if hasIndices {
+		indices = *chosen
+	}
 	path := "dataSetId"
 	if dataSetID == "" {
 		var doc protocol.Document

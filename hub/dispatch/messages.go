@@ -25,6 +25,9 @@ var agentKinds = map[protocol.EventKind]bool{
 // 10,000 rows).
 const maxRow = 100_000
 
+// badRow reports a row number an agent may not send.
+func badRow(row *int) bool { return row != nil && (*row < 0 || *row > maxRow) }
+
 // maxSeq bounds event sequence numbers from an agent.
 const maxSeq = 1 << 30
 
@@ -205,7 +208,7 @@ func (c *conn) cancelIfAsked(ctx context.Context, runID string) error {
 
 func (c *conn) event(ctx context.Context, m protocol.Message, hr *heldRun) error {
 	if m.Event == nil || m.Event.Seq <= 0 || m.Event.Seq > maxSeq || !agentKinds[m.Event.Kind] ||
-		m.Event.Row != nil && (*m.Event.Row < 0 || *m.Event.Row > maxRow) {
+		badRow(m.Event.Row) {
 		return nil // not an event this hub stores
 	}
 	h := c.h
@@ -249,10 +252,10 @@ func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun, f 
 		return nil
 	}
 	name := hr.mask.scrub(a.Name)
+	if badRow(a.Row) {
+		return nil
+	}
 	if a.Row != nil {
-		if *a.Row < 0 || *a.Row > maxRow {
-			return nil
-		}
 		// A row's artifacts carry its prefix, so rows never overwrite
 		// each other's screenshots.
 		if prefix := protocol.RowArtifact(*a.Row, ""); !strings.HasPrefix(name, prefix) {

@@ -80,9 +80,6 @@ type served struct {
 	length  int64
 }
 
-// ErrNotFound: no download for that OS, architecture and kind.
-var ErrNotFound = errors.New("no such download")
-
 // List is every download in the folder, one per OS, architecture and
 // kind (the newest), sorted.
 func (d *Dir) List() ([]File, error) {
@@ -143,19 +140,15 @@ func rank(f File) int {
 	return 99
 }
 
-// Find picks the download for os and arch: of kind when given, else the
-// preferred kind there is.
-func (d *Dir) Find(osName, arch, kind string) (File, error) {
-	list, err := d.List()
-	if err != nil {
-		return File{}, err
-	}
+// Pick chooses from a List the download for os and arch: of kind when
+// given, else the preferred kind there is.
+func Pick(list []File, osName, arch, kind string) (File, bool) {
 	for _, f := range list { // sorted by preference
 		if f.OS == osName && f.Arch == arch && (kind == "" || f.Kind == kind) {
-			return f, nil
+			return f, true
 		}
 	}
-	return File{}, ErrNotFound
+	return File{}, false
 }
 
 // Open opens a download as served (the caller closes it) and tells its
@@ -193,11 +186,7 @@ func (d *Dir) prepare(f File) (*served, error) {
 		if stamped, err = stamp(raw, HubFile{Hub: d.HubURL}); err != nil {
 			// A damaged package is served as it is: its checksum against
 			// SHA256SUMS tells the user; an installed agent asks for --hub.
-			log := d.Logger
-			if log == nil {
-				log = slog.Default()
-			}
-			log.Warn("agent download served without the hub's address: it does not read as a "+f.Kind, "file", f.File, "err", err)
+			d.logger().Warn("agent download served without the hub's address: it does not read as a "+f.Kind, "file", f.File, "err", err)
 		}
 	}
 	if stamped != nil {
@@ -244,10 +233,13 @@ func (d *Dir) Latest(osName, arch string) string {
 // the first visitor, who would otherwise wait for it; errors are logged.
 func (d *Dir) Warm() {
 	if _, err := d.List(); err != nil {
-		log := d.Logger
-		if log == nil {
-			log = slog.Default()
-		}
-		log.Warn("agent downloads", "folder", d.Path, "err", err)
+		d.logger().Warn("agent downloads", "folder", d.Path, "err", err)
 	}
+}
+
+func (d *Dir) logger() *slog.Logger {
+	if d.Logger == nil {
+		return slog.Default()
+	}
+	return d.Logger
 }

@@ -96,9 +96,13 @@ func stampTarGz(raw []byte, h HubFile) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	plain, err := io.ReadAll(zr) // two passes over the tar, one decompression
+	if err != nil {
+		return nil, err
+	}
 	var names []string
 	{ // the folder is known only from the names: read them first
-		tr := tar.NewReader(zr)
+		tr := tar.NewReader(bytes.NewReader(plain))
 		for {
 			hd, err := tr.Next()
 			if errors.Is(err, io.EOF) {
@@ -111,11 +115,10 @@ func stampTarGz(raw []byte, h HubFile) ([]byte, error) {
 		}
 	}
 	target := topDir(names) + HubFileName
-	zr, _ = gzip.NewReader(bytes.NewReader(raw))
 	var out bytes.Buffer
 	zw := gzip.NewWriter(&out)
 	tw := tar.NewWriter(zw)
-	err = retar(zr, tw, target, func([]string) error { return addTarFile(tw, target, hubJSON(h), time.Now()) })
+	err = retar(bytes.NewReader(plain), tw, target, func([]string) error { return addTarFile(tw, target, hubJSON(h), time.Now()) })
 	if err != nil {
 		return nil, err
 	}
