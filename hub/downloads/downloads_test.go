@@ -184,6 +184,24 @@ func TestStampedDownloads(t *testing.T) {
 			t.Errorf("damaged package's sum %s", f.SHA256)
 		}
 	}
+	// A download removed after it was listed: Open says it does not exist
+	// (the route answers 404), and Pick chooses by preference.
+	gone, ok := downloads.Pick(list, "linux", "amd64", "")
+	if !ok || gone.Kind != "deb" {
+		t.Fatalf("picked %+v %v", gone, ok)
+	}
+	if f, ok := downloads.Pick(list, "linux", "amd64", "tar.gz"); !ok || f.Kind != "tar.gz" {
+		t.Fatalf("picked by kind %+v %v", f, ok)
+	}
+	if _, ok := downloads.Pick(list, "windows", "amd64", ""); ok {
+		t.Fatal("picked a download that is not there")
+	}
+	if err := os.Remove(filepath.Join(dir, gone.File)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := d.Open(gone); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("opening a removed download: %v", err)
+	}
 	// A missing folder is no downloads.
 	if l, err := (&downloads.Dir{Path: filepath.Join(dir, "nope")}).List(); err != nil || len(l) != 0 {
 		t.Errorf("missing folder: %v %v", l, err)
