@@ -31,6 +31,8 @@ deps: ## install what a fresh Debian 12 machine lacks (as root), or say what to 
 	if ! command -v makensis >/dev/null; then missing="$$missing nsis"; fi; \
 	if ! command -v osslsigncode >/dev/null; then missing="$$missing osslsigncode"; fi; \
 	if ! command -v x86_64-w64-mingw32-gcc >/dev/null; then missing="$$missing gcc-mingw-w64-x86-64"; fi; \
+	: "the JUnit report's schema check (xmllint)"; \
+	if ! command -v xmllint >/dev/null; then missing="$$missing libxml2-utils"; fi; \
 	if command -v dpkg-query >/dev/null; then \
 	  : "the agent's tray (Fyne: OpenGL, GLFW) compiles against these; go build -tags headless ./agent does not"; \
 	  for p in pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev; do \

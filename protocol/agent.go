@@ -18,8 +18,9 @@ import (
 // row events and row results), the call of steps expanded from
 // components, and grounding drafts in a page (page.ground). Version 6
 // added pausing (hello's paused, the pause message), hello's os and arch,
-// and welcome's update (a newer agent the hub serves).
-const Version = 6
+// and welcome's update (a newer agent the hub serves). Version 7 added CI
+// agents: a pairing request with an API token (PairRequest.APIToken).
+const Version = 7
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the
@@ -174,6 +175,10 @@ type Message struct {
 type PairRequest struct {
 	Hostname string `json:"hostname"`
 	OS       string `json:"os"`
+	// APIToken: a CI command's agent (agent ci) pairs with an API token
+	// instead of a code: the hub answers paired at once, and the agent
+	// takes only the runs pinned to it.
+	APIToken string `json:"apiToken,omitempty"`
 }
 
 // AgentUpdate is a newer agent: its version and the hub page to get it.

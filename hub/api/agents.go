@@ -22,7 +22,10 @@ type agentJSON struct {
 	// window (as it said when it last connected).
 	Headless bool `json:"headless"`
 	// Paused: connected but taking no new runs (its tray's Pause).
-	Paused    bool   `json:"paused"`
+	Paused bool `json:"paused"`
+	// Ephemeral: a CI command's agent (agent ci): it takes only the runs
+	// its command starts and goes when the command ends.
+	Ephemeral bool   `json:"ephemeral"`
 	LastSeen  string `json:"lastSeen"`
 	CreatedAt string `json:"createdAt"`
 }
@@ -40,9 +43,9 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 	connected := false
 	for _, a := range agents {
 		st := s.Dispatch.Status(a.ID)
-		connected = connected || st.Connected
+		connected = connected || st.Connected && !a.Ephemeral
 		out = append(out, agentJSON{ID: a.ID, Name: a.Name, OS: a.OS, Connected: st.Connected, Busy: st.Busy,
-			Headless: a.Headless, Paused: st.Paused, LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)})
+			Headless: a.Headless, Paused: st.Paused, Ephemeral: a.Ephemeral, LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"agents": out, "needed": !connected})
 }

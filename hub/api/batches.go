@@ -12,8 +12,10 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -36,6 +38,7 @@ type runRequest struct {
 	TestID        string   `json:"testId"`
 	TestIDs       []string `json:"testIds"`
 	Suite         *string  `json:"suite"`
+	Tag           *string  `json:"tag"` // every test with this tag
 	EnvironmentID string   `json:"environmentId"`
 	Headed        bool     `json:"headed"`
 	Screenshots   *bool    `json:"screenshots"`
@@ -43,6 +46,9 @@ type runRequest struct {
 	// binding) and the rows to run (else all), 0-based.
 	DataSetID string `json:"dataSetId"`
 	Rows      *[]int `json:"rows"`
+	// AgentID pins the runs to one of the caller's agents: `agent ci`
+	// pins its runs to its own agent.
+	AgentID string `json:"agentId"`
 }
 
 type batchRunRef struct {
@@ -62,6 +68,30 @@ func (s *Server) startBatch(w http.ResponseWriter, r *http.Request, sc scope, in
 		Headed: in.Headed, Screenshots: in.Screenshots == nil || *in.Screenshots, Source: "tests", CreatedAt: s.Now()}
 	path := "testIds"
 	testIDs := in.TestIDs
+	if (in.Suite != nil) && (in.Tag != nil) {
+		writeIssues(w, batchInvalid, issueList{{Path: "tag", Code: "exclusive", Message: "send one of testIds, suite or tag"}})
+		return
+	}
+	if in.Tag != nil {
+		if in.TestIDs != nil {
+			writeIssues(w, batchInvalid, issueList{{Path: "tag", Code: "exclusive", Message: "send one of testIds, suite or tag"}})
+			return
+		}
+		b.Source, b.Tag, path = "tag", strings.TrimSpace(*in.Tag), "tests"
+		if b.Tag == "" || len(b.Tag) > 100 {
+			writeIssues(w, batchInvalid, issueList{{Path: "tag", Code: "invalid", Message: "name a tag of at most 100 characters"}})
+			return
+		}
+		var err error
+		if testIDs, err = s.store.TagTestIDs(r.Context(), sc.Project.ID, b.UserID, b.Tag, maxBatchTests+1); err != nil {
+			s.internal(w, r, err)
+			return
+		}
+		if len(testIDs) == 0 {
+			writeIssues(w, batchInvalid, issueList{{Path: "tag", Code: codeEmptyBatch, Message: fmt.Sprintf("no test you can run has the tag %q", b.Tag)}})
+			return
+		}
+	}
 	if in.Suite != nil {
 		if in.TestIDs != nil {
 			writeIssues(w, batchInvalid, issueList{{Path: "suite", Code: "exclusive", Message: "send testIds or suite, not both"}})
@@ -86,12 +116,18 @@ func (s *Server) startBatch(w http.ResponseWriter, r *http.Request, sc scope, in
 			return
 		}
 	}
-	s.queueBatch(w, r, sc, b, path, testIDs)
+	s.queueBatch(w, r, sc, b, path, testIDs, in.AgentID)
 }
 
 // queueBatch checks every test, then queues the batch and its runs at once.
-func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b store.Batch, path string, testIDs []string) {
+func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b store.Batch, path string, testIDs []string, pin string) {
 	var issues issueList
+	if is, err := s.checkPin(r, pin); err != nil {
+		s.internal(w, r, err)
+		return
+	} else if is != nil {
+		issues = append(issues, *is)
+	}
 	switch {
 	case len(testIDs) == 0:
 		issues.add(path, codeEmptyBatch, "choose at least one test")
@@ -132,7 +168,7 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 		runs = append(runs, store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version,
 			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots,
 			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond), Document: plan.doc,
-			DataSetID: plan.dataSetID, Rows: plan.rows}) // queued in the order chosen
+			DataSetID: plan.dataSetID, Rows: plan.rows, AgentPin: pin}) // queued in the order chosen
 	}
 	if protected {
 		writeJSON(w, http.StatusForbidden, errorBody{Error: "a test of this batch may not use this environment", Code: codeEnvironmentProtected, Issues: issues})
@@ -222,6 +258,7 @@ type batchJSON struct {
 	DurationMs    int64          `json:"durationMs"`
 	Source        string         `json:"source"`
 	Suite         *string        `json:"suite"`
+	Tag           *string        `json:"tag"`
 	RerunOf       *string        `json:"rerunOf"`
 	EnvironmentID *string        `json:"environmentId"`
 	Options       struct {
@@ -253,6 +290,7 @@ func toBatchJSON(b store.Batch, runs []store.Run, now time.Time) batchJSON {
 	if b.Source == "suite" {
 		out.Suite = &b.Suite
 	}
+	out.Tag = strPtr(b.Tag)
 	out.Options.Headed, out.Options.Screenshots = b.Headed, b.Screenshots
 	for _, st := range runStatuses {
 		out.Counts[st] = 0
@@ -300,6 +338,10 @@ func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if wantsXML(r) {
+		s.serveBatchJUnit(w, r, b, true)
+		return
+	}
 	runs, err := s.store.BatchRuns(r.Context(), b.ID, currentUserID(r))
 	if err != nil {
 		s.internal(w, r, err)
@@ -344,5 +386,21 @@ func (s *Server) rerunBatch(w http.ResponseWriter, r *http.Request) {
 	}
 	b := store.Batch{ID: ids.New(kindBatch), ProjectID: old.ProjectID, UserID: currentUserID(r), EnvironmentID: old.EnvironmentID,
 		Headed: old.Headed, Screenshots: old.Screenshots, Source: "rerun", RerunOf: old.ID, CreatedAt: s.Now()}
-	s.queueBatch(w, r, sc, b, "tests", testIDs)
+	s.queueBatch(w, r, sc, b, "tests", testIDs, "")
+}
+
+// checkPin checks a run request's agentId: one of the caller's agents.
+func (s *Server) checkPin(r *http.Request, agentID string) (*Issue, error) {
+	if agentID == "" {
+		return nil, nil
+	}
+	unknown := &Issue{Path: "agentId", Code: "unknown", Message: "no such agent among yours"}
+	if !ids.Valid("agt", agentID) {
+		return unknown, nil
+	}
+	_, err := s.store.UserAgent(r.Context(), agentID, currentUserID(r))
+	if errors.Is(err, store.ErrNotFound) {
+		return unknown, nil
+	}
+	return nil, err
 }

@@ -103,16 +103,17 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	if in.TestID != "" && (in.TestIDs != nil || in.Suite != nil) {
-		writeIssues(w, "the run is not valid", issueList{{Path: "testId", Code: "exclusive", Message: "send one of testId, testIds or suite"}})
+	many := in.TestIDs != nil || in.Suite != nil || in.Tag != nil
+	if in.TestID != "" && many {
+		writeIssues(w, "the run is not valid", issueList{{Path: "testId", Code: "exclusive", Message: "send one of testId, testIds, suite or tag"}})
 		return
 	}
-	if (in.TestIDs != nil || in.Suite != nil) && (in.DataSetID != "" || in.Rows != nil) {
+	if many && (in.DataSetID != "" || in.Rows != nil) {
 		writeIssues(w, "the run is not valid", issueList{{Path: "dataSetId", Code: "exclusive",
 			Message: "dataSetId and rows go with one testId; the runs of a batch use their tests' own data binding"}})
 		return
 	}
-	if in.TestIDs != nil || in.Suite != nil {
+	if many {
 		s.startBatch(w, r, sc, in)
 		return
 	}
@@ -162,8 +163,15 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if is, err := s.checkPin(r, in.AgentID); err != nil {
+		s.internal(w, r, err)
+		return
+	} else if is != nil {
+		writeIssues(w, "the run is not valid", issueList{*is})
+		return
+	}
 	screenshots := in.Screenshots == nil || *in.Screenshots
-	run := store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
+	run := store.Run{AgentPin: in.AgentID, ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
 		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, CreatedAt: s.Now(), Document: doc,
 		DataSetID: dataSetID, Rows: rows}
 	if err := s.store.CreateRun(r.Context(), run); err != nil {
@@ -230,6 +238,10 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 	run, _, ok := s.loadRun(w, r)
 	if !ok {
+		return
+	}
+	if wantsXML(r) {
+		s.serveRunJUnit(w, r, run, finalStatus(run.Status), "")
 		return
 	}
 	out := toRunJSON(run)

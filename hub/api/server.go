@@ -195,10 +195,12 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/runs/{id}", s.getRun)
 	r.Get("/runs/{id}/events", s.runEvents)
 	r.Get("/runs/{id}/artifacts/{name}", s.runArtifact)
+	r.Get("/runs/{id}/junit", s.runJUnit)
 	r.Get("/runs/{id}/rows/{row}", s.getRunRow)
 	r.Get("/runs/{id}/rows/{row}/artifacts/{name}", s.runRowArtifact)
 	r.Post("/runs/{id}/cancel", s.cancelRun)
 	r.Get("/batches/{id}", s.getBatch)
+	r.Get("/batches/{id}/junit", s.batchJUnit)
 	r.Post("/batches/{id}/rerun", s.rerunBatch)
 
 	r.Get("/registry", s.registry)

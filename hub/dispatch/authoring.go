@@ -53,7 +53,7 @@ func (h *Hub) AuthorAgent(userID string) (string, bool) {
 	defer h.mu.Unlock()
 	var mine []*conn
 	for _, c := range h.agents {
-		if c.agent.UserID == userID {
+		if c.agent.UserID == userID && !c.agent.Ephemeral {
 			mine = append(mine, c)
 		}
 	}

@@ -250,6 +250,10 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 			ws.Close(websocket.StatusPolicyViolation, "unauthorized") //nolint:errcheck
 			return
 		}
+	} else if hello.Pair.APIToken != "" {
+		if !c.ciPair(ctx, hello.Pair) {
+			return
+		}
 	} else if !c.pair(ctx, hello.Pair, r.RemoteAddr) {
 		return
 	}

@@ -57,6 +57,10 @@ type Config struct {
 	// Secrets decrypts secret values for the runs that use them (Jobs);
 	// they are masked again in everything an agent sends back.
 	Secrets Opener
+	// APITokens checks the API token a CI command's agent joins with
+	// (ci.go) and returns its user; a token it refuses gives an error
+	// wrapping ErrTokenRefused with the reason. Nil: CI agents are refused.
+	APITokens func(ctx context.Context, token string) (userID string, err error)
 }
 
 // Hub is the dispatcher.
@@ -168,12 +172,13 @@ func (h *Hub) Status(agentID string) AgentStatus {
 	return AgentStatus{Connected: true, Busy: len(c.runs), Headless: c.agent.Headless, Paused: c.paused}
 }
 
-// UserConnected reports whether the user has a connected agent.
+// UserConnected reports whether the user has a connected agent that takes
+// any of their runs (a CI command's agent takes only its own).
 func (h *Hub) UserConnected(userID string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, c := range h.agents {
-		if c.agent.UserID == userID {
+		if c.agent.UserID == userID && !c.agent.Ephemeral {
 			return true
 		}
 	}
@@ -240,21 +245,36 @@ func (h *Hub) Kick(ctx context.Context, userID string) {
 		h.log.Error("queued runs", "user", userID, "err", err)
 		return
 	}
+	full := false // no agent of the user has room for an unpinned run
 	for _, r := range runs {
-		c := h.pickAgent(userID)
+		if r.AgentPin == "" && full {
+			continue
+		}
+		c := h.pickAgent(r)
 		if c == nil {
-			return
+			full = full || r.AgentPin == ""
+			continue
 		}
 		h.assign(ctx, c, r)
 	}
 }
 
-func (h *Hub) pickAgent(userID string) *conn {
+// pickAgent chooses the agent for a queued run: the one it is pinned to,
+// when that one has room; else the least busy of its user's agents,
+// never a CI command's (those take only their own runs).
+func (h *Hub) pickAgent(r store.Run) *conn {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if r.AgentPin != "" {
+		c := h.agents[r.AgentPin]
+		if c == nil || c.agent.UserID != r.UserID || c.paused || len(c.runs) >= c.parallel {
+			return nil
+		}
+		return c
+	}
 	var free []*conn
 	for _, c := range h.agents {
-		if c.agent.UserID == userID && !c.paused && len(c.runs) < c.parallel {
+		if c.agent.UserID == r.UserID && !c.agent.Ephemeral && !c.paused && len(c.runs) < c.parallel {
 			free = append(free, c)
 		}
 	}
@@ -480,6 +500,7 @@ func (h *Hub) Sweep(ctx context.Context) {
 			Error: "the run took longer than " + h.MaxRunTime.String() + " and was stopped"})
 	}
 	h.touchConnected(ctx, now)
+	h.sweepCI(ctx, now)
 	if err := h.Store.DeletePairings(ctx, now.Add(-time.Hour)); err != nil {
 		h.log.Warn("delete old pairing codes", "err", err)
 	}
@@ -578,7 +599,11 @@ func (h *Hub) expireQueued(ctx context.Context, now time.Time) {
 		return
 	}
 	for _, r := range stale {
-		if !decideStale(h.UserConnected(r.UserID), r.AgentID != "") {
+		waitingFor := h.UserConnected(r.UserID)
+		if r.AgentPin != "" {
+			waitingFor = h.Connected(r.AgentPin)
+		}
+		if !decideStale(waitingFor, r.AgentID != "") {
 			continue // waiting for a busy agent of the user, not for none
 		}
 		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,

@@ -18,13 +18,16 @@ type Agent struct {
 	// Headless: the agent said it has no display, so headed runs run
 	// without a window.
 	Headless bool
+	// Ephemeral: a CI command's agent (agent ci): it takes only the runs
+	// pinned to it and goes when the command ends.
+	Ephemeral bool
 }
 
-const agentCols = `id, user_id, name, os, created_at, last_seen_at, headless`
+const agentCols = `id, user_id, name, os, created_at, last_seen_at, headless, ephemeral`
 
 func scanAgent(row pgx.Row) (Agent, error) {
 	var a Agent
-	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.OS, &a.CreatedAt, &a.LastSeenAt, &a.Headless)
+	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.OS, &a.CreatedAt, &a.LastSeenAt, &a.Headless, &a.Ephemeral)
 	if isNoRows(err) {
 		return Agent{}, ErrNotFound
 	}
@@ -87,6 +90,24 @@ func (s *Store) ApprovePairing(ctx context.Context, code, agentID, userID string
 	return a, tx.Commit(ctx)
 }
 
+// CreateEphemeralAgent creates a CI command's agent for a user, with its
+// token digest: the API token that authorized it stands in for a pairing.
+func (s *Store) CreateEphemeralAgent(ctx context.Context, agentID, userID, name, os string, tokenDigest []byte, now time.Time) (Agent, error) {
+	return scanAgent(s.pool.QueryRow(ctx, `INSERT INTO agents (id, user_id, name, os, token_hash, created_at, last_seen_at, headless, ephemeral)
+		VALUES ($1, $2, $3, $4, $5, $6, $6, true, true) RETURNING `+agentCols, agentID, userID, name, os, tokenDigest, now))
+}
+
+// DeleteEphemeralAgents removes CI agents last seen before a time (their
+// command ended without saying so), except those still connected (keep),
+// and returns their ids.
+func (s *Store) DeleteEphemeralAgents(ctx context.Context, before time.Time, keep []string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `DELETE FROM agents WHERE ephemeral AND last_seen_at < $1 AND NOT (id = ANY($2)) RETURNING id`, before, keep)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
 // DeletePairings removes codes that expired before a time.
 func (s *Store) DeletePairings(ctx context.Context, before time.Time) error {
 	_, err := s.pool.Exec(ctx, `DELETE FROM agent_pairings WHERE expires_at < $1`, before)
@@ -135,4 +156,18 @@ func (s *Store) DeleteAgent(ctx context.Context, id, userID string) error {
 		return ErrNotFound
 	}
 	return err
+}
+
+// OrphanedPinnedRuns lists queued runs pinned to an agent that is gone or
+// was last seen before a time: a CI command that ended or lost its hub for
+// good before its runs started.
+func (s *Store) OrphanedPinnedRuns(ctx context.Context, seenBefore time.Time) ([]Run, error) {
+	return collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`LEFT JOIN agents a ON a.id = r.agent_pin
+		WHERE r.status = 'queued' AND r.agent_pin IS NOT NULL AND (a.id IS NULL OR a.last_seen_at < $1)
+		ORDER BY r.created_at, r.id`, seenBefore))
+}
+
+// UserAgent returns one of a user's agents.
+func (s *Store) UserAgent(ctx context.Context, id, userID string) (Agent, error) {
+	return scanAgent(s.pool.QueryRow(ctx, `SELECT `+agentCols+` FROM agents WHERE id = $1 AND user_id = $2`, id, userID))
 }

@@ -15,8 +15,9 @@ type Batch struct {
 	EnvironmentID string
 	Headed        bool
 	Screenshots   bool
-	Source        string // "tests", "suite" or "rerun"
+	Source        string // "tests", "suite", "tag" or "rerun"
 	Suite         string // the suite's name when Source is "suite" ("" is Unsorted)
+	Tag           string // the tag when Source is "tag"
 	RerunOf       string // the batch run again when Source is "rerun"
 	CreatedAt     time.Time
 
@@ -30,9 +31,9 @@ func (s *Store) CreateBatch(ctx context.Context, b Batch, runs []Run) error {
 		return err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
-	if _, err := tx.Exec(ctx, `INSERT INTO batches (id, project_id, user_id, environment_id, headed, screenshots, source, suite, rerun_of, created_at)
-		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, CASE WHEN $7 = 'suite' THEN $8 END, nullif($9, ''), $10)`,
-		b.ID, b.ProjectID, b.UserID, b.EnvironmentID, b.Headed, b.Screenshots, b.Source, b.Suite, b.RerunOf, b.CreatedAt); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO batches (id, project_id, user_id, environment_id, headed, screenshots, source, suite, rerun_of, created_at, tag)
+		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, CASE WHEN $7 = 'suite' THEN $8 END, nullif($9, ''), $10, nullif($11, ''))`,
+		b.ID, b.ProjectID, b.UserID, b.EnvironmentID, b.Headed, b.Screenshots, b.Source, b.Suite, b.RerunOf, b.CreatedAt, b.Tag); err != nil {
 		return err
 	}
 	for _, r := range runs {
@@ -48,9 +49,9 @@ func (s *Store) CreateBatch(ctx context.Context, b Batch, runs []Run) error {
 func (s *Store) GetBatch(ctx context.Context, id string) (Batch, error) {
 	var b Batch
 	err := s.pool.QueryRow(ctx, `SELECT b.id, b.project_id, coalesce(b.user_id, ''), coalesce(b.environment_id, ''), b.headed, b.screenshots,
-		b.source, coalesce(b.suite, ''), coalesce(b.rerun_of, ''), b.created_at, coalesce(u.name, '')
+		b.source, coalesce(b.suite, ''), coalesce(b.rerun_of, ''), b.created_at, coalesce(u.name, ''), coalesce(b.tag, '')
 		FROM batches b LEFT JOIN users u ON u.id = b.user_id WHERE b.id = $1`, id).
-		Scan(&b.ID, &b.ProjectID, &b.UserID, &b.EnvironmentID, &b.Headed, &b.Screenshots, &b.Source, &b.Suite, &b.RerunOf, &b.CreatedAt, &b.UserName)
+		Scan(&b.ID, &b.ProjectID, &b.UserID, &b.EnvironmentID, &b.Headed, &b.Screenshots, &b.Source, &b.Suite, &b.RerunOf, &b.CreatedAt, &b.UserName, &b.Tag)
 	if isNoRows(err) {
 		return Batch{}, ErrNotFound
 	}
@@ -69,6 +70,18 @@ func (s *Store) BatchRuns(ctx context.Context, batchID, userID string) ([]Run, e
 func (s *Store) SuiteTestIDs(ctx context.Context, projectID, userID, suite string, limit int) ([]string, error) {
 	rows, err := s.pool.Query(ctx, `SELECT t.id FROM tests t WHERE t.project_id = $1 AND t.suite = $3 AND `+visibleTo(2)+`
 		AND t.status <> 'Deprecated' ORDER BY lower(t.name), t.id LIMIT $4`, projectID, userID, suite, limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// TagTestIDs lists the ids of the tests with a tag (case-insensitively)
+// the user can see and run (not Deprecated), by name.
+func (s *Store) TagTestIDs(ctx context.Context, projectID, userID, tag string, limit int) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT t.id FROM tests t WHERE t.project_id = $1 AND `+visibleTo(2)+`
+		AND EXISTS (SELECT 1 FROM unnest(t.tags) x WHERE lower(x) = lower($3))
+		AND t.status <> 'Deprecated' ORDER BY lower(t.name), t.id LIMIT $4`, projectID, userID, tag, limit)
 	if err != nil {
 		return nil, err
 	}

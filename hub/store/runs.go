@@ -11,24 +11,27 @@ import (
 
 // Run is a run row with the facts of its test that decide who sees it.
 type Run struct {
-	ID              string
-	ProjectID       string
-	TestID          string
-	BatchID         string // "" for a run started alone
-	Version         int
-	EnvironmentID   string
-	UserID          string
-	Status          string
-	Headed          bool
-	Screenshots     bool
-	Passed, Total   int
-	DurationMs      int64
-	Error           string
-	Result          []byte // JSON of the steps, nil until finished
-	Document        []byte // JSON of the document it runs, set by CreateRun; not read by lists (see RunDocument)
-	DataSetID       string // a data-driven run's data set, set by CreateRun
-	Rows            []byte // JSON of its rows ([]protocol.DataRow), set by CreateRun; see RunDetail
-	AgentID         string
+	ID            string
+	ProjectID     string
+	TestID        string
+	BatchID       string // "" for a run started alone
+	Version       int
+	EnvironmentID string
+	UserID        string
+	Status        string
+	Headed        bool
+	Screenshots   bool
+	Passed, Total int
+	DurationMs    int64
+	Error         string
+	Result        []byte // JSON of the steps, nil until finished
+	Document      []byte // JSON of the document it runs, set by CreateRun; not read by lists (see RunDocument)
+	DataSetID     string // a data-driven run's data set, set by CreateRun
+	Rows          []byte // JSON of its rows ([]protocol.DataRow), set by CreateRun; see RunDetail
+	AgentID       string
+	// AgentPin: only this agent may take the run (a CI command's runs
+	// go to its own agent); "" for any of the user's agents.
+	AgentPin        string
 	Attempts        int
 	Assignments     int
 	CancelRequested bool
@@ -45,7 +48,7 @@ type Run struct {
 const runCols = `r.id, r.project_id, r.test_id, r.version, coalesce(r.environment_id, ''), coalesce(r.user_id, ''), r.status,
 	r.headed, r.screenshots, r.passed, r.total, r.duration_ms, r.error, r.result, coalesce(r.agent_id, ''), r.attempts, r.assignments,
 	r.cancel_requested, r.created_at, r.started_at, r.finished_at, t.name, t.visibility, coalesce(t.owner_id, ''), coalesce(u.name, ''),
-	coalesce(r.batch_id, '')`
+	coalesce(r.batch_id, ''), coalesce(r.agent_pin, '')`
 
 const runFrom = ` FROM runs r JOIN tests t ON t.id = r.test_id LEFT JOIN users u ON u.id = r.user_id `
 
@@ -54,7 +57,7 @@ func scanRun(row pgx.Row) (Run, error) {
 	err := row.Scan(&r.ID, &r.ProjectID, &r.TestID, &r.Version, &r.EnvironmentID, &r.UserID, &r.Status,
 		&r.Headed, &r.Screenshots, &r.Passed, &r.Total, &r.DurationMs, &r.Error, &r.Result, &r.AgentID, &r.Attempts, &r.Assignments,
 		&r.CancelRequested, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.TestName, &r.TestVisibility, &r.TestOwnerID, &r.UserName,
-		&r.BatchID)
+		&r.BatchID, &r.AgentPin)
 	if isNoRows(err) {
 		return Run{}, ErrNotFound
 	}
@@ -87,10 +90,10 @@ func createRun(ctx context.Context, db interface {
 		rows = &v
 	}
 	_, err := db.Exec(ctx, `INSERT INTO runs (id, project_id, test_id, version, environment_id, user_id, status, headed, screenshots, created_at, batch_id, document,
-			data_set_id, rows)
-		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9, nullif($10, ''), $11, nullif($12, ''), $13)`,
+			data_set_id, rows, agent_pin)
+		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9, nullif($10, ''), $11, nullif($12, ''), $13, nullif($14, ''))`,
 		r.ID, r.ProjectID, r.TestID, r.Version, r.EnvironmentID, r.UserID, r.Headed, r.Screenshots, r.CreatedAt, r.BatchID, doc,
-		r.DataSetID, rows)
+		r.DataSetID, rows, r.AgentPin)
 	return err
 }
 
