@@ -23,6 +23,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -31,6 +32,7 @@ import (
 	"syscall"
 
 	"github.com/testautomation/ta/agent/author"
+	"github.com/testautomation/ta/agent/ci"
 	"github.com/testautomation/ta/agent/client"
 	"github.com/testautomation/ta/agent/runner"
 	"github.com/testautomation/ta/protocol"
@@ -103,6 +105,9 @@ func defaultConfigHelp() string {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "ci" {
+		os.Exit(runCI(os.Args[2:]))
+	}
 	o, err := parseFlags(os.Args[1:])
 	if errors.Is(err, flag.ErrHelp) {
 		return
@@ -175,4 +180,47 @@ type browserRunner struct{ b *runner.Browser }
 
 func (r browserRunner) Run(ctx context.Context, job protocol.Job, emit client.Emitter) protocol.RunResult {
 	return r.b.Run(ctx, job, emit)
+}
+
+// runCI is `ta-agent ci` (agent/ci): run tests from a CI pipeline.
+func runCI(args []string) int {
+	o, err := ci.ParseFlags(args, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ta-agent ci:", err)
+		return ci.ExitError
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	host, _ := os.Hostname()
+	return ci.Run(ctx, o, ci.Env{Out: os.Stdout, Terminal: isTerminal(os.Stdout), Version: version, Hostname: host,
+		OS: runtime.GOOS, Arch: runtime.GOARCH, AgentLog: ciAgentLog(),
+		Local: func(ctx context.Context) (client.Runner, func(), error) {
+			path, err := runner.FindBrowser(o.Browser)
+			if err != nil {
+				return nil, nil, err
+			}
+			b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, Logger: slog.New(slog.NewTextHandler(ciAgentLog(), nil))})
+			if err != nil {
+				return nil, nil, err
+			}
+			return browserRunner{b}, func() { b.Close() }, nil
+		}})
+}
+
+// ciAgentLog is where the CI command's agent logs: stderr with
+// TA_CI_DEBUG=1, else nowhere (the command prints its own progress).
+func ciAgentLog() io.Writer {
+	if os.Getenv("TA_CI_DEBUG") != "" {
+		return os.Stderr
+	}
+	return io.Discard
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

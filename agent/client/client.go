@@ -92,7 +92,18 @@ type Config struct {
 	Out io.Writer
 	// Backoff bounds between reconnect attempts; defaults 500 ms and 30 s.
 	MinBackoff, MaxBackoff time.Duration
+	// APIToken makes this a CI command's agent (agent ci): without a
+	// stored agent token it joins with this API token instead of a
+	// pairing code, and takes only the runs pinned to it. A hub that
+	// refuses the token ends Run with a *RefusedError.
+	APIToken string
 }
+
+// RefusedError is the hub refusing a CI agent's API token: trying again
+// would not help.
+type RefusedError struct{ Reason string }
+
+func (e *RefusedError) Error() string { return "the hub refused the API token: " + e.Reason }
 
 // Client is one agent's link to the hub.
 type Client struct {
@@ -213,6 +224,10 @@ func (c *Client) Run(ctx context.Context) error {
 		connected, err := c.session(ctx)
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if refused := (*RefusedError)(nil); errors.As(err, &refused) {
+			c.setState(func(s *State) { s.Phase, s.Err = "disconnected", err })
+			return err
 		}
 		if errors.Is(err, errUnauthorized) {
 			c.log.Warn("the hub no longer accepts this computer; pairing again")

@@ -36,7 +36,7 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 	if tok := c.Token(); tok != "" {
 		hello.Token = tok
 	} else {
-		hello.Pair = &protocol.PairRequest{Hostname: c.cfg.Hostname, OS: c.cfg.OS}
+		hello.Pair = &protocol.PairRequest{Hostname: c.cfg.Hostname, OS: c.cfg.OS, APIToken: c.cfg.APIToken}
 	}
 	if err := write(sctx, ws, hello); err != nil {
 		return false, err
@@ -97,6 +97,9 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 				c.log.Info("a newer agent is available from the hub", "version", m.Update.Version, "get it at", m.Update.URL)
 			}
 		case protocol.MsgError:
+			if m.ErrorCode == "unauthorized" && hello.Pair != nil && hello.Pair.APIToken != "" {
+				return connected, &RefusedError{Reason: m.Error}
+			}
 			if m.ErrorCode == "unauthorized" {
 				return connected, errUnauthorized
 			}
