@@ -121,3 +121,12 @@ func Effective(orgRole, projectRole Role) Role {
 	}
 	return orgRole
 }
+
+// Cap is role limited to at most limit: the lower of the two. An empty
+// limit caps nothing; an empty or unknown role stays no role.
+func Cap(role, limit Role) Role {
+	if !role.Valid() || limit == "" || role.rank() <= limit.rank() {
+		return role
+	}
+	return limit
+}

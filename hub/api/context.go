@@ -30,6 +30,7 @@ func (s *Server) context(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
+	orgs = tokenContext(r, orgs)
 	out := struct {
 		User          userJSON  `json:"user"`
 		Organizations []orgJSON `json:"organizations"`

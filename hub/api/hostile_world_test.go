@@ -54,6 +54,7 @@ type hostileWorld struct {
 	test, run, env, app, suite, batch  string
 	component, example                 string
 	dataSet, dataPool                  string
+	token                              string
 }
 
 func newHostileWorld(t *testing.T, h *harness) hostileWorld {
@@ -78,6 +79,7 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 	w.env = p("POST", "/api/environments", obj{"name": "Staging", "variables": obj{"user": "bob"}, "applicationId": w.app}).want(t, 201).str("id")
 	w.run = p("POST", "/api/runs", obj{"testId": w.test, "environmentId": w.env, "dataSetId": w.dataSet}).want(t, 201).str("runId")
 	w.batch = p("POST", "/api/runs", obj{"testIds": []any{w.test}, "environmentId": w.env}).want(t, 201).str("batchId")
+	w.token = c.do("POST", "/api/tokens", obj{"name": "CI"}).want(t, 201).str("id")
 	return w
 }
 
@@ -103,6 +105,8 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/auth/reset":    {obj{"token": "abcdefabcdef", "password": pw}},
 		"POST /api/auth/password": {obj{"currentPassword": pw, "newPassword": pw}},
 		"PUT /api/profile":        {obj{"name": "Renamed Person"}},
+		"POST /api/tokens": {obj{"name": "CI", "projectId": w.o.project, "role": "Tester", "expiresAt": "2099-01-01T00:00:00Z"},
+			obj{"name": "Everywhere"}},
 
 		"POST /api/members":                       {obj{"name": "Account", "email": "account@example.com", "password": pw, "platformAdmin": false}},
 		"POST /api/orgs":                          {obj{"name": "Globex"}},
@@ -188,6 +192,8 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return w.dataSet, true
 	case "id after data-pools":
 		return w.dataPool, true
+	case "id after tokens":
+		return w.token, true
 	case "id after members":
 		return w.o.ids[access.Tester], true
 	case "id after agent":

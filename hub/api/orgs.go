@@ -65,6 +65,12 @@ func (s *Server) orgAccess(w http.ResponseWriter, r *http.Request, needAdmin boo
 		s.auditOrgRefusal(r, u.ID, org.ID)
 		err = store.ErrNotFound
 	}
+	if err == nil {
+		var ok bool
+		if role, ok = tokenOrgRole(w, r, role); !ok {
+			return org, role, false
+		}
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, codeNotFound, "no such organization, or you are not a member of it")
 		return org, role, false
@@ -81,6 +87,9 @@ func (s *Server) orgAccess(w http.ResponseWriter, r *http.Request, needAdmin boo
 }
 
 func (s *Server) createOrg(w http.ResponseWriter, r *http.Request) {
+	if _, ok := tokenOrgRole(w, r, access.Admin); !ok {
+		return
+	}
 	name, ok := readName(w, r, "organization")
 	if !ok {
 		return

@@ -39,8 +39,11 @@ func (s *Server) headerProject(next http.Handler) http.Handler {
 			writeError(w, http.StatusBadRequest, "project_invalid", "the x-project-id header is not a project id (prj_...)")
 			return
 		}
+		if tokenElsewhere(w, r, id) {
+			return
+		}
 		u, _ := currentUser(r)
-		p, role, err := s.store.ProjectRole(r.Context(), id, u.ID)
+		p, role, err := s.projectRole(r, id)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			s.internal(w, r, err)
 			return
@@ -69,7 +72,7 @@ func headerScope(r *http.Request) scope {
 // notFound is the message for a refusal, the same as for a missing record.
 func (s *Server) recordScope(w http.ResponseWriter, r *http.Request, projectID, notFound string) (scope, bool) {
 	u, _ := currentUser(r)
-	p, role, err := s.store.ProjectRole(r.Context(), projectID, u.ID)
+	p, role, err := s.projectRole(r, projectID)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.internal(w, r, err)
 		return scope{}, false
@@ -77,6 +80,9 @@ func (s *Server) recordScope(w http.ResponseWriter, r *http.Request, projectID, 
 	header := strings.TrimSpace(r.Header.Get(ProjectHeader))
 	if header != "" && !ids.Valid(ids.Project, header) {
 		writeError(w, http.StatusBadRequest, "project_invalid", "the x-project-id header is not a project id (prj_...)")
+		return scope{}, false
+	}
+	if header != "" && tokenElsewhere(w, r, header) {
 		return scope{}, false
 	}
 	if err == nil && (role == "" || header != "" && header != projectID) {

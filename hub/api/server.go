@@ -142,8 +142,8 @@ func (s *Server) Handler(rest http.Handler) http.Handler {
 }
 
 // routes is the API's one route table. Every route passes the cross-site
-// check (sameOrigin), then the central session check (authenticate); only
-// publicRoutes are open without a session.
+// check (sameOrigin), then the central session check (authenticate: a
+// session cookie or an API token); only publicRoutes are open without one.
 func (s *Server) routes(r chi.Router) {
 	r.Use(s.sameOrigin, s.authenticate)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -158,16 +158,20 @@ func (s *Server) routes(r chi.Router) {
 	})
 
 	r.Post("/auth/login", s.login)
-	r.Post("/auth/logout", s.logout)
+	r.With(s.sessionOnly).Post("/auth/logout", s.logout)
 	r.Get("/auth/session", s.session)
 	r.Post("/auth/register", s.register)
 	r.Post("/auth/forgot", s.forgot)
 	r.Post("/auth/reset", s.reset)
-	r.Post("/auth/password", s.changePassword)
+	r.With(s.sessionOnly).Post("/auth/password", s.changePassword)
 	r.Get("/context", s.context)
 	r.Get("/profile", s.profile)
-	r.Put("/profile", s.saveProfile)
+	r.With(s.sessionOnly).Put("/profile", s.saveProfile)
 	r.Get("/roles", s.roles)
+	// API tokens are managed only from a signed-in session (tokens.go).
+	r.With(s.sessionOnly).Get("/tokens", s.listTokens)
+	r.With(s.sessionOnly).Post("/tokens", s.createToken)
+	r.With(s.sessionOnly).Delete("/tokens/{id}", s.revokeToken)
 
 	r.Get("/members", s.listAccounts)
 	r.Post("/members", s.createAccount)
@@ -188,7 +192,7 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/agent/download", s.agentDownload)
 	r.Delete("/agent/{id}", s.disconnectAgent)
 	r.Get("/agent/pair/{code}", s.getPairing)
-	r.Post("/agent/pair/{code}", s.approvePairing)
+	r.With(s.sessionOnly).Post("/agent/pair/{code}", s.approvePairing)
 	r.Get("/agent/connect", s.agentConnect)
 	r.Delete("/environments/{id}", s.deleteEnvironment)
 	r.Delete("/applications/{id}", s.deleteApplication)

@@ -30,13 +30,24 @@ const (
 	userKey ctxKey = iota
 	sessionKey
 	scopeKey
+	tokenKey
 )
 
 // authenticate is the central session check.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		if c, err := r.Cookie(CookieName); err == nil && c.Value != "" {
+		// An API token wins over a session cookie: the header is what the
+		// client chose for this request (tokens.go).
+		if raw, ok := auth.BearerToken(r.Header.Get("Authorization")); ok {
+			u, tok, ok := s.bearer(w, r, raw)
+			if !ok {
+				return
+			}
+			u.PlatformAdmin = tok.PlatformAdmin(u)
+			ctx = context.WithValue(ctx, userKey, u)
+			ctx = context.WithValue(ctx, tokenKey, tok)
+		} else if c, err := r.Cookie(CookieName); err == nil && c.Value != "" {
 			digest := auth.Digest(c.Value)
 			u, err := s.store.SessionUser(ctx, digest, s.Now(), s.SessionIdle)
 			switch {

@@ -285,8 +285,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request) {
 		// A bare document's calls resolve in the project the header names,
 		// when the caller is a member of it.
 		if header := strings.TrimSpace(r.Header.Get(ProjectHeader)); ids.Valid(ids.Project, header) {
-			u, _ := currentUser(r)
-			_, role, err := s.store.ProjectRole(r.Context(), header, u.ID)
+			_, role, err := s.projectRole(r, header)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				s.internal(w, r, err)
 				return
