@@ -415,14 +415,36 @@ func (c *command) cancelAll(runs []*runState) {
 				c.out.line(fmt.Sprintf("could not cancel %s: %v", r.id, err))
 				return
 			}
+			// A running run ends when its agent has stopped it: wait for
+			// that (briefly), so this command's agent is not removed
+			// while it still holds the run.
+			var st struct {
+				Status string `json:"status"`
+			}
+			for range 75 {
+				if err := api.do(ctx, "GET", "/api/runs/"+r.id, nil, &st); err != nil || protocol.Final(st.Status) {
+					break
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
 			r.update(func(r *runState) {
 				if !protocol.Final(r.status) {
-					r.status = protocol.RunCancelled
+					r.status = cmpOr(st.Status, protocol.RunCancelled)
+					if !protocol.Final(r.status) {
+						r.status = protocol.RunCancelled
+					}
 				}
 			})
 		}()
 	}
 	wg.Wait()
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // describeAPI adds what to do to the hub's refusals that need it.

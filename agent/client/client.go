@@ -103,7 +103,7 @@ type Config struct {
 // would not help.
 type RefusedError struct{ Reason string }
 
-func (e *RefusedError) Error() string { return "the hub refused the API token: " + e.Reason }
+func (e *RefusedError) Error() string { return e.Reason }
 
 // Client is one agent's link to the hub.
 type Client struct {

@@ -114,6 +114,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Dispatch != nil {
 		s.authoring = authoring.New(authoring.Config{Relay: cfg.Dispatch, Logger: cfg.Logger, Now: cfg.Now})
 		cfg.Dispatch.SetAuthoring(s.authoring)
+		if cfg.Dispatch.APITokens == nil {
+			cfg.Dispatch.APITokens = s.agentAPIToken
+		}
 	}
 	return s, nil
 }

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -11,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/testautomation/ta/hub/access"
 	"github.com/testautomation/ta/hub/auth"
+	"github.com/testautomation/ta/hub/dispatch"
 	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/store"
 )
@@ -350,4 +353,37 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) {
 		s.log.Info("api token revoked", "user", currentUserID(r), "token", id)
 		w.WriteHeader(http.StatusNoContent)
 	}
+}
+
+// agentAPIToken checks the API token a CI command's agent joins with
+// (dispatch.Config.APITokens): its user's id, or an error wrapping
+// dispatch.ErrTokenRefused that says why, under the same bad-token limit
+// as the API's.
+func (s *Server) agentAPIToken(ctx context.Context, raw, from string) (string, error) {
+	err := store.ErrNotFound
+	var u store.User
+	var tok store.APIToken
+	if digest, ok := auth.APITokenDigest(raw); ok {
+		u, tok, err = s.store.TokenUser(ctx, digest, s.Now(), from)
+	}
+	if err == nil {
+		return u.ID, nil
+	}
+	if !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrTokenExpired) && !errors.Is(err, store.ErrTokenRevoked) {
+		return "", err
+	}
+	wait, lerr := s.store.RefuseToken(ctx, from, s.Now(), tokenRefusalWindow, tokenRefusalLimit)
+	if lerr != nil {
+		return "", lerr
+	}
+	switch {
+	case wait > 0:
+		return "", fmt.Errorf("%w: too many bad API tokens from your address; try again in %s", dispatch.ErrTokenRefused, wait.Round(time.Second))
+	case errors.Is(err, store.ErrTokenRevoked):
+		return "", fmt.Errorf("%w: this API token was revoked; create a new one in your profile", dispatch.ErrTokenRefused)
+	case errors.Is(err, store.ErrTokenExpired):
+		return "", fmt.Errorf("%w: this API token expired on %s; create a new one in your profile", dispatch.ErrTokenRefused,
+			tok.ExpiresAt.UTC().Format(time.RFC3339))
+	}
+	return "", fmt.Errorf("%w: the API token is malformed or unknown; create one in your profile", dispatch.ErrTokenRefused)
 }

@@ -30,13 +30,13 @@ const ciAgentTTL = time.Hour
 
 // ciPair makes the connection a CI command's agent, authorized by the API
 // token in its pairing request.
-func (c *conn) ciPair(ctx context.Context, req *protocol.PairRequest) bool {
+func (c *conn) ciPair(ctx context.Context, req *protocol.PairRequest, from string) bool {
 	h := c.h
 	if h.APITokens == nil {
 		c.refuse(ctx, "unauthorized", "this hub does not take API tokens from agents")
 		return false
 	}
-	userID, err := h.APITokens(ctx, req.APIToken)
+	userID, err := h.APITokens(ctx, req.APIToken, from)
 	if errors.Is(err, ErrTokenRefused) {
 		c.refuse(ctx, "unauthorized", err.Error())
 		return false

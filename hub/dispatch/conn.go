@@ -251,7 +251,7 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else if hello.Pair.APIToken != "" {
-		if !c.ciPair(ctx, hello.Pair) {
+		if !c.ciPair(ctx, hello.Pair, ClientAddress(r.RemoteAddr)) {
 			return
 		}
 	} else if !c.pair(ctx, hello.Pair, r.RemoteAddr) {

@@ -60,7 +60,8 @@ type Config struct {
 	// APITokens checks the API token a CI command's agent joins with
 	// (ci.go) and returns its user; a token it refuses gives an error
 	// wrapping ErrTokenRefused with the reason. Nil: CI agents are refused.
-	APITokens func(ctx context.Context, token string) (userID string, err error)
+	// from is the connection's client address (for the bad-token limit).
+	APITokens func(ctx context.Context, token, from string) (userID string, err error)
 }
 
 // Hub is the dispatcher.

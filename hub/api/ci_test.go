@@ -1,0 +1,284 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/testautomation/ta/agent/ci"
+	agentclient "github.com/testautomation/ta/agent/client"
+	"github.com/testautomation/ta/hub/access"
+)
+
+// ciWorld is a project with an environment on the local site and a Smoke
+// suite of three tests, the last of which fails (its greeting is wrong).
+type ciWorld struct {
+	o                  org
+	dev                *client
+	env                string
+	signIn, greet, bad string
+}
+
+func newCIWorld(t *testing.T, h *harness) ciWorld {
+	w := ciWorld{o: h.org(t)}
+	w.dev = w.o.members[access.TestDeveloper]
+	mgr := w.o.members[access.TestManager]
+	w.env = mgr.projectDo(w.o.project, "POST", "/api/environments", map[string]any{"name": "Local", "variables": map[string]string{"baseUrl": site(t)}}).
+		want(t, 201).str("id")
+	signIn := ciSignIn
+	w.signIn = w.dev.createTest(t, w.o.project, signIn("Sign in", "Welcome"))
+	w.greet = w.dev.createTest(t, w.o.project, signIn("Greeting", "amy@example.com"))
+	w.bad = w.dev.createTest(t, w.o.project, signIn("Wrong greeting", "Goodbye"))
+	return w
+}
+
+// ciSignIn is a Smoke test that signs in and checks the greeting.
+func ciSignIn(name, expected string) map[string]any {
+	return map[string]any{"dsl": 2, "name": name, "suite": "Smoke", "tags": []string{"smoke"}, "steps": []any{
+		map[string]any{"id": "open", "type": "navigate", "url": "${baseUrl}/login.html"},
+		map[string]any{"id": "email", "type": "fill", "value": "amy@example.com", "target": map[string]any{"locators": []any{loc("label", "Email")}}},
+		map[string]any{"id": "go", "type": "click", "target": map[string]any{"locators": []any{loc("role", "button", "Sign in")}}},
+		map[string]any{"id": "check", "type": "assertText", "target": map[string]any{"locators": []any{loc("testId", "greeting")}},
+			"expected": expected, "match": "contains", "timeoutMs": 1500},
+	}}
+}
+
+// runCI runs the command in this process against the harness's hub.
+func runCI(t *testing.T, ctx context.Context, h *harness, args ...string) (int, string) {
+	t.Helper()
+	o, err := ci.ParseFlags(append([]string{"--hub", h.srv.URL, "--hub-wait", "5s"}, args...), os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	code := ci.Run(ctx, o, ci.Env{Out: &out, Version: "test", Hostname: "ci-box", OS: "linux", Arch: "amd64",
+		Local: func(context.Context) (agentclient.Runner, func(), error) {
+			return browserRunner{sharedBrowser(t)}, func() {}, nil
+		}})
+	return code, out.String()
+}
+
+// junitReport is what the test reads back from a report.
+type junitReport struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Suite    struct {
+		Name  string `xml:"name,attr"`
+		Cases []struct {
+			Name      string `xml:"name,attr"`
+			ClassName string `xml:"classname,attr"`
+			Failure   *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+			SystemOut string `xml:"system-out"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func checkJUnitSchema(t *testing.T, report []byte) {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "r.xml")
+	if err := os.WriteFile(f, report, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("xmllint", "--noout", "--schema", "../../protocol/junit/testdata/junit.xsd", f).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the JUnit schema refuses the report: %v\n%s\n%s", err, out, report)
+	}
+}
+
+// The CI command runs a suite here as an ephemeral agent of the token's
+// user: live progress, a JUnit report a schema check accepts with the
+// failing step and its screenshot, exit 1 for the failing test; once it is
+// fixed, exit 0. Its agent is gone afterwards, and it never took another
+// run of its user.
+func TestCICommandRunsSuiteHere(t *testing.T) {
+	h := newHarness(t)
+	w := newCIWorld(t, h)
+	_, token := w.dev.newToken(t, map[string]any{"name": "pipeline", "projectId": w.o.project})
+	// A run the user started in the web app, for their own paired agents:
+	// the CI agent must leave it alone.
+	other := w.dev.projectDo(w.o.project, "POST", "/api/runs", map[string]any{"testId": w.signIn, "environmentId": w.env}).want(t, 201).str("runId")
+
+	report := filepath.Join(t.TempDir(), "out", "report.xml")
+	code, out := runCI(t, t.Context(), h, "--token", token, "--suite", "Smoke", "--environment", "local", "--junit", report, "--parallel", "2")
+	if code != ci.ExitFailed {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	for _, want := range []string{`3 run(s) of suite "Smoke" in project "Shop" against "Local"`, "batch: " + h.srv.URL + "/batches/bat_",
+		"✓ passed Sign in  4/4 steps", "✗ failed Wrong greeting  3/4 steps", "step 4 (assertText check)", h.srv.URL + "/runs/run_",
+		"TEST", "3 test run(s): 2 passed, 1 failed", "JUnit report: " + report} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkJUnitSchema(t, data)
+	var rep junitReport
+	if err := xml.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tests != 3 || rep.Failures != 1 || rep.Suite.Name != "Smoke" || len(rep.Suite.Cases) != 3 {
+		t.Fatalf("report: %+v", rep)
+	}
+	for _, c := range rep.Suite.Cases {
+		if c.ClassName != "Smoke" {
+			t.Errorf("classname %q", c.ClassName)
+		}
+		if (c.Failure != nil) != (c.Name == "Wrong greeting") {
+			t.Errorf("case %q failure %v", c.Name, c.Failure)
+		}
+		if c.Name != "Wrong greeting" {
+			continue
+		}
+		if !strings.HasPrefix(c.Failure.Message, "step 4 (assertText check):") {
+			t.Errorf("failure message %q", c.Failure.Message)
+		}
+		_, shot, ok := strings.Cut(c.SystemOut, "[[ATTACHMENT|")
+		shot = strings.TrimSuffix(shot, "]]")
+		if !ok || !strings.HasPrefix(shot, filepath.Join(filepath.Dir(report), "report-screenshots")) {
+			t.Fatalf("attachment in %q", c.SystemOut)
+		}
+		if png, err := os.ReadFile(shot); err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+			t.Errorf("screenshot %s: %v", shot, err)
+		}
+	}
+
+	// The CI agent is gone, and the web app's run still waits for one of
+	// the user's own agents.
+	agents := w.dev.do("GET", "/api/agent", nil).want(t, 200).json()
+	if len(agents["agents"].([]any)) != 0 || agents["needed"] != true {
+		t.Errorf("agents after the command: %v", agents)
+	}
+	if st := w.dev.do("GET", "/api/runs/"+other, nil).want(t, 202).json()["status"]; st != "queued" {
+		t.Errorf("the user's other run is %v", st)
+	}
+
+	// Fixed: exit 0.
+	w.dev.do("PUT", "/api/tests/"+w.bad, ciSignIn("Wrong greeting", "Welcome")).want(t, 200)
+	code, out = runCI(t, t.Context(), h, "--token", token, "--tag", "SMOKE", "--environment", w.env)
+	if code != ci.ExitPassed || !strings.Contains(out, "3 test run(s): 3 passed") {
+		t.Fatalf("after the fix: exit %d\n%s", code, out)
+	}
+}
+
+// --remote runs on the user's paired agent; no CI agent joins.
+func TestCICommandRemote(t *testing.T) {
+	h := newHarness(t)
+	w := newCIWorld(t, h)
+	h.pairAgent(t, w.dev, browserRunner{sharedBrowser(t)})
+	_, token := w.dev.newToken(t, map[string]any{"name": "pipeline"})
+	report := filepath.Join(t.TempDir(), "report.xml")
+	code, out := runCI(t, t.Context(), h, "--token", token, "--project", "shop", "--test", w.signIn+","+w.bad, "--environment", "Local",
+		"--remote", "--junit", report)
+	if code != ci.ExitFailed || !strings.Contains(out, "on your paired agents") || !strings.Contains(out, "2 test run(s): 1 passed, 1 failed") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	data, _ := os.ReadFile(report)
+	checkJUnitSchema(t, data)
+	var n int
+	if err := h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM agents WHERE ephemeral`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("ephemeral agents: %d %v", n, err)
+	}
+}
+
+// Bad input ends with exit 2 and a message saying what to do; nothing
+// runs.
+func TestCICommandRefusals(t *testing.T) {
+	h := newHarness(t)
+	w := newCIWorld(t, h)
+	_, token := w.dev.newToken(t, map[string]any{"name": "pipeline", "projectId": w.o.project})
+	revokedID, revoked := w.dev.newToken(t, map[string]any{"name": "old"})
+	w.dev.do("DELETE", "/api/tokens/"+revokedID, nil).want(t, 204)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"revoked token", []string{"--token", revoked, "--suite", "Smoke"}, "this API token was revoked"},
+		{"malformed token", []string{"--token", "tat_nope", "--suite", "Smoke"}, "malformed or unknown"},
+		{"empty suite", []string{"--token", token, "--suite", "Nothing"}, "no test you can run"},
+		{"unknown tag", []string{"--token", token, "--tag", "nightly"}, `no test you can run has the tag "nightly"`},
+		{"no environment", []string{"--token", token, "--suite", "Smoke", "--environment", "Staging"}, `no environment "Staging" in this project; there are: "Local"`},
+		{"unknown test", []string{"--token", token, "--test", "tc_nope"}, "no test \"tc_nope\" in this project"},
+		{"unknown project", []string{"--token", token, "--project", "Nope", "--suite", "Smoke"}, `no project "Nope" for this token`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out := runCI(t, t.Context(), h, tc.args...)
+			if code != ci.ExitError || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, want 2 and %q:\n%s", code, tc.want, out)
+			}
+		})
+	}
+	var runs int
+	if err := h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM runs`).Scan(&runs); err != nil || runs != 0 {
+		t.Errorf("refused commands started %d runs (%v)", runs, err)
+	}
+	if _, err := ci.ParseFlags([]string{"--hub", "http://x", "--token", token, "--suite", "a", "--tag", "b"}, &bytes.Buffer{}); err == nil {
+		t.Error("--suite with --tag was accepted")
+	}
+}
+
+// Ctrl-C cancels the command's runs; a hub that goes away mid-run is
+// tried again, then the command exits 2 saying so.
+func TestCICommandInterruptedAndHubGone(t *testing.T) {
+	h := newHarness(t)
+	w := newCIWorld(t, h)
+	_, token := w.dev.newToken(t, map[string]any{"name": "pipeline"})
+	slow := w.dev.createTest(t, w.o.project, map[string]any{"dsl": 2, "name": "Slow", "suite": "Slow", "steps": []any{
+		map[string]any{"id": "open", "type": "navigate", "url": "${baseUrl}/login.html"},
+		map[string]any{"id": "wait", "type": "assertText", "target": map[string]any{"locators": []any{loc("testId", "greeting")}},
+			"expected": "never", "timeoutMs": 20000},
+	}})
+
+	ctx, cancel := context.WithCancel(t.Context())
+	var code int
+	var out string
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		code, out = runCI(t, ctx, h, "--token", token, "--suite", "Slow", "--environment", "Local")
+	}()
+	waitFor(t, func() bool {
+		var n int
+		_ = h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM runs WHERE test_id = $1 AND status = 'running'`, slow).Scan(&n)
+		return n == 1
+	})
+	cancel()
+	wg.Wait()
+	var status string
+	_ = h.store.Pool().QueryRow(t.Context(), `SELECT status FROM runs WHERE test_id = $1`, slow).Scan(&status)
+	if code != ci.ExitError || !strings.Contains(out, "interrupted: cancelling") || status != "cancelled" {
+		t.Fatalf("interrupted: exit %d, run %s\n%s", code, status, out)
+	}
+
+	// The hub goes away for good while the test runs.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		code, out = runCI(t, t.Context(), h, "--token", token, "--suite", "Slow", "--environment", "Local")
+	}()
+	waitFor(t, func() bool {
+		var n int
+		_ = h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM runs WHERE test_id = $1 AND status = 'running'`, slow).Scan(&n)
+		return n == 1
+	})
+	start := time.Now()
+	h.srv.CloseClientConnections()
+	h.srv.Close()
+	wg.Wait()
+	if code != ci.ExitError || !strings.Contains(out, "did not answer for 5s") {
+		t.Fatalf("hub gone: exit %d after %s\n%s", code, time.Since(start), out)
+	}
+}
