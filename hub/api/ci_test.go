@@ -282,3 +282,56 @@ func TestCICommandInterruptedAndHubGone(t *testing.T) {
 		t.Fatalf("hub gone: exit %d after %s\n%s", code, time.Since(start), out)
 	}
 }
+
+// The hub answers a batch's and a run's results as JUnit XML: at /junit as
+// a download, or to Accept: application/xml; other members see only what
+// they may, outsiders nothing.
+func TestJUnitFromHub(t *testing.T) {
+	h := newHarness(t)
+	w := newCIWorld(t, h)
+	h.pairAgent(t, w.dev, browserRunner{sharedBrowser(t)})
+	batch := w.dev.startBatch(t, w.o.project, map[string]any{"suite": "Smoke", "environmentId": w.env})
+	id := batch["batchId"].(string)
+	waitFor(t, func() bool {
+		return w.dev.do("GET", "/api/batches/"+id, nil).want(t, 200).json()["finishedAt"] != nil
+	})
+	r := w.dev.do("GET", "/api/batches/"+id+"/junit", nil).want(t, 200)
+	if r.header.Get("Content-Type") != "application/xml; charset=utf-8" || r.header.Get("Content-Disposition") != `attachment; filename="`+id+`-junit.xml"` {
+		t.Errorf("headers: %v", r.header)
+	}
+	checkJUnitSchema(t, r.body)
+	var rep junitReport
+	if err := xml.Unmarshal(r.body, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tests != 3 || rep.Failures != 1 || rep.Suite.Name != "Smoke" {
+		t.Fatalf("report: %+v", rep)
+	}
+	for _, c := range rep.Suite.Cases {
+		if c.Name == "Wrong greeting" && !strings.Contains(c.SystemOut, "[[ATTACHMENT|http://hub.test/api/runs/run_") {
+			t.Errorf("failure attachment: %q", c.SystemOut)
+		}
+	}
+	// Content negotiation gives the same report without the download name.
+	neg := w.dev.do("GET", "/api/batches/"+id, nil, "Accept", "application/xml").want(t, 200)
+	if !bytes.Equal(neg.body, r.body) || neg.header.Get("Content-Disposition") != "" {
+		t.Errorf("negotiated report differs:\n%s", neg.body)
+	}
+	if j := w.dev.do("GET", "/api/batches/"+id, nil, "Accept", "application/json, application/xml").want(t, 200); j.json()["id"] != id {
+		t.Error("JSON first in Accept did not give JSON")
+	}
+	runID := batch["runs"].([]any)[2].(map[string]any)["runId"].(string)
+	one := w.dev.do("GET", "/api/runs/"+runID+"/junit", nil).want(t, 200)
+	checkJUnitSchema(t, one.body)
+	if err := xml.Unmarshal(one.body, &rep); err != nil || rep.Tests != 1 {
+		t.Errorf("run report: %v %+v", err, rep)
+	}
+	w.dev.do("GET", "/api/runs/"+runID, nil, "Accept", "text/xml").want(t, 200)
+
+	// Another member sees the shared runs; an outsider gets 404 for both.
+	w.o.members[access.Tester].do("GET", "/api/batches/"+id+"/junit", nil).want(t, 200)
+	outsider, _ := h.register("Outsider")
+	outsider.do("GET", "/api/batches/"+id+"/junit", nil).want(t, 404)
+	outsider.do("GET", "/api/runs/"+runID+"/junit", nil).want(t, 404)
+	h.client().do("GET", "/api/runs/"+runID+"/junit", nil).want(t, 401)
+}

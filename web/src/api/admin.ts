@@ -146,6 +146,8 @@ export interface Agent {
   busy: number;
   /** The agent has no display: a headed run runs there without a window. */
   headless: boolean;
+  /** A CI command's agent (ta-agent ci): it takes only its command's runs. */
+  ephemeral?: boolean;
   lastSeen: string;
   createdAt: string;
 }

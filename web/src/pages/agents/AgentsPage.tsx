@@ -82,6 +82,14 @@ function AgentTable({ agents, onDisconnect }: { agents: Agent[]; onDisconnect: (
             <td>{a.os || <span className="muted">—</span>}</td>
             <td>
               <span className={a.connected ? "badge badge-connected" : "badge badge-offline"}>{a.connected ? "Connected" : "Offline"}</span>
+              {a.ephemeral && (
+                <span
+                  className="badge badge-running"
+                  title="A CI command's agent (ta-agent ci): it runs only the tests its command started and goes away when the command ends."
+                >
+                  CI
+                </span>
+              )}
               {a.headless && (
                 <span className="badge badge-offline" title="This computer has no display: headed runs run there without a window.">
                   No display

@@ -105,6 +105,9 @@ describe("BatchPage", () => {
     expect(screen.getByRole("button", { name: "Run the failed ones again" })).toBeDisabled();
     await waitFor(() => expect(counts()).toHaveTextContent("2 passed, 1 failed of 3"), { timeout: 3000 });
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Suite Checkout failed");
+    const junit = screen.getByRole("link", { name: "Download JUnit XML" });
+    expect(junit).toHaveAttribute("href", "/api/batches/bat_1/junit");
+    expect(junit).toHaveAttribute("download");
     expect(screen.getByText("1 min 5 s")).toBeInTheDocument();
     const rows = within(screen.getByRole("table")).getAllByRole("row").slice(1);
     expect(rows.map((r) => within(r).getAllByRole("cell")[0].textContent)).toEqual(["Sign in v1", "Search v1", "Pay v1no button Pay"]);

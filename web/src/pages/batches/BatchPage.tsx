@@ -83,6 +83,14 @@ export function BatchPage() {
         >
           Run the failed ones again
         </button>
+        <a
+          className="button"
+          href={`/api/batches/${encodeURIComponent(b.id)}/junit`}
+          download
+          title={final ? "The results as JUnit XML, for CI tools" : "Runs not finished yet are reported as skipped"}
+        >
+          Download JUnit XML
+        </a>
       </PageHeader>
       <ErrorBox error={rerun.error} title="The runs were not started" />
       <IssueList error={rerun.error} />
