@@ -6,12 +6,14 @@ import (
 	"io"
 	"net"
 	"net/mail"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/testautomation/ta/hub/language"
+	"github.com/testautomation/ta/hub/metrics"
 	"github.com/testautomation/ta/hub/netlimit"
 )
 
@@ -30,6 +32,7 @@ type config struct {
 	LLM           language.Config // HUB_LLM_*: drafting steps from plain language; off without a model
 	Downloads     string          // HUB_DOWNLOADS: the agent installers served; else <data>/downloads
 	Pprof         string          // HUB_PPROF: address of a listener serving Go's profiles; off when empty
+	MetricsAllow  []netip.Prefix  // HUB_METRICS_ALLOW: addresses that may read /metrics without a token
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -46,7 +49,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.DataDir, "data", envOr("HUB_DATA", "./data"), "data folder: private database, audit log, artifacts (HUB_DATA)")
 	fs.StringVar(&c.LogFormat, "log-format", envOr("HUB_LOG_FORMAT", "text"), "log format: text or json (HUB_LOG_FORMAT)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE, HUB_DOWNLOADS, HUB_PPROF (see README.md)\n\nFlags:")
+		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE, HUB_DOWNLOADS, HUB_PPROF, HUB_METRICS_ALLOW (see README.md)\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -103,6 +106,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 			return c, fmt.Errorf("HUB_PPROF %q is not an address like 127.0.0.1:6060", c.Pprof)
 		}
 	}
+	allow, err := metrics.ParseAllow(getenv("HUB_METRICS_ALLOW"))
+	if err != nil {
+		return c, fmt.Errorf("HUB_METRICS_ALLOW: %w", err)
+	}
+	c.MetricsAllow = allow
 	c.Limits = netlimit.Defaults
 	if err := intEnv(getenv, "HUB_MAX_CONNS", 1, &c.Limits.MaxConns); err != nil {
 		return c, err

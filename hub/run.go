@@ -24,6 +24,7 @@ import (
 	"github.com/testautomation/ta/hub/downloads"
 	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/language"
+	"github.com/testautomation/ta/hub/metrics"
 	"github.com/testautomation/ta/hub/netlimit"
 	"github.com/testautomation/ta/hub/pgcluster"
 	"github.com/testautomation/ta/hub/secretbox"
@@ -103,13 +104,15 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 	arts := artifacts.Dir{Root: filepath.Join(dataDir, "artifacts")}
 	dl := &downloads.Dir{Path: cmp.Or(cfg.Downloads, filepath.Join(dataDir, "downloads")), HubURL: cfg.BaseURL,
 		Cache: filepath.Join(dataDir, "downloads-served"), Logger: logger}
+	m := metrics.New()
 	hub := dispatch.New(dispatch.Config{Store: st, Artifacts: arts, Logger: logger, BaseURL: cfg.BaseURL, Secrets: box,
-		Latest: dl.Latest})
+		Latest: dl.Latest, Metrics: m})
 	srv, err := api.New(api.Config{
 		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
 		BaseURL: cfg.BaseURL, Origin: cfg.Origin, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
 		Language:  language.New(cfg.LLM, logger),
 		Downloads: dl,
+		Metrics:   m, MetricsAllow: cfg.MetricsAllow,
 	})
 	if err != nil {
 		return nil, nil, nil, err

@@ -35,6 +35,8 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	wake, stop := s.Dispatch.Watch(run.ID)
 	defer stop()
+	s.sseSubscribers.Add(1)
+	defer s.sseSubscribers.Add(-1)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -20,6 +22,7 @@ import (
 	"github.com/testautomation/ta/hub/dispatch"
 	"github.com/testautomation/ta/hub/downloads"
 	"github.com/testautomation/ta/hub/language"
+	"github.com/testautomation/ta/hub/metrics"
 	"github.com/testautomation/ta/hub/store"
 )
 
@@ -53,6 +56,12 @@ type Config struct {
 	LoginWindow     time.Duration // default 15 minutes
 	LoginPerEmail   int           // failures per email in the window; default 5
 	LoginPerAddress int           // failures per client address; default 20
+
+	// Metrics is served at /metrics and times every request; nil: none.
+	Metrics *metrics.Metrics
+	// MetricsAllow are the client addresses that may read /metrics
+	// without a token (HUB_METRICS_ALLOW).
+	MetricsAllow []netip.Prefix
 }
 
 // Server serves the API.
@@ -70,6 +79,8 @@ type Server struct {
 	origin     string // Config.Origin normalized; "" when not configured
 	// authoring keeps recording and picker sessions (nil without Dispatch).
 	authoring *authoring.Manager
+	// sseSubscribers counts live run event streams (a metrics gauge).
+	sseSubscribers atomic.Int64
 }
 
 // Authoring is the server's recording and picker sessions; the hub runs
@@ -111,6 +122,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy, origin: origin,
 		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pairs: pairGuard{misses: map[string][]time.Time{}}}
+	cfg.Metrics.Gauge("ta_sse_subscribers", "Live run event streams (server-sent events) now.",
+		func() float64 { return float64(s.sseSubscribers.Load()) })
 	if cfg.Dispatch != nil {
 		s.authoring = authoring.New(authoring.Config{Relay: cfg.Dispatch, Logger: cfg.Logger, Now: cfg.Now})
 		cfg.Dispatch.SetAuthoring(s.authoring)
@@ -131,12 +144,13 @@ func setDefault(d *time.Duration, v time.Duration) {
 // message (publicRoutes lets the upgrade through without a session).
 func (s *Server) agentConnect(w http.ResponseWriter, r *http.Request) { s.Dispatch.ServeAgent(w, r) }
 
-// Handler returns the hub's HTTP handler: /healthz, the API under /api and
-// whatever serves the rest (the web application).
+// Handler returns the hub's HTTP handler: /healthz, /metrics, the API
+// under /api and whatever serves the rest (the web application).
 func (s *Server) Handler(rest http.Handler) http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.recoverer)
+	r.Use(s.recoverer, s.Metrics.HTTP)
 	r.Get("/healthz", s.health)
+	r.Get("/metrics", s.serveMetrics)
 	r.Route("/api", s.routes)
 	if rest != nil {
 		r.Handle("/*", rest)

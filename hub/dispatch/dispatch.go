@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/testautomation/ta/hub/artifacts"
+	"github.com/testautomation/ta/hub/metrics"
 	"github.com/testautomation/ta/hub/store"
 	"github.com/testautomation/ta/protocol"
 )
@@ -62,6 +64,8 @@ type Config struct {
 	// wrapping ErrTokenRefused with the reason. Nil: CI agents are refused.
 	// from is the connection's client address (for the bad-token limit).
 	APITokens func(ctx context.Context, token, from string) (userID string, err error)
+	// Metrics records runs, queue waits and steps; nil records nothing.
+	Metrics *metrics.Metrics
 }
 
 // Hub is the dispatcher.
@@ -133,8 +137,29 @@ func New(cfg Config) *Hub {
 	if cfg.Limits.ArtifactBytes == 0 {
 		cfg.Limits.ArtifactBytes = DefaultLimits.ArtifactBytes
 	}
-	return &Hub{Config: cfg, log: cfg.Logger, jobs: Jobs{Source: cfg.Store, Secrets: cfg.Secrets}, agents: map[string]*conn{}, waiting: map[string]*conn{},
+	h := &Hub{Config: cfg, log: cfg.Logger, jobs: Jobs{Source: cfg.Store, Secrets: cfg.Secrets}, agents: map[string]*conn{}, waiting: map[string]*conn{},
 		watchers: map[string]map[chan struct{}]struct{}{}, kicking: map[string]*sync.Mutex{}}
+	h.gauges()
+	return h
+}
+
+// gauges registers the dispatcher's state as gauges read at scrape time.
+func (h *Hub) gauges() {
+	h.Metrics.Gauge("ta_agents_connected", "Agents connected to this hub now.", func() float64 {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return float64(len(h.agents))
+	})
+	h.Metrics.Gauge("ta_runs_queued", "Runs waiting for an agent now.", func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		n, err := h.Store.CountQueuedRuns(ctx)
+		if err != nil {
+			h.log.Warn("metrics: count queued runs", "err", err)
+			return math.NaN()
+		}
+		return float64(n)
+	})
 }
 
 // Run does the housekeeping until ctx ends: lapsed leases, stale queues,
@@ -316,6 +341,9 @@ func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 	if err != nil || !ok {
 		return
 	}
+	if r.Attempts == 0 {
+		h.Metrics.RunAssigned(h.Now().Sub(r.CreatedAt))
+	}
 	if r.Attempts > 0 {
 		// A started run whose agent was lost starts over: say so in its
 		// events, once, before the new attempt's.
@@ -411,6 +439,7 @@ func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.Ru
 		return false, err
 	}
 	h.log.Info("run finished", "run", runID, "status", res.Status)
+	h.Metrics.RunFinished(res.Status, time.Duration(res.DurationMs)*time.Millisecond)
 	h.wake(runID)
 	return true, nil
 }

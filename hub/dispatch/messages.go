@@ -237,6 +237,9 @@ func (c *conn) event(ctx context.Context, m protocol.Message, hr *heldRun) error
 	if err != nil {
 		return err
 	}
+	if got == store.StoredNew && e.Kind == protocol.StepFinished && e.DurationMs != nil {
+		h.Metrics.StepFinished(e.StepType, e.Status, time.Duration(*e.DurationMs)*time.Millisecond)
+	}
 	if got == store.StoredOver {
 		return c.overLimit(ctx, m.RunID, fmt.Sprintf("the run sent more than %d events or %d MiB of them, the hub's limit for one run",
 			h.Limits.Events, h.Limits.EventBytes>>20))

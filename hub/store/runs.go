@@ -473,3 +473,11 @@ func (s *Store) StaleQueuedRuns(ctx context.Context, before time.Time) ([]Run, e
 func (s *Store) OverdueRuns(ctx context.Context, before time.Time) ([]Run, error) {
 	return collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`WHERE r.status = 'running' AND r.started_at < $1`, before))
 }
+
+// CountQueuedRuns counts the runs waiting for an agent (queued, not yet
+// assigned), across all users.
+func (s *Store) CountQueuedRuns(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM runs WHERE status = 'queued' AND agent_id IS NULL`).Scan(&n)
+	return n, err
+}

@@ -31,6 +31,8 @@ const profile: Profile = {
   ],
 };
 
+const noTokens = { body: { tokens: [] } };
+
 async function fill(current: string, next: string, repeat: string) {
   await userEvent.type(await screen.findByLabelText("Current password"), current);
   await userEvent.type(screen.getByLabelText("New password"), next);
@@ -42,7 +44,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe("ProfilePage", () => {
   it("shows the account and the recent runs", async () => {
-    fakeFetch({ "GET /api/profile": { body: profile } });
+    fakeFetch({ "GET /api/profile": { body: profile }, "GET /api/tokens": noTokens });
     renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
     expect(await screen.findByText("mia@example.com")).toBeInTheDocument();
     expect(screen.getByText("Member since")).toBeInTheDocument();
@@ -52,7 +54,7 @@ describe("ProfilePage", () => {
   });
 
   it("refuses two different new passwords without asking the hub", async () => {
-    const { calls } = fakeFetch({ "GET /api/profile": { body: profile } });
+    const { calls } = fakeFetch({ "GET /api/profile": { body: profile }, "GET /api/tokens": noTokens });
     renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
     await fill("old-password-1", "new-password-1", "new-password-2");
     expect(await screen.findByText(/The two new passwords differ/)).toBeInTheDocument();
@@ -61,7 +63,11 @@ describe("ProfilePage", () => {
   });
 
   it("changes the password and says the other sessions were signed out", async () => {
-    const { calls } = fakeFetch({ "GET /api/profile": { body: profile }, "POST /api/auth/password": { status: 204 } });
+    const { calls } = fakeFetch({
+      "GET /api/profile": { body: profile },
+      "GET /api/tokens": noTokens,
+      "POST /api/auth/password": { status: 204 },
+    });
     renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
     await fill("old-password-1", "new-password-1", "new-password-1");
     expect(await screen.findByRole("status")).toHaveTextContent("Your other sessions were signed out.");
@@ -72,6 +78,7 @@ describe("ProfilePage", () => {
   it("shows the hub's issues beside their fields", async () => {
     fakeFetch({
       "GET /api/profile": { body: profile },
+      "GET /api/tokens": noTokens,
       "POST /api/auth/password": {
         status: 422,
         body: {
@@ -91,6 +98,7 @@ describe("ProfilePage", () => {
   it("explains a refusal that names no field", async () => {
     fakeFetch({
       "GET /api/profile": { body: profile },
+      "GET /api/tokens": noTokens,
       "POST /api/auth/password": { status: 403, body: { error: "this account may not change its password", code: "forbidden" } },
     });
     renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
@@ -101,6 +109,7 @@ describe("ProfilePage", () => {
   it("edits the name, and shows the hub's issue beside it", async () => {
     const { calls } = fakeFetch({
       "GET /api/profile": { body: profile },
+      "GET /api/tokens": noTokens,
       "PUT /api/profile": (call) =>
         (call.body as { name: string }).name.trim() === ""
           ? {

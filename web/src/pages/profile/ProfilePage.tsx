@@ -1,7 +1,7 @@
 // The signed-in user's profile (/profile): who they are, changing their
 // name (PUT /api/profile), the runs they started last (in any project), and
 // changing the password, which signs out their other sessions
-// (POST /api/auth/password).
+// (POST /api/auth/password), and their API tokens (ApiTokens.tsx).
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -9,6 +9,7 @@ import { ApiError, describeError } from "../../api";
 import { changePassword, fetchProfile, saveProfileName, type Profile } from "../../api/runs";
 import { ErrorBox, Empty, Loading, PageHeader, formatDate } from "../../components/ui";
 import { RunTable } from "../runs/runBits";
+import { ApiTokens } from "./ApiTokens";
 import "./profile.css";
 
 const MIN_PASSWORD = 10;
@@ -62,6 +63,7 @@ export function ProfilePage() {
           <RunTable runs={recentRuns} caption="Your recent runs" columns={{ test: true }} />
         )}
       </section>
+      <ApiTokens />
     </div>
   );
 }
