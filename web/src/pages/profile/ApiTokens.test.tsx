@@ -112,6 +112,7 @@ describe("ApiTokens", () => {
     const shown = await screen.findByLabelText("New API token");
     expect(shown).toHaveValue("tat_" + "a".repeat(52));
     expect(screen.getByText(/it will not be shown again/)).toBeInTheDocument();
+    expect(screen.getByText(`ta-agent ci --hub ${window.location.origin} --suite Smoke --junit report.xml`)).toBeInTheDocument();
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ name: "Shop CI", projectId: "prj_2", role: "Tester" });
     await userEvent.click(screen.getByRole("button", { name: "Copy" }));
     expect(writeText).toHaveBeenCalledWith("tat_" + "a".repeat(52));

@@ -291,6 +291,11 @@ function NewToken({ token, onDone }: { token: CreatedApiToken; onDone: () => voi
       </div>
       {copied === true && <p className="muted">Copied to the clipboard.</p>}
       {copied === false && <p className="muted">The browser did not allow copying: select the token and copy it by hand.</p>}
+      <p className="muted">
+        Keep it in your CI system's secret store as <code>TA_TOKEN</code>, then run tests from the pipeline with the agent:{" "}
+        <code>ta-agent ci --hub {window.location.origin} --suite Smoke --junit report.xml</code> (exit code 1 when a test fails). API calls
+        take it as <code>Authorization: Bearer …</code>.
+      </p>
     </div>
   );
 }
