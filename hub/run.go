@@ -68,8 +68,9 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	go srv.Downloads.Warm() // the first visitor of the Agents page need not wait for them
 	hooks := webhooks.New(webhooks.Config{Store: st, Secrets: srv.Secrets, Logger: logger, BaseURL: cfg.BaseURL})
 	hooksDone := make(chan struct{})
-	go func() { hooks.Run(ctx); close(hooksDone) }()
-	defer func() { <-hooksDone }() // attempts under way end before the database closes
+	hooksCtx, stopHooks := context.WithCancel(ctx)
+	go func() { hooks.Run(hooksCtx); close(hooksDone) }()
+	defer func() { stopHooks(); <-hooksDone }() // before the database closes
 	cfg.Limits = fitFileLimit(cfg.Limits, logger)
 	httpSrv, ln, err := listen(cfg, handler, logger)
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"time"
@@ -79,12 +80,11 @@ func New(cfg Config) *Worker {
 		cfg.Keep = 30 * 24 * time.Hour
 	}
 	transport := &http.Transport{
-		Proxy:                 nil, // the guarded dialer must see the receiver's address
-		DialContext:           newDialer().DialContext,
-		TLSHandshakeTimeout:   cfg.Timeout,
-		ResponseHeaderTimeout: cfg.Timeout,
-		MaxIdleConns:          16,
-		IdleConnTimeout:       90 * time.Second,
+		Proxy:               nil, // the guarded dialer must see the receiver's address
+		DialContext:         newDialer().DialContext,
+		TLSHandshakeTimeout: cfg.Timeout,
+		MaxIdleConns:        16,
+		IdleConnTimeout:     90 * time.Second,
 	}
 	client := &http.Client{Transport: transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return &Worker{Config: cfg, client: client, wake: make(chan struct{}, 1)}
@@ -275,10 +275,11 @@ func (w *Worker) post(ctx context.Context, d store.ClaimedDelivery, secret strin
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errRefusedAddress) || ctx.Err() != nil {
-			if errors.Is(err, errRefusedAddress) {
-				return 0, errRefusedAddress
-			}
+		var ne net.Error
+		switch {
+		case errors.Is(err, errRefusedAddress):
+			return 0, errRefusedAddress
+		case errors.Is(err, context.DeadlineExceeded), ctx.Err() != nil, errors.As(err, &ne) && ne.Timeout():
 			return 0, fmt.Errorf("no answer within %s", w.Timeout)
 		}
 		return 0, errors.New(cut(err.Error()))
