@@ -374,3 +374,42 @@ func TestWebhookRoutesGuarded(t *testing.T) {
 	mgr.do("DELETE", "/api/webhooks/"+hook, nil).want(t, 204)
 	mgr.do("GET", "/api/webhooks/"+hook+"/deliveries", nil).want(t, 404)
 }
+
+// The two runs of a batch ending at the same moment on two agents queue
+// exactly one batch.finished, never none and never two.
+func TestWebhookBatchFinishedOnceUnderRace(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	hook := mgr.projectDo(o.project, "POST", "/api/webhooks", obj{"name": "CI", "url": "http://127.0.0.1:9/", "events": []any{"batch.finished"}}).want(t, 201).str("id")
+	agents := []*rawAgent{h.rawAgentSlots(t, mgr, "", 1), h.rawAgentSlots(t, mgr, "", 1)}
+	tests := []any{mgr.createTest(t, o.project, doc("One", 1)), mgr.createTest(t, o.project, doc("Two", 1))}
+	const rounds = 6
+	for i := range rounds {
+		mgr.startBatch(t, o.project, obj{"testIds": tests})
+		jobs := []protocol.Job{agents[0].assigned(), agents[1].assigned()}
+		var wg sync.WaitGroup
+		for k, a := range agents {
+			a.send(protocol.Message{Type: protocol.MsgAccept, RunID: jobs[k].RunID})
+		}
+		id := int64(i + 1)
+		for k, a := range agents {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				a.send(protocol.Message{Type: protocol.MsgFinish, ID: id, RunID: jobs[k].RunID, Result: &protocol.RunResult{Status: protocol.RunPassed, Passed: 1, Total: 1}})
+			}()
+		}
+		wg.Wait()
+		agents[0].acked(id)
+		agents[1].acked(id)
+	}
+	ds := mgr.do("GET", "/api/webhooks/"+hook+"/deliveries", nil).want(t, 200).json()["deliveries"].([]any)
+	seen := map[string]int{}
+	for _, d := range ds {
+		seen[d.(map[string]any)["subject"].(string)]++
+	}
+	if len(ds) != rounds || len(seen) != rounds {
+		t.Errorf("%d batch.finished deliveries for %d batches: %v", len(ds), rounds, seen)
+	}
+}
