@@ -77,3 +77,42 @@ func TestBatchFinishedQueuedOnceAcrossTransactions(t *testing.T) {
 		}
 	}
 }
+
+// A claim is a lease: a delivery whose hub stopped mid-attempt (nothing
+// recorded) is due again once the lease passes, with the next attempt's
+// number; a stale hub's late record of the old attempt changes nothing.
+func TestDeliveryClaimIsALease(t *testing.T) {
+	w := newDataWorld(t)
+	ctx := t.Context()
+	hook, err := w.st.SaveWebhook(ctx, store.WebhookSave{ID: ids.New("whk"), ProjectID: w.project.ID, Create: true, Name: "CI",
+		URL: "http://127.0.0.1:9/", Events: []string{"run.finished"}, Format: "json", Enabled: true,
+		SecretCiphertext: []byte{1}, SecretNonce: []byte{2}, Now: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.st.QueuePing(ctx, hook.ID, ids.New("whd")); err != nil {
+		t.Fatal(err)
+	}
+	first, err := w.st.ClaimDeliveries(ctx, 10, 200*time.Millisecond)
+	if err != nil || len(first) != 1 || first[0].Attempt != 1 {
+		t.Fatalf("first claim %+v %v", first, err)
+	}
+	if again, err := w.st.ClaimDeliveries(ctx, 10, time.Second); err != nil || len(again) != 0 {
+		t.Fatalf("claimed twice within the lease: %+v %v", again, err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	second, err := w.st.ClaimDeliveries(ctx, 10, time.Second)
+	if err != nil || len(second) != 1 || second[0].ID != first[0].ID || second[0].Attempt != 2 {
+		t.Fatalf("after the lease: %+v %v", second, err)
+	}
+	if err := w.st.RecordAttempt(ctx, first[0].ID, 1, store.Attempt{Succeeded: true, ResponseStatus: 200}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.st.RecordAttempt(ctx, second[0].ID, 2, store.Attempt{Error: "the receiver answered 500", ResponseStatus: 500}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := w.st.Delivery(ctx, first[0].ID)
+	if err != nil || d.Status != "failed" || d.Attempts != 2 || d.ResponseStatus == nil || *d.ResponseStatus != 500 || d.NextAttemptAt != nil {
+		t.Errorf("delivery %+v %v", d, err)
+	}
+}
