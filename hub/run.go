@@ -29,6 +29,7 @@ import (
 	"github.com/testautomation/ta/hub/pgcluster"
 	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/hub/webhooks"
 	"github.com/testautomation/ta/web"
 )
 
@@ -66,6 +67,11 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	go hub.Run(ctx)
 	go srv.Authoring().Run(ctx)
 	go srv.Downloads.Warm() // the first visitor of the Agents page need not wait for them
+	hooks := webhooks.New(webhooks.Config{Store: st, Secrets: srv.Secrets, Logger: logger, BaseURL: cfg.BaseURL})
+	hooksDone := make(chan struct{})
+	hooksCtx, stopHooks := context.WithCancel(ctx)
+	go func() { hooks.Run(hooksCtx); close(hooksDone) }()
+	defer func() { stopHooks(); <-hooksDone }() // before the database closes
 	cfg.Limits = fitFileLimit(cfg.Limits, logger)
 	httpSrv, ln, err := listen(cfg, handler, logger)
 	if err != nil {

@@ -52,6 +52,10 @@ const (
 	ManageTests Permission = "tests.manage"
 	// ManageEnvironments: manage environments, secrets and applications.
 	ManageEnvironments Permission = "environments.manage"
+	// ManageWebhooks: list, create, change, test and delete the project's
+	// webhooks and read their delivery logs (their addresses may name
+	// internal hosts, so listing them needs it too).
+	ManageWebhooks Permission = "webhooks.manage"
 	// RunProtected: run Ready tests against a protected environment, so
 	// that its secrets reach the caller's agent (see MayUseProtected).
 	RunProtected Permission = "runs.protected"
@@ -76,6 +80,7 @@ var Matrix = []PermissionInfo{
 	{EditSharedTests, "Edit any shared Draft test; manage suites, components, test data and data pools", TestDeveloper},
 	{ManageTests, "Mark tests Ready or Deprecated; transfer ownership of shared tests; delete any shared test", TestManager},
 	{ManageEnvironments, "Manage environments, secrets and applications", TestManager},
+	{ManageWebhooks, "See and manage the project's webhooks and their delivery logs", TestManager},
 	{RunProtected, "Run Ready tests against protected environments (their secrets reach the runner's agent)", TestManager},
 	{AdministerProject, "Manage project members and settings; rename or delete the project", Admin},
 }

@@ -12,6 +12,7 @@ func TestMatrixMatchesDesign(t *testing.T) {
 		EditSharedTests:    {false, true, true, true},
 		ManageTests:        {false, false, true, true},
 		ManageEnvironments: {false, false, true, true},
+		ManageWebhooks:     {false, false, true, true},
 		RunProtected:       {false, false, true, true},
 		AdministerProject:  {false, false, false, true},
 	}

@@ -55,6 +55,7 @@ type hostileWorld struct {
 	component, example                 string
 	dataSet, dataPool                  string
 	token                              string
+	webhook                            string
 }
 
 func newHostileWorld(t *testing.T, h *harness) hostileWorld {
@@ -80,6 +81,7 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 	w.run = p("POST", "/api/runs", obj{"testId": w.test, "environmentId": w.env, "dataSetId": w.dataSet}).want(t, 201).str("runId")
 	w.batch = p("POST", "/api/runs", obj{"testIds": []any{w.test}, "environmentId": w.env}).want(t, 201).str("batchId")
 	w.token = c.do("POST", "/api/tokens", obj{"name": "CI"}).want(t, 201).str("id")
+	w.webhook = p("POST", "/api/webhooks", obj{"name": "CI", "url": "http://127.0.0.1:9/hook"}).want(t, 201).str("id")
 	return w
 }
 
@@ -163,6 +165,11 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/data-pools": {obj{"name": "Accounts", "columns": []any{"login"}, "records": []any{obj{"login": "dave"}}},
 			obj{"id": w.dataPool, "name": "Cards", "columns": []any{"card"}, "records": []any{obj{"card": "4222"}}}},
 		"POST /api/data-pools/{id}/reset": {noBody},
+
+		"POST /api/webhooks": {obj{"name": "Chat", "url": "https://chat.example.com/hook?token=abc", "events": []any{"run.finished"}, "format": "slack", "enabled": true},
+			obj{"id": w.webhook, "name": "CI", "url": "http://127.0.0.1:9/hook", "events": []any{"batch.finished"}, "enabled": false}},
+		"POST /api/webhooks/{id}/secret": {noBody},
+		"POST /api/webhooks/{id}/test":   {noBody},
 	}
 }
 
@@ -194,6 +201,8 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return w.dataPool, true
 	case "id after tokens":
 		return w.token, true
+	case "id after webhooks":
+		return w.webhook, true
 	case "id after members":
 		return w.o.ids[access.Tester], true
 	case "id after agent":

@@ -50,6 +50,7 @@ func TestRoleMatrix(t *testing.T) {
 		access.EditSharedTests:    "Test Developer,Test Manager,Admin",
 		access.ManageTests:        "Test Manager,Admin",
 		access.ManageEnvironments: "Test Manager,Admin",
+		access.ManageWebhooks:     "Test Manager,Admin",
 		access.RunProtected:       "Test Manager,Admin",
 		access.AdministerProject:  "Admin",
 	}

@@ -16,6 +16,7 @@ import { DashboardPage } from "./pages/dashboard/DashboardPage";
 import { ProfilePage } from "./pages/profile/ProfilePage";
 import { EnvironmentsPage } from "./pages/environments/EnvironmentsPage";
 import { ApplicationsPage } from "./pages/applications/ApplicationsPage";
+import { WebhooksPage } from "./pages/webhooks/WebhooksPage";
 import { SuitesPage } from "./pages/suites/SuitesPage";
 import { AgentsPage } from "./pages/agents/AgentsPage";
 import { PairPage } from "./pages/agents/PairPage";
@@ -65,6 +66,7 @@ export function AppRoutes() {
             <Route path="/runs" element={<RunsPage />} />
             <Route path="/environments" element={<EnvironmentsPage />} />
             <Route path="/applications" element={<ApplicationsPage />} />
+            <Route path="/webhooks" element={<WebhooksPage />} />
             <Route path="/suites" element={<SuitesPage />} />
             <Route path="/components" element={<ComponentsPage />} />
             <Route path="/components/new" element={<NewComponentPage />} />

@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { post, type Organization, type Project } from "../api";
 import { useContextQuery, useSession, useSessionExpiry, useWorkspace, WorkspaceProvider } from "../session";
 import { AgentBanner } from "../pages/agents/AgentBanner";
+import { mayManageWebhooks } from "../api/webhooks";
 import { ErrorBox, FormActions, Loading, Modal } from "./ui";
 
 /**
@@ -259,6 +260,7 @@ export function Layout() {
           <NavLink to="/runs">Runs</NavLink>
           <NavLink to="/environments">Environments</NavLink>
           <NavLink to="/applications">Applications</NavLink>
+          {mayManageWebhooks(ws.role) && <NavLink to="/webhooks">Webhooks</NavLink>}
           <NavMenu
             label="Library"
             links={[
