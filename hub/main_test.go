@@ -45,6 +45,15 @@ func TestParseConfig(t *testing.T) {
 			t.Errorf("parseConfig(%v) accepted bad input", args)
 		}
 	}
+	env["HUB_METRICS_ALLOW"] = "10.0.0.0/8, 127.0.0.1"
+	if c, err := parseConfig(nil, getenv, io.Discard); err != nil || len(c.MetricsAllow) != 2 || c.MetricsAllow[1].String() != "127.0.0.1/32" {
+		t.Errorf("HUB_METRICS_ALLOW: %v %v", c.MetricsAllow, err)
+	}
+	env["HUB_METRICS_ALLOW"] = "10.0.0.0/99"
+	if _, err := parseConfig(nil, getenv, io.Discard); err == nil {
+		t.Error("a bad HUB_METRICS_ALLOW must be refused")
+	}
+	delete(env, "HUB_METRICS_ALLOW")
 	env["HUB_ADMIN_EMAIL"] = "admin@example.com"
 	if _, err := parseConfig(nil, getenv, io.Discard); err == nil {
 		t.Error("HUB_ADMIN_EMAIL without HUB_ADMIN_PASSWORD must be refused")

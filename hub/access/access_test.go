@@ -72,3 +72,17 @@ func TestMayUseProtected(t *testing.T) {
 		}
 	}
 }
+
+func TestCap(t *testing.T) {
+	for _, c := range []struct{ role, limit, want Role }{
+		{Admin, Tester, Tester}, {Tester, Admin, Tester}, {TestManager, "", TestManager},
+		{"", Admin, ""}, {TestDeveloper, TestDeveloper, TestDeveloper}, {Admin, "Boss", "Boss"},
+	} {
+		if got := Cap(c.role, c.limit); got != c.want {
+			t.Errorf("Cap(%q, %q) = %q, want %q", c.role, c.limit, got, c.want)
+		}
+	}
+	if Allows(Cap(Admin, "Boss"), ViewProject) {
+		t.Error("an unknown cap must allow nothing")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,6 +26,7 @@ import (
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/dbtest"
 	"github.com/testautomation/ta/hub/dispatch"
+	"github.com/testautomation/ta/hub/metrics"
 	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
 )
@@ -61,6 +63,8 @@ type harness struct {
 	clock    atomic.Int64    // unix nanoseconds the server sees as now
 	limits   store.RunLimits // per-run limits; zero fields take the dispatcher's defaults
 	stall    time.Duration   // dispatch.Config.Stall; 0 takes the default
+	metrics  *metrics.Metrics
+	allow    []netip.Prefix // Config.MetricsAllow
 }
 
 func newHarness(t testing.TB) *harness { return newHarnessOn(t, dbtest.Pool(t)) }
@@ -102,7 +106,7 @@ func (h *harness) handler(t testing.TB) http.Handler {
 	}
 	arts := artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
 	h.dispatch = dispatch.New(dispatch.Config{Store: h.store, Artifacts: arts, Logger: logger, BaseURL: "http://hub.test",
-		Lease: 3 * time.Second, Now: now, Limits: h.limits, Stall: h.stall, Secrets: box})
+		Lease: 3 * time.Second, Now: now, Limits: h.limits, Stall: h.stall, Secrets: box, Metrics: h.metrics})
 	h.api, err = New(Config{
 		Store:     h.store,
 		Logger:    logger,
@@ -113,6 +117,7 @@ func (h *harness) handler(t testing.TB) http.Handler {
 		Secrets:   box,
 		Dispatch:  h.dispatch,
 		Artifacts: arts,
+		Metrics:   h.metrics, MetricsAllow: h.allow,
 	})
 	if err != nil {
 		t.Fatal(err)

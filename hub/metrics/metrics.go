@@ -7,6 +7,7 @@ package metrics
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -71,7 +72,17 @@ func (m *Metrics) Gauge(name, help string, f func() float64) {
 	if m == nil {
 		return
 	}
-	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f))
+	g := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
+	if err := m.reg.Register(g); err != nil {
+		// A rebuilt dispatcher or server (tests restart the hub) takes
+		// over its gauge from the one it replaces.
+		var dup prometheus.AlreadyRegisteredError
+		if !errors.As(err, &dup) {
+			panic(err)
+		}
+		m.reg.Unregister(dup.ExistingCollector)
+		m.reg.MustRegister(g)
+	}
 }
 
 // RunFinished counts a run that ended with status after d.
