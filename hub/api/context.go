@@ -48,14 +48,22 @@ func (s *Server) context(w http.ResponseWriter, r *http.Request) {
 // profile answers the caller's profile and the runs they started last.
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	u, _ := currentUser(r)
-	runs, err := s.store.UserRuns(r.Context(), u.ID, 20)
+	tok, scoped := currentToken(r)
+	scoped = scoped && tok.ProjectID != ""
+	limit := 20
+	if scoped {
+		limit = 200 // a project-scoped token sees its project's runs only
+	}
+	runs, err := s.store.UserRuns(r.Context(), u.ID, limit)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	recent := make([]runJSON, 0, len(runs))
+	recent := make([]runJSON, 0, min(len(runs), 20))
 	for _, run := range runs {
-		recent = append(recent, toRunJSON(run))
+		if len(recent) < 20 && (!scoped || run.ProjectID == tok.ProjectID) {
+			recent = append(recent, toRunJSON(run))
+		}
 	}
 	writeJSON(w, http.StatusOK, struct {
 		User       userJSON  `json:"user"`

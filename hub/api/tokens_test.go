@@ -269,6 +269,16 @@ func TestTokenProjectScope(t *testing.T) {
 	if len(orgs) != 1 || len(orgs[0].(map[string]any)["projects"].([]any)) != 1 {
 		t.Fatalf("context shows %v", orgs)
 	}
+	// The profile's recent runs are the token's project's only.
+	o.owner.projectDo(second, "POST", "/api/runs", map[string]any{"testId": elsewhere}).want(t, 201)
+	mine := o.owner.projectDo(o.project, "POST", "/api/runs", map[string]any{"testId": here}).want(t, 201).str("runId")
+	if all := o.owner.do("GET", "/api/profile", nil).want(t, 200).json()["recentRuns"].([]any); len(all) != 2 {
+		t.Fatalf("the session sees %d recent runs", len(all))
+	}
+	recent := ci.do("GET", "/api/profile", nil).want(t, 200).json()["recentRuns"].([]any)
+	if len(recent) != 1 || recent[0].(map[string]any)["runId"] != mine {
+		t.Errorf("the project token's profile shows %v", recent)
+	}
 }
 
 func TestTokenPrivateTests(t *testing.T) {
