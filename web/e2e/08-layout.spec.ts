@@ -19,9 +19,10 @@ async function fits(page: Page, name: string): Promise<void> {
   const topbar = page.locator("header.topbar");
   const controls = [
     topbar.getByRole("link", { name: "Test Hub" }),
-    ...["Dashboard", "Tests", "Runs", "Environments", "Applications", "Agents", "Admin"].map((l) =>
+    ...["Dashboard", "Tests", "Runs", "Agents", "Admin"].map((l) =>
       page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: l, exact: true }),
     ),
+    page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Setup" }),
     page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Library" }),
     topbar.getByRole("button", { name: "Sign out" }),
   ];

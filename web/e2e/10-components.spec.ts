@@ -177,8 +177,8 @@ test("make a component from three steps, call it from another test, publish v2 a
   await test.step("the top navigation still fits 1024 px", async () => {
     await page.setViewportSize({ width: 1024, height: 768 });
     const nav = page.getByRole("navigation", { name: "Main" });
-    for (const l of ["Dashboard", "Tests", "Runs", "Library", "Environments", "Applications", "Agents", "Admin"]) {
-      const box = await nav.getByRole(l === "Library" ? "button" : "link", { name: l, exact: true }).boundingBox();
+    for (const l of ["Dashboard", "Tests", "Runs", "Setup", "Library", "Agents", "Admin"]) {
+      const box = await nav.getByRole(l === "Library" || l === "Setup" ? "button" : "link", { name: l, exact: true }).boundingBox();
       expect(box, l).toBeTruthy();
       expect((box?.x ?? 0) + (box?.width ?? 0), `${l} is cut off`).toBeLessThanOrEqual(1024);
     }

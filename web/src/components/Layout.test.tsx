@@ -56,4 +56,23 @@ describe("Layout", async () => {
     fireEvent.mouseDown(document.body);
     expect(screen.queryByRole("link", { name: "Suites" })).not.toBeInTheDocument();
   });
+
+  it("keeps Environments, Applications and (for Test Managers) Webhooks under Setup", async () => {
+    await renderLayout(testContext("Test Manager"));
+    await userEvent.click(screen.getByRole("button", { name: "Setup" }));
+    for (const [name, href] of [
+      ["Environments", "/environments"],
+      ["Applications", "/applications"],
+      ["Webhooks", "/webhooks"],
+    ]) {
+      expect(screen.getByRole("link", { name })).toHaveAttribute("href", href);
+    }
+  });
+
+  it("does not offer Webhooks to a Test Developer", async () => {
+    await renderLayout(testContext("Test Developer"));
+    await userEvent.click(screen.getByRole("button", { name: "Setup" }));
+    expect(screen.getByRole("link", { name: "Environments" })).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Webhooks" })).not.toBeInTheDocument();
+  });
 });

@@ -10,9 +10,10 @@ import { mayManageWebhooks } from "../api/webhooks";
 import { ErrorBox, FormActions, Loading, Modal } from "./ui";
 
 /**
- * NavMenu groups links of the top navigation under one button (what tests
- * are built from: suites, components, test data, data pools), so the bar
- * stays one line; it closes on a pick, a click elsewhere or Escape.
+ * NavMenu groups links of the top navigation under one button (Setup:
+ * environments, applications, webhooks; Library: what tests are built
+ * from), so the bar stays one line; it closes on a pick, a click elsewhere
+ * or Escape.
  */
 export function NavMenu({ label, links }: { label: string; links: [string, string][] }) {
   const location = useLocation();
@@ -258,9 +259,14 @@ export function Layout() {
           </NavLink>
           <NavLink to="/tests">Tests</NavLink>
           <NavLink to="/runs">Runs</NavLink>
-          <NavLink to="/environments">Environments</NavLink>
-          <NavLink to="/applications">Applications</NavLink>
-          {mayManageWebhooks(ws.role) && <NavLink to="/webhooks">Webhooks</NavLink>}
+          <NavMenu
+            label="Setup"
+            links={[
+              ["/environments", "Environments"],
+              ["/applications", "Applications"],
+              ...(mayManageWebhooks(ws.role) ? ([["/webhooks", "Webhooks"]] as [string, string][]) : []),
+            ]}
+          />
           <NavMenu
             label="Library"
             links={[
