@@ -347,6 +347,13 @@ func (s *Server) deleteTest(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+type validationJSON struct {
+	Valid        bool               `json:"valid"`
+	Issues       []protocol.Issue   `json:"issues"`
+	MigratedFrom *int               `json:"migratedFrom"`
+	Document     *protocol.Document `json:"document,omitempty"`
+}
+
 func (s *Server) validateTest(w http.ResponseWriter, r *http.Request) {
 	t, _, ok := s.loadTest(w, r)
 	if !ok {
@@ -365,12 +372,7 @@ func (s *Server) validateTest(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	out := struct {
-		Valid        bool               `json:"valid"`
-		Issues       []protocol.Issue   `json:"issues"`
-		MigratedFrom *int               `json:"migratedFrom"`
-		Document     *protocol.Document `json:"document,omitempty"`
-	}{Valid: len(issues) == 0, Issues: issues}
+	out := validationJSON{Valid: len(issues) == 0, Issues: issues}
 	if out.Issues == nil {
 		out.Issues = []protocol.Issue{}
 	}
