@@ -15,9 +15,9 @@ import (
 // schema is one JSON Schema (2020-12, as OpenAPI 3.1 uses) object.
 type schema = map[string]any
 
-// obj describes a response the handler builds as a map (map[string]any{...}):
+// jsonObj describes a response the handler builds as a map (map[string]any{...}):
 // every key is present, each value's Go type gives its schema.
-type obj map[string]any
+type jsonObj map[string]any
 
 // schemaGen turns the handlers' Go request and response types into the
 // document's component schemas, so the document follows the code: json
@@ -31,7 +31,18 @@ type obj map[string]any
 type schemaGen struct {
 	defs  map[string]schema
 	names map[reflect.Type]string
+	// request is set while request bodies are described: a type met
+	// first there is read by a decoder that ignores unknown fields and
+	// takes absent ones as zero, so it is open and requires only the
+	// fields tagged openapi:"required". Responses are described first.
+	request bool
 }
+
+// oneOf is a body that is exactly one of several shapes.
+type oneOf []any
+
+// orNull is a body that may also be null.
+type orNull struct{ v any }
 
 func newSchemaGen() *schemaGen {
 	return &schemaGen{defs: map[string]schema{}, names: map[reflect.Type]string{}}
@@ -70,20 +81,33 @@ func (g *schemaGen) of(v any) schema {
 	switch v := v.(type) {
 	case nil:
 		return nil
-	case obj:
+	case jsonObj:
 		out := schema{"type": "object", "additionalProperties": false}
 		props, req := schema{}, []string{}
-		for k, fv := range v {
-			props[k] = g.typ(reflect.TypeOf(fv))
-			if fv == nil {
-				props[k] = schema{}
-			}
+		for k := range v {
 			req = append(req, k)
 		}
 		slices.Sort(req)
+		for _, k := range req {
+			props[k] = schema{}
+			if fv := v[k]; fv != nil {
+				props[k] = g.of(fv)
+			}
+		}
 		out["properties"], out["required"] = props, req
 		return out
+	case oneOf:
+		var alts []any
+		for _, a := range v {
+			alts = append(alts, g.of(a))
+		}
+		return schema{"oneOf": alts}
+	case orNull:
+		return nullable(g.of(v.v))
 	case schema:
+		if v["x-document-body"] == true {
+			return g.docBody(v)
+		}
 		return v
 	}
 	return g.typ(reflect.TypeOf(v))
@@ -119,9 +143,9 @@ func (g *schemaGen) typ(t reflect.Type) schema {
 		if t.Elem().Kind() == reflect.Uint8 {
 			return schema{"type": "string", "contentEncoding": "base64"}
 		}
-		return schema{"type": "array", "items": g.typ(t.Elem())}
+		return schema{"type": "array", "items": g.elem(t.Elem())}
 	case reflect.Map:
-		return schema{"type": "object", "additionalProperties": g.typ(t.Elem())}
+		return schema{"type": "object", "additionalProperties": g.elem(t.Elem())}
 	case reflect.Struct:
 		if t.Name() == "" {
 			return g.object(t)
@@ -129,6 +153,15 @@ func (g *schemaGen) typ(t reflect.Type) schema {
 		return g.named(t, g.name(t), func() schema { return g.object(t) })
 	}
 	panic("openapi: no schema for Go type " + t.String())
+}
+
+// elem is the schema of a slice's or map's element: a nil pointer there
+// is written as null.
+func (g *schemaGen) elem(t reflect.Type) schema {
+	if t.Kind() == reflect.Pointer {
+		return nullable(g.typ(t))
+	}
+	return g.typ(t)
 }
 
 // named registers a component once and answers a reference to it.
@@ -160,7 +193,10 @@ func (g *schemaGen) name(t reflect.Type) string {
 func (g *schemaGen) object(t reflect.Type) schema {
 	props, req := schema{}, []string{}
 	g.fields(t, props, &req)
-	out := schema{"type": "object", "properties": props, "additionalProperties": false}
+	out := schema{"type": "object", "properties": props}
+	if !g.request {
+		out["additionalProperties"] = false
+	}
 	if len(req) > 0 {
 		out["required"] = req
 	}
@@ -201,6 +237,9 @@ func (g *schemaGen) fields(t reflect.Type, props schema, req *[]string) {
 			s["description"] = d
 		}
 		props[name] = s
+		if g.request && !strings.Contains(f.Tag.Get("openapi"), "required") {
+			optional = true
+		}
 		if !optional {
 			*req = append(*req, name)
 		}

@@ -168,6 +168,7 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/profile", s.profile)
 	r.Put("/profile", s.saveProfile)
 	r.Get("/roles", s.roles)
+	r.Get("/openapi.json", s.openAPI)
 
 	r.Get("/members", s.listAccounts)
 	r.Post("/members", s.createAccount)
