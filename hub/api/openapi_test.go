@@ -3,10 +3,12 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -286,5 +288,30 @@ func checkOpenAPI(t testing.TB, method, path string, r response) {
 	}
 	if err := openAPIChecks().check(method, path, r); err != nil {
 		t.Errorf("openapi: %s %s answered %d not as the document says: %v", method, path, r.status, err)
+	}
+}
+
+var updateOpenAPI = flag.Bool("update-openapi", false, "write the OpenAPI document to web/src/api/openapi.json")
+
+// openAPIFile is the document as the web app's types are generated from
+// it (npm run api-types makes web/src/api/schema.d.ts).
+const openAPIFile = "../../web/src/api/openapi.json"
+
+// TestOpenAPIFileCurrent fails when the checked-in copy of the document is
+// stale. Refresh it with
+//
+//	go test ./hub/api -run TestOpenAPIFileCurrent -update-openapi && (cd web && npm run api-types)
+func TestOpenAPIFileCurrent(t *testing.T) {
+	if *updateOpenAPI {
+		if err := os.WriteFile(openAPIFile, OpenAPIDocument(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(openAPIFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, OpenAPIDocument()) {
+		t.Errorf("%s is stale: run go test ./hub/api -run TestOpenAPIFileCurrent -update-openapi, then (cd web && npm run api-types)", openAPIFile)
 	}
 }
