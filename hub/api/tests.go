@@ -42,9 +42,9 @@ type testJSON struct {
 	Name       string             `json:"name"`
 	Suite      *string            `json:"suite"` // null when the test has none
 	Tags       []string           `json:"tags"`
-	Visibility string             `json:"visibility"`
+	Visibility string             `json:"visibility" enum:"Shared|Private"`
 	Owner      *refJSON           `json:"owner"` // null when the owner's account is gone
-	Status     string             `json:"status"`
+	Status     string             `json:"status" enum:"Draft|Ready|Deprecated"`
 	Version    int                `json:"version"`
 	Steps      int                `json:"steps"`
 	LastRun    *lastRunJSON       `json:"lastRun"`

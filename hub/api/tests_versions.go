@@ -152,7 +152,7 @@ func (s *Server) share(w http.ResponseWriter, r *http.Request) {
 
 type versionJSON struct {
 	Version   int                `json:"version"`
-	Status    string             `json:"status"`
+	Status    string             `json:"status" enum:"Draft|Ready|Deprecated"`
 	Steps     int                `json:"steps"`
 	Author    *refJSON           `json:"author"`
 	CreatedAt string             `json:"createdAt"`

@@ -1595,7 +1595,8 @@ export interface components {
             };
         };
         DataBinding: {
-            mode?: string;
+            /** @enum {string} */
+            mode?: "lease" | "consume";
             pool?: string;
             set?: string;
         };
@@ -1808,7 +1809,8 @@ export interface components {
             min?: number;
             name: string;
             required: boolean;
-            type: string;
+            /** @enum {string} */
+            type: "string" | "number" | "boolean" | "target" | "enum" | "map";
             values?: string[];
         };
         PasswordInput: {
@@ -2131,12 +2133,14 @@ export interface components {
             name: string;
             owner: components["schemas"]["Ref"] | null;
             projectId: string;
-            status: string;
+            /** @enum {string} */
+            status: "Draft" | "Ready" | "Deprecated";
             steps: number;
             suite: string | null;
             tags: string[];
             version: number;
-            visibility: string;
+            /** @enum {string} */
+            visibility: "Shared" | "Private";
         };
         TestCan: {
             delete: boolean;
@@ -2213,7 +2217,8 @@ export interface components {
             document?: components["schemas"]["TestDocument"];
             note: string;
             savedAt: string;
-            status: string;
+            /** @enum {string} */
+            status: "Draft" | "Ready" | "Deprecated";
             steps: number;
             version: number;
         };
