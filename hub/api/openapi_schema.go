@@ -303,8 +303,12 @@ func (g *schemaGen) step() schema {
 			"then": schema{"required": req},
 		})
 	}
-	props["type"] = schema{"type": "string", "enum": types}
-	s["allOf"] = conds
+	// The type's values are checked in allOf rather than declared on the
+	// property, so generated clients keep type a string (an editor builds
+	// steps of any registered type).
+	props["type"] = schema{"type": "string", "description": "a step type of GET /api/registry"}
+	known := schema{"if": schema{"properties": schema{"type": schema{"enum": types}}}, "else": false}
+	s["allOf"] = append([]any{known}, conds...)
 	s["description"] = "A step: id and type beside the parameters of its type (GET /api/registry lists them)."
 	return s
 }

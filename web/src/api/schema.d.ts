@@ -2079,12 +2079,12 @@ export interface components {
             state?: "visible" | "hidden" | "attached" | "detached";
             target?: components["schemas"]["Target"];
             timeoutMs?: number;
-            /** @enum {string} */
-            type: "navigate" | "click" | "dblclick" | "hover" | "fill" | "press" | "select" | "check" | "uncheck" | "assertVisible" | "assertHidden" | "assertText" | "assertValue" | "assertUrl" | "assertTitle" | "wait" | "waitFor" | "screenshot" | "setVariable" | "script" | "callComponent";
+            /** @description a step type of GET /api/registry */
+            type: string;
             url?: string;
             value?: string;
             version?: number;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         StepResult: {
             attempts?: number;
             box?: components["schemas"]["Box"];
