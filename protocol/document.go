@@ -41,7 +41,7 @@ const (
 type DataBinding struct {
 	Set  string `json:"set,omitempty"`
 	Pool string `json:"pool,omitempty"`
-	Mode string `json:"mode,omitempty"`
+	Mode string `json:"mode,omitempty" enum:"lease|consume"`
 }
 
 // MarshalJSON writes steps as [] rather than null when there are none.

@@ -16,7 +16,7 @@ type StepType struct {
 // description and timeoutMs are listed for every type; id and type are not.
 type Param struct {
 	Name        string   `json:"name"`
-	Type        string   `json:"type"` // string, number, boolean, target, enum, map (string->string)
+	Type        string   `json:"type" enum:"string|number|boolean|target|enum|map"` // string, number, boolean, target, enum, map (string->string)
 	Required    bool     `json:"required"`
 	Description string   `json:"description"`
 	Values      []string `json:"values,omitempty"` // allowed values for enum

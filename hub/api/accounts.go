@@ -34,14 +34,16 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"members": out})
 }
 
+type accountInput struct {
+	registration
+	PlatformAdmin bool `json:"platformAdmin"`
+}
+
 func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 	if !platformAdmin(w, r) {
 		return
 	}
-	var in struct {
-		registration
-		PlatformAdmin bool `json:"platformAdmin"`
-	}
+	var in accountInput
 	if !decode(w, r, &in) {
 		return
 	}

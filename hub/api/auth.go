@@ -212,12 +212,14 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, toUserJSON(u))
 }
 
+type forgotInput struct {
+	Email string `json:"email"`
+}
+
 // forgot always answers 204 so it tells nobody which emails have accounts;
 // for a real account it prints a reset link to the hub's log.
 func (s *Server) forgot(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Email string `json:"email"`
-	}
+	var in forgotInput
 	if !decode(w, r, &in) {
 		return
 	}
@@ -257,11 +259,13 @@ func (s *Server) sendResetLink(ctx context.Context, email string) {
 	s.log.Info("password reset link for " + u.Email + ": " + s.BaseURL + "/reset?token=" + token)
 }
 
+type resetInput struct {
+	Token    string `json:"token"`
+	Password string `json:"password"`
+}
+
 func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Token    string `json:"token"`
-		Password string `json:"password"`
-	}
+	var in resetInput
 	if !decode(w, r, &in) {
 		return
 	}
@@ -297,11 +301,13 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+type passwordInput struct {
+	CurrentPassword string `json:"currentPassword"`
+	NewPassword     string `json:"newPassword"`
+}
+
 func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		CurrentPassword string `json:"currentPassword"`
-		NewPassword     string `json:"newPassword"`
-	}
+	var in passwordInput
 	if !decode(w, r, &in) {
 		return
 	}

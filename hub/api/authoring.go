@@ -384,10 +384,12 @@ func (s *Server) getPicker(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
+type pickModeInput struct {
+	Mode string `json:"mode"`
+}
+
 func (s *Server) pickMode(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Mode string `json:"mode"`
-	}
+	var in pickModeInput
 	if !decode(w, r, &in) {
 		return
 	}

@@ -350,6 +350,10 @@ func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, toBatchJSON(b, runs, s.Now()))
 }
 
+type rerunInput struct {
+	FailedOnly bool `json:"failedOnly"`
+}
+
 // rerunBatch starts a new batch of the same tests (those of the runs the
 // caller sees; with failedOnly, those whose run did not pass) with the same
 // options, each at its current version.
@@ -358,9 +362,7 @@ func (s *Server) rerunBatch(w http.ResponseWriter, r *http.Request) {
 	if !ok || !allow(w, sc, access.RunTests) {
 		return
 	}
-	var in struct {
-		FailedOnly bool `json:"failedOnly"`
-	}
+	var in rerunInput
 	if !decode(w, r, &in) {
 		return
 	}

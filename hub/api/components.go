@@ -432,15 +432,17 @@ func (s *Server) saveComponent(w http.ResponseWriter, r *http.Request, sc scope,
 	writeJSON(w, http.StatusCreated, out)
 }
 
+type componentUpdateInput struct {
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+}
+
 func (s *Server) updateComponent(w http.ResponseWriter, r *http.Request) {
 	c, _, ok := s.loadComponent(w, r, access.EditSharedTests)
 	if !ok {
 		return
 	}
-	var in struct {
-		Name        *string `json:"name"`
-		Description *string `json:"description"`
-	}
+	var in componentUpdateInput
 	if !decode(w, r, &in) {
 		return
 	}
@@ -692,14 +694,16 @@ type upgradeResultJSON struct {
 
 const maxUpgrade = 500
 
+type upgradeInput struct {
+	TestIDs []string `json:"testIds"`
+}
+
 func (s *Server) upgradeComponent(w http.ResponseWriter, r *http.Request) {
 	c, sc, ok := s.loadComponent(w, r, access.EditSharedTests)
 	if !ok {
 		return
 	}
-	var in struct {
-		TestIDs []string `json:"testIds"`
-	}
+	var in upgradeInput
 	if !decode(w, r, &in) {
 		return
 	}

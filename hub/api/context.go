@@ -21,6 +21,11 @@ type orgJSON struct {
 	Projects []projectJSON `json:"projects,omitempty"`
 }
 
+type contextJSON struct {
+	User          userJSON  `json:"user"`
+	Organizations []orgJSON `json:"organizations"`
+}
+
 // context answers the caller, their organizations and projects with the
 // caller's effective role in each.
 func (s *Server) context(w http.ResponseWriter, r *http.Request) {
@@ -31,10 +36,7 @@ func (s *Server) context(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	orgs = tokenContext(r, orgs)
-	out := struct {
-		User          userJSON  `json:"user"`
-		Organizations []orgJSON `json:"organizations"`
-	}{User: toUserJSON(u), Organizations: []orgJSON{}}
+	out := contextJSON{User: toUserJSON(u), Organizations: []orgJSON{}}
 	for _, o := range orgs {
 		oj := orgJSON{ID: o.ID, Name: o.Name, Role: o.Role, Projects: []projectJSON{}}
 		for _, p := range o.Projects {
@@ -43,6 +45,11 @@ func (s *Server) context(w http.ResponseWriter, r *http.Request) {
 		out.Organizations = append(out.Organizations, oj)
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+type profileJSON struct {
+	User       userJSON  `json:"user"`
+	RecentRuns []runJSON `json:"recentRuns"`
 }
 
 // profile answers the caller's profile and the runs they started last.
@@ -65,18 +72,21 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 			recent = append(recent, toRunJSON(run))
 		}
 	}
-	writeJSON(w, http.StatusOK, struct {
-		User       userJSON  `json:"user"`
-		RecentRuns []runJSON `json:"recentRuns"`
-	}{toUserJSON(u), recent})
+	writeJSON(w, http.StatusOK, profileJSON{toUserJSON(u), recent})
+}
+
+type savedProfileJSON struct {
+	User userJSON `json:"user"`
+}
+
+type profileInput struct {
+	Name string `json:"name"`
 }
 
 // saveProfile changes what the caller may change of their own account:
 // their name, checked as registration checks it.
 func (s *Server) saveProfile(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Name string `json:"name"`
-	}
+	var in profileInput
 	if !decode(w, r, &in) {
 		return
 	}
@@ -92,9 +102,7 @@ func (s *Server) saveProfile(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, struct {
-		User userJSON `json:"user"`
-	}{toUserJSON(u)})
+	writeJSON(w, http.StatusOK, savedProfileJSON{toUserJSON(u)})
 }
 
 type permissionJSON struct {
@@ -103,14 +111,16 @@ type permissionJSON struct {
 	Roles       []access.Role     `json:"roles"`
 }
 
+type rolesJSON struct {
+	Roles       []access.Role                       `json:"roles"`
+	Permissions []permissionJSON                    `json:"permissions"`
+	Matrix      map[access.Role][]access.Permission `json:"matrix"`
+}
+
 // roles serves the role to permission matrix from access.Matrix, the same
 // table every permission check uses.
 func (s *Server) roles(w http.ResponseWriter, r *http.Request) {
-	out := struct {
-		Roles       []access.Role                       `json:"roles"`
-		Permissions []permissionJSON                    `json:"permissions"`
-		Matrix      map[access.Role][]access.Permission `json:"matrix"`
-	}{Roles: access.Roles, Matrix: map[access.Role][]access.Permission{}}
+	out := rolesJSON{Roles: access.Roles, Matrix: map[access.Role][]access.Permission{}}
 	for _, info := range access.Matrix {
 		pj := permissionJSON{ID: info.Permission, Description: info.Description, Roles: []access.Role{}}
 		for _, role := range access.Roles {

@@ -30,6 +30,20 @@ type figureJSON struct {
 	AvgDurationMs int64  `json:"avgDurationMs"`
 }
 
+type dayJSON struct {
+	Day string `json:"day"`
+	countsJSON
+}
+
+type dashboardJSON struct {
+	TestsByStatus map[string]int `json:"testsByStatus"`
+	Last7Days     countsJSON     `json:"last7Days"`
+	Last30Days    countsJSON     `json:"last30Days"`
+	RunsPerDay    []dayJSON      `json:"runsPerDay"`
+	Slowest       []figureJSON   `json:"slowest"`
+	MostFailing   []figureJSON   `json:"mostFailing"`
+}
+
 // dashboard answers the project's figures, counting only what the caller
 // can see.
 func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
@@ -42,21 +56,10 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
-	type day struct {
-		Day string `json:"day"`
-		countsJSON
-	}
-	out := struct {
-		TestsByStatus map[string]int `json:"testsByStatus"`
-		Last7Days     countsJSON     `json:"last7Days"`
-		Last30Days    countsJSON     `json:"last30Days"`
-		RunsPerDay    []day          `json:"runsPerDay"`
-		Slowest       []figureJSON   `json:"slowest"`
-		MostFailing   []figureJSON   `json:"mostFailing"`
-	}{TestsByStatus: d.TestsByStatus, Last7Days: toCounts(d.Last7), Last30Days: toCounts(d.Last30),
-		RunsPerDay: []day{}, Slowest: []figureJSON{}, MostFailing: []figureJSON{}}
+	out := dashboardJSON{TestsByStatus: d.TestsByStatus, Last7Days: toCounts(d.Last7), Last30Days: toCounts(d.Last30),
+		RunsPerDay: []dayJSON{}, Slowest: []figureJSON{}, MostFailing: []figureJSON{}}
 	for _, pd := range d.PerDay {
-		out.RunsPerDay = append(out.RunsPerDay, day{pd.Day, toCounts(pd.RunCounts)})
+		out.RunsPerDay = append(out.RunsPerDay, dayJSON{pd.Day, toCounts(pd.RunCounts)})
 	}
 	for _, f := range d.Slowest {
 		out.Slowest = append(out.Slowest, figureJSON(f))

@@ -208,6 +208,7 @@ func (c *client) do(method, path string, body any, headers ...string) response {
 	if resp.StatusCode >= 400 {
 		checkErrorBody(c.h.t, method, path, out)
 	}
+	checkOpenAPI(c.h.t, method, path, out)
 	// 502 agent_failed relays an agent's own failure (authoring.go), 502
 	// language_model_failed a language model's, and 503
 	// language_model_not_configured says the hub has none (DESIGN.md); any

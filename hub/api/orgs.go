@@ -148,15 +148,17 @@ func (s *Server) listOrgMembers(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"members": out})
 }
 
+type inviteInput struct {
+	Email string      `json:"email"`
+	Role  access.Role `json:"role"`
+}
+
 func (s *Server) inviteOrgMember(w http.ResponseWriter, r *http.Request) {
 	org, _, ok := s.orgAccess(w, r, true)
 	if !ok {
 		return
 	}
-	var in struct {
-		Email string      `json:"email"`
-		Role  access.Role `json:"role"`
-	}
+	var in inviteInput
 	if !decode(w, r, &in) {
 		return
 	}
@@ -202,14 +204,16 @@ func (s *Server) memberChangeError(w http.ResponseWriter, r *http.Request, err e
 	}
 }
 
+type roleInput struct {
+	Role access.Role `json:"role"`
+}
+
 func (s *Server) setOrgMemberRole(w http.ResponseWriter, r *http.Request) {
 	org, _, ok := s.orgAccess(w, r, true)
 	if !ok {
 		return
 	}
-	var in struct {
-		Role access.Role `json:"role"`
-	}
+	var in roleInput
 	if !decode(w, r, &in) {
 		return
 	}

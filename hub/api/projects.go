@@ -106,9 +106,7 @@ func (s *Server) setProjectMemberRole(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var in struct {
-		Role access.Role `json:"role"`
-	}
+	var in roleInput
 	if !decode(w, r, &in) {
 		return
 	}

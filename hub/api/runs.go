@@ -191,6 +191,11 @@ func currentUserID(r *http.Request) string {
 
 var runStatuses = []string{protocol.RunQueued, protocol.RunRunning, protocol.RunPassed, protocol.RunFailed, protocol.RunError, protocol.RunCancelled}
 
+type runListJSON struct {
+	Runs       []runJSON `json:"runs"`
+	NextCursor *string   `json:"nextCursor"`
+}
+
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	sc := headerScope(r)
 	if !allow(w, sc, access.ViewProject) {
@@ -227,10 +232,7 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	for _, run := range runs {
 		out = append(out, toRunJSON(run))
 	}
-	writeJSON(w, http.StatusOK, struct {
-		Runs       []runJSON `json:"runs"`
-		NextCursor *string   `json:"nextCursor"`
-	}{out, encodeCursor(next)})
+	writeJSON(w, http.StatusOK, runListJSON{out, encodeCursor(next)})
 }
 
 // getRun answers 202 while the run is queued or running (with the steps

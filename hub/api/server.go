@@ -189,6 +189,7 @@ func (s *Server) routes(r chi.Router) {
 	r.With(s.sessionOnly).Get("/tokens", s.listTokens)
 	r.With(s.sessionOnly).Post("/tokens", s.createToken)
 	r.With(s.sessionOnly).Delete("/tokens/{id}", s.revokeToken)
+	r.Get("/openapi.json", s.openAPI)
 
 	r.Get("/members", s.listAccounts)
 	r.Post("/members", s.createAccount)

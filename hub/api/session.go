@@ -21,6 +21,7 @@ var publicRoutes = map[string]bool{
 	"POST /api/auth/forgot":   true,
 	"POST /api/auth/reset":    true,
 	"GET /api/auth/session":   true,
+	"GET /api/openapi.json":   true, // describes routes, not data
 	"GET /api/agent/connect":  true, // the agent authenticates in its first message
 }
 

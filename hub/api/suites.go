@@ -182,6 +182,10 @@ func (s *Server) answerModules(w http.ResponseWriter, r *http.Request, sc scope)
 	writeJSON(w, http.StatusOK, map[string][]string{"modules": names})
 }
 
+type settingsInput struct {
+	Modules []string `json:"modules"`
+}
+
 // saveSettings makes the suite list exactly { modules }: new names are
 // added, unlisted empty suites removed; an unlisted suite with tests is
 // refused and nothing changes.
@@ -190,9 +194,7 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	if !allow(w, sc, access.AdministerProject) {
 		return
 	}
-	var in struct {
-		Modules []string `json:"modules"`
-	}
+	var in settingsInput
 	if !decode(w, r, &in) {
 		return
 	}

@@ -42,9 +42,9 @@ type testJSON struct {
 	Name       string             `json:"name"`
 	Suite      *string            `json:"suite"` // null when the test has none
 	Tags       []string           `json:"tags"`
-	Visibility string             `json:"visibility"`
+	Visibility string             `json:"visibility" enum:"Shared|Private"`
 	Owner      *refJSON           `json:"owner"` // null when the owner's account is gone
-	Status     string             `json:"status"`
+	Status     string             `json:"status" enum:"Draft|Ready|Deprecated"`
 	Version    int                `json:"version"`
 	Steps      int                `json:"steps"`
 	LastRun    *lastRunJSON       `json:"lastRun"`
@@ -347,6 +347,13 @@ func (s *Server) deleteTest(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+type validationJSON struct {
+	Valid        bool               `json:"valid"`
+	Issues       []protocol.Issue   `json:"issues"`
+	MigratedFrom *int               `json:"migratedFrom"`
+	Document     *protocol.Document `json:"document,omitempty"`
+}
+
 func (s *Server) validateTest(w http.ResponseWriter, r *http.Request) {
 	t, _, ok := s.loadTest(w, r)
 	if !ok {
@@ -365,12 +372,7 @@ func (s *Server) validateTest(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	out := struct {
-		Valid        bool               `json:"valid"`
-		Issues       []protocol.Issue   `json:"issues"`
-		MigratedFrom *int               `json:"migratedFrom"`
-		Document     *protocol.Document `json:"document,omitempty"`
-	}{Valid: len(issues) == 0, Issues: issues}
+	out := validationJSON{Valid: len(issues) == 0, Issues: issues}
 	if out.Issues == nil {
 		out.Issues = []protocol.Issue{}
 	}

@@ -9,6 +9,11 @@ import (
 	"github.com/testautomation/ta/protocol"
 )
 
+type importedJSON struct {
+	Test    testJSON `json:"test"`
+	Version int      `json:"version"`
+}
+
 // importTests takes a DSL document of any supported version, or a Selenium
 // IDE project (.side), and saves each test as Shared, owned by the caller.
 // A .side command that cannot be imported is left out of its test and
@@ -59,15 +64,11 @@ func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, _ := currentUser(r)
-	type imported struct {
-		Test    testJSON `json:"test"`
-		Version int      `json:"version"`
-	}
-	all := make([]imported, len(tests))
+	all := make([]importedJSON, len(tests))
 	for i, t := range tests {
 		tj := toTestJSON(t, canOnTest(sc, u.ID, t))
 		tj.Document = &docs[i]
-		all[i] = imported{Test: tj, Version: t.Version}
+		all[i] = importedJSON{Test: tj, Version: t.Version}
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
 		"test": all[0].Test, "version": all[0].Version, "migratedFrom": migratedFrom, "tests": all,

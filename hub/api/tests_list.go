@@ -79,6 +79,12 @@ func listInProject[R, J any](s *Server, w http.ResponseWriter, r *http.Request, 
 	writeJSON(w, http.StatusOK, map[string]any{key: out})
 }
 
+type testListJSON struct {
+	Tests      []testJSON `json:"tests"`
+	Total      int        `json:"total"`
+	NextCursor *string    `json:"nextCursor"`
+}
+
 // listTests answers the project's tests the caller can see, filtered,
 // sorted and paged by cursor.
 func (s *Server) listTests(w http.ResponseWriter, r *http.Request) {
@@ -129,9 +135,5 @@ func (s *Server) listTests(w http.ResponseWriter, r *http.Request) {
 	for _, t := range tests {
 		out = append(out, toTestJSON(t, canOnTest(sc, u.ID, t)))
 	}
-	writeJSON(w, http.StatusOK, struct {
-		Tests      []testJSON `json:"tests"`
-		Total      int        `json:"total"`
-		NextCursor *string    `json:"nextCursor"`
-	}{out, total, encodeCursor(next)})
+	writeJSON(w, http.StatusOK, testListJSON{out, total, encodeCursor(next)})
 }

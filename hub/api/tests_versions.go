@@ -46,14 +46,16 @@ func (s *Server) revise(w http.ResponseWriter, r *http.Request) {
 	s.writeTestOutcome(w, r, t, sc, err, http.StatusCreated)
 }
 
+type noteInput struct {
+	Note *string `json:"note"`
+}
+
 // optionalNote reads a body that may be absent or {"note": "..."}.
 func optionalNote(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if r.ContentLength == 0 {
 		return "", true
 	}
-	var in struct {
-		Note *string `json:"note"`
-	}
+	var in noteInput
 	if !decode(w, r, &in) {
 		return "", false
 	}
@@ -102,6 +104,11 @@ func copyName(name string) string {
 	return string(runes) + suffix
 }
 
+type sharingInput struct {
+	Visibility string `json:"visibility"`
+	OwnerID    string `json:"ownerId"`
+}
+
 // share changes a test's visibility (its owner) or hands it to another
 // member (its owner; a Test Manager or Admin for shared tests). No version.
 func (s *Server) share(w http.ResponseWriter, r *http.Request) {
@@ -109,10 +116,7 @@ func (s *Server) share(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var in struct {
-		Visibility string `json:"visibility"`
-		OwnerID    string `json:"ownerId"`
-	}
+	var in sharingInput
 	if !decode(w, r, &in) {
 		return
 	}
@@ -148,7 +152,7 @@ func (s *Server) share(w http.ResponseWriter, r *http.Request) {
 
 type versionJSON struct {
 	Version   int                `json:"version"`
-	Status    string             `json:"status"`
+	Status    string             `json:"status" enum:"Draft|Ready|Deprecated"`
 	Steps     int                `json:"steps"`
 	Author    *refJSON           `json:"author"`
 	CreatedAt string             `json:"createdAt"`

@@ -287,10 +287,13 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("api token created", "user", t.UserID, "token", t.ID, "project", t.ProjectID, "role", t.Role)
-	writeJSON(w, http.StatusCreated, struct {
-		tokenJSON
-		Token string `json:"token"`
-	}{toTokenJSON(t, now), token})
+	writeJSON(w, http.StatusCreated, tokenCreatedJSON{toTokenJSON(t, now), token})
+}
+
+// tokenCreatedJSON is POST /api/tokens's answer: the token, shown once.
+type tokenCreatedJSON struct {
+	tokenJSON
+	Token string `json:"token"`
 }
 
 // heldRole is the caller's role in the project, or without one their

@@ -1,8 +1,9 @@
 // Environments, secrets, applications, suites, agents and pairing, and
 // administration (organizations, projects, members, sign-in accounts).
 // Each type mirrors a response struct in hub/api (named in the comment).
+import type { Schema } from "./types";
 import { del, get, inProject, post, put } from "./client";
-import type { Ref, Role, RolesMatrix, User } from "./types";
+import type { Role, RolesMatrix, User } from "./types";
 import { ROLES } from "./types";
 import type { Suite } from "./testsApi";
 
@@ -48,18 +49,7 @@ export const getRoles = () => get<RolesMatrix>("/api/roles");
 // ---- environments and secrets -------------------------------------------
 
 /** hub/api/environments.go environmentJSON; secrets holds names only. */
-export interface Environment {
-  id: string;
-  projectId: string;
-  name: string;
-  variables: Record<string, string>;
-  secrets: string[];
-  applicationId: string | null;
-  /** Secrets go only to runs of Ready tests started by a Test Manager or Admin. */
-  protected: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Environment = Schema<"Environment">;
 
 /**
  * POST /api/environments body. variables replaces the whole set; in secrets
@@ -77,13 +67,7 @@ export interface EnvironmentSave {
 }
 
 /** hub/api/secrets.go secretJSON: the inventory, never a value. */
-export interface SecretInfo {
-  environmentId: string;
-  environmentName: string;
-  name: string;
-  updatedAt: string;
-  updatedBy: Ref | null;
-}
+export type SecretInfo = Schema<"Secret">;
 
 export const listEnvironments = async (projectId: string) =>
   (await get<{ environments: Environment[] }>("/api/environments", inProject(projectId))).environments;
@@ -101,15 +85,7 @@ export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // ---- applications --------------------------------------------------------
 
 /** hub/api/applications.go applicationJSON */
-export interface Application {
-  id: string;
-  projectId: string;
-  name: string;
-  baseUrl: string;
-  description: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Application = Schema<"Application">;
 
 export interface ApplicationSave {
   id?: string;
@@ -138,19 +114,7 @@ export const deleteSuite = (projectId: string, name: string) => del(suitePath(na
 // ---- agents and pairing ---------------------------------------------------
 
 /** hub/api/agents.go agentJSON; busy counts the runs it is executing. */
-export interface Agent {
-  id: string;
-  name: string;
-  os: string;
-  connected: boolean;
-  busy: number;
-  /** The agent has no display: a headed run runs there without a window. */
-  headless: boolean;
-  /** A CI command's agent (ta-agent ci): it takes only its command's runs. */
-  ephemeral?: boolean;
-  lastSeen: string;
-  createdAt: string;
-}
+export type Agent = Schema<"Agent">;
 
 /** GET /api/agent: needed is true while the caller has no connected agent. */
 export interface AgentList {
@@ -159,21 +123,10 @@ export interface AgentList {
 }
 
 /** hub/api/agents.go pairingJSON: the computer waiting on a code. */
-export interface Pairing {
-  code: string;
-  hostname: string;
-  os: string;
-  requestedAt: string;
-  expiresAt: string;
-}
+export type Pairing = Schema<"Pairing">;
 
 /** hub/api/agents.go pendingJSON: a computer waiting for approval from the caller's own address. */
-export interface PendingAgent {
-  code: string;
-  hostname: string;
-  os: string;
-  since: string;
-}
+export type PendingAgent = Schema<"Pending">;
 
 export const listPendingAgents = () => get<{ pending: PendingAgent[] }>("/api/agent/pending");
 export const listAgents = () => get<AgentList>("/api/agent");
@@ -198,15 +151,11 @@ export type AgentKind = "deb" | "tar.gz" | "exe" | "msi" | "zip";
  * hub/downloads File: an agent installer this hub serves. size and sha256
  * are those of the bytes served (the package carries the hub's address).
  */
-export interface AgentDownload {
+export type AgentDownload = Omit<Schema<"File">, "os" | "arch" | "kind"> & {
   os: AgentOS;
   arch: AgentArch;
   kind: AgentKind;
-  file: string;
-  version: string;
-  size: number;
-  sha256: string;
-}
+};
 
 /** Query key of the downloads list (under "agent", refreshed with the agents). */
 export const agentDownloadsKey = ["agent", "downloads"] as const;
@@ -222,12 +171,7 @@ export function agentDownloadHref(d: Pick<AgentDownload, "os" | "arch" | "kind">
 // ---- organizations, projects, members, accounts ---------------------------
 
 /** hub/api/orgs.go memberJSON */
-export interface OrgMember {
-  userId: string;
-  name: string;
-  email: string;
-  role: Role;
-}
+export type OrgMember = Schema<"Member">;
 
 /** hub/api/projects.go projectMemberJSON: projectRole null means the organization role applies. */
 export interface ProjectMember extends OrgMember {

@@ -1,9 +1,9 @@
 // Components: reusable groups of steps with numbered versions, called from
 // tests by a callComponent step pinned to a version (hub/api/components.go).
 // Each type mirrors a response struct there (named in the comment).
+import type { Schema } from "./types";
 import { del, get, inProject, post, put, recordCall } from "./client";
-import type { Step, TestStatus } from "./tests";
-import type { Ref } from "./types";
+import type { Step } from "./tests";
 
 /** Query keys; each starts with "components" so invalidating it refreshes every component screen. */
 export const componentKeys = {
@@ -14,60 +14,19 @@ export const componentKeys = {
 };
 
 /** componentInputJSON: a variable of the component; default null means a caller must give it. */
-export interface ComponentInput {
-  name: string;
-  default: string | null;
-  description: string;
-}
+export type ComponentInput = Schema<"ComponentInput">;
 
 /** componentSummaryJSON: one row of GET /api/components. */
-export interface ComponentSummary {
-  id: string;
-  name: string;
-  description: string;
-  latestVersion: number;
-  /** The latest version's inputs. */
-  inputs: ComponentInput[];
-  /** Tests whose current version calls it. */
-  usages: number;
-  updatedAt: string;
-}
+export type ComponentSummary = Schema<"ComponentSummary">;
 
 /** componentVersionJSON */
-export interface ComponentVersion {
-  version: number;
-  author: Ref | null;
-  createdAt: string;
-  note: string;
-  inputs: ComponentInput[];
-  steps: Step[];
-}
+export type ComponentVersion = Schema<"ComponentVersion">;
 
 /** componentUsageJSON: a test version that calls the component. */
-export interface ComponentUsage {
-  testId: string;
-  testName: string;
-  testVersion: number;
-  componentVersion: number;
-  /** The test's current version (false: an older version in its history). */
-  current: boolean;
-  status: TestStatus;
-}
+export type ComponentUsage = Schema<"ComponentUsage">;
 
 /** componentJSON: GET /api/components/:id */
-export interface Component {
-  id: string;
-  projectId: string;
-  name: string;
-  description: string;
-  latestVersion: number;
-  inputs: ComponentInput[];
-  createdBy: Ref | null;
-  createdAt: string;
-  updatedAt: string;
-  versions: ComponentVersion[];
-  usages: ComponentUsage[];
-}
+export type Component = Schema<"Component">;
 
 /** components.Change: one row of a step-level diff. */
 export interface ComponentChange {
@@ -77,20 +36,7 @@ export interface ComponentChange {
 }
 
 /** callerJSON: a test calling the component and what upgrading it to the latest version changes. */
-export interface ComponentCaller {
-  testId: string;
-  testName: string;
-  status: TestStatus;
-  testVersion: number;
-  /** The oldest version its current version calls. */
-  pinnedVersion: number;
-  /** Upgrading adds a version to the test (it does not call the latest yet). */
-  addsVersion: boolean;
-  mayUpgrade: boolean;
-  /** Why not, when mayUpgrade is false. */
-  reason?: string;
-  diff: ComponentChange[];
-}
+export type ComponentCaller = Omit<Schema<"Caller">, "diff"> & { diff: ComponentChange[] };
 
 /** GET /api/components/:id/impact */
 export interface ComponentImpact {
@@ -99,13 +45,7 @@ export interface ComponentImpact {
 }
 
 /** upgradeResultJSON */
-export interface UpgradeResult {
-  testId: string;
-  status: "upgraded" | "unchanged" | "refused" | "not_found";
-  /** The test's new version, when upgraded. */
-  version?: number;
-  error?: string;
-}
+export type UpgradeResult = Schema<"UpgradeResult">;
 
 /** An input as POST bodies take it: default left out for a required input. */
 export interface ComponentInputSave {

@@ -3,46 +3,23 @@
 // record when its run is handed to an agent: leased until the run ends, or
 // consumed until the pool is reset. Everyone reads pools and who holds their
 // records; Test Developers and up change, reset and delete them.
+import type { Schema } from "./types";
 import { del, get, inProject, post, recordCall } from "./client";
-import type { Ref } from "./types";
 
 export type PoolRecordState = "free" | "leased" | "consumed";
 export type PoolMode = "lease" | "consume";
 
 /** hub/api/datapools.go dataPoolSummaryJSON: one entry of GET /api/data-pools. */
-export interface DataPoolSummary {
-  id: string;
-  name: string;
-  columns: string[];
-  free: number;
-  leased: number;
-  consumed: number;
-  total: number;
-  updatedAt: string;
-}
+export type DataPoolSummary = Schema<"DataPoolSummary">;
 
 /**
  * hub/api/datapools.go poolRecordJSON. Who holds a taken record (run, test,
  * user, when) is left out for a run of someone else's private test.
  */
-export interface PoolRecord {
-  /** 0-based position in the pool. */
-  index: number;
-  values: Record<string, string>;
-  state: PoolRecordState;
-  runId?: string;
-  testId?: string;
-  testName?: string;
-  takenBy?: Ref;
-  takenAt?: string;
-}
+export type PoolRecord = Schema<"PoolRecord">;
 
 /** hub/api/datapools.go dataPoolJSON */
-export interface DataPool extends DataPoolSummary {
-  projectId: string;
-  createdAt: string;
-  records: PoolRecord[];
-}
+export type DataPool = Schema<"DataPool">;
 
 /**
  * POST /api/data-pools body: without id it creates (201), with id it updates

@@ -1,27 +1,14 @@
 // Test data sets (hub/api/testdata.go): named tables of a project. A test
 // that binds one (document.data.set) runs once per row, ${column} reading
 // the row. Everyone reads them; Test Developers and up change them.
+import type { Schema } from "./types";
 import { del, get, inProject, post, recordCall, request, query } from "./client";
 
 /** hub/api/testdata.go dataSetSummaryJSON: one entry of GET /api/test-data. */
-export interface DataSetSummary {
-  id: string;
-  name: string;
-  columns: string[];
-  rowCount: number;
-  updatedAt: string;
-}
+export type DataSetSummary = Schema<"DataSetSummary">;
 
 /** hub/api/testdata.go dataSetJSON. Every row holds every column ("" when empty). */
-export interface DataSet {
-  id: string;
-  projectId: string;
-  name: string;
-  columns: string[];
-  rows: Record<string, string>[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type DataSet = Schema<"DataSet">;
 
 /**
  * POST /api/test-data body: without id it creates (201), with id it

@@ -1,51 +1,31 @@
-// Types of the hub's JSON API shared by every screen. Each mirrors a
-// response struct in hub/api (named in the comment); areas with many types
-// keep them in their own module beside this one (tests.ts, runs.ts, ...),
-// all re-exported from index.ts.
+// Types of the hub's JSON API shared by every screen, generated from the
+// hub's OpenAPI document (schema.d.ts, `npm run api-types`); areas with
+// many types alias theirs in their own module beside this one (tests.ts,
+// runs.ts, ...), all re-exported from index.ts.
+import type { components, paths } from "./schema";
 
-export type Role = "Tester" | "Test Developer" | "Test Manager" | "Admin";
+/** A component schema of the hub's OpenAPI document. */
+export type Schema<K extends keyof components["schemas"]> = components["schemas"][K];
+
+type JSONOf<R> = R extends { content: { "application/json": infer B } } ? B : never;
+
+/** The JSON a route answers with a status (200 unless given). */
+export type Answer<P extends keyof paths, M extends "get" | "post" | "put" | "delete", S extends number = 200> = paths[P][M] extends {
+  responses: infer Rs;
+}
+  ? S extends keyof Rs
+    ? JSONOf<Rs[S]>
+    : never
+  : never;
+
+export type Role = Schema<"Project">["role"];
 export const ROLES: Role[] = ["Tester", "Test Developer", "Test Manager", "Admin"];
 
-/** hub/api/auth.go userJSON */
-export interface User {
-  id: string;
-  name: string;
-  email: string;
-  platformAdmin: boolean;
-  createdAt: string;
-}
-
-/** hub/api/context.go projectJSON */
-export interface Project {
-  id: string;
-  orgId: string;
-  name: string;
-  role: Role;
-}
-
-/** hub/api/context.go orgJSON */
-export interface Organization {
-  id: string;
-  name: string;
-  role: Role;
-  projects?: Project[];
-}
-
+export type User = Schema<"User">;
+export type Project = Schema<"Project">;
+export type Organization = Schema<"Org">;
 /** GET /api/context */
-export interface Context {
-  user: User;
-  organizations: Organization[];
-}
-
-/** hub/api/tests.go refJSON */
-export interface Ref {
-  id: string;
-  name: string;
-}
-
+export type Context = Schema<"Context">;
+export type Ref = Schema<"Ref">;
 /** GET /api/roles */
-export interface RolesMatrix {
-  roles: Role[];
-  permissions: { id: string; description: string; roles: Role[] }[];
-  matrix: Record<Role, string[]>;
-}
+export type RolesMatrix = Schema<"Roles">;
