@@ -335,3 +335,40 @@ func TestJUnitFromHub(t *testing.T) {
 	outsider.do("GET", "/api/runs/"+runID+"/junit", nil).want(t, 404)
 	h.client().do("GET", "/api/runs/"+runID+"/junit", nil).want(t, 401)
 }
+
+// --data-set runs each --test once per row; the report has a testcase per
+// row, the failing row's with its step and screenshot.
+func TestCICommandDataSet(t *testing.T) {
+	h := newHarness(t)
+	w := newCIWorld(t, h)
+	w.dev.projectDo(w.o.project, "POST", "/api/test-data", map[string]any{"name": "Greetings", "columns": []string{"greeting"},
+		"rows": []map[string]string{{"greeting": "Welcome"}, {"greeting": "Goodbye"}, {"greeting": "amy@"}}}).want(t, 201)
+	driven := w.dev.createTest(t, w.o.project, ciSignIn("Greets", "${greeting}"))
+	_, token := w.dev.newToken(t, map[string]any{"name": "pipeline"})
+	report := filepath.Join(t.TempDir(), "rows.xml")
+	code, out := runCI(t, t.Context(), h, "--token", token, "--test", driven, "--data-set", "greetings", "--environment", "Local", "--junit", report)
+	if code != ci.ExitFailed || !strings.Contains(out, "✗ failed Greets  2/3 rows") || !strings.Contains(out, "row 2 failed") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkJUnitSchema(t, data)
+	var rep junitReport
+	if err := xml.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tests != 3 || rep.Failures != 1 {
+		t.Fatalf("report: %s", data)
+	}
+	for i, c := range rep.Suite.Cases {
+		if want := "Greets [row " + string(rune('1'+i)) + "]"; c.Name != want || c.ClassName != "Smoke.Greets" {
+			t.Errorf("case %d: %q %q, want %q", i, c.Name, c.ClassName, want)
+		}
+	}
+	bad := rep.Suite.Cases[1]
+	if bad.Failure == nil || !strings.HasPrefix(bad.Failure.Message, "step 4 (assertText check)") || !strings.Contains(bad.SystemOut, "-row2-") {
+		t.Errorf("failing row: %+v", bad)
+	}
+}
