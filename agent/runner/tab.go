@@ -47,7 +47,7 @@ func (b *Browser) newTab(ctx context.Context) (t *tab, err error) {
 	if err != nil {
 		return t, err
 	}
-	t.sess = session{c: b.root.c, id: at.SessionID}
+	t.sess = session{c: b.root.c, w: b.root.w, id: at.SessionID}
 	s := t.sess.with(ctx)
 	for _, req := range []interface {
 		proto.Request
