@@ -46,7 +46,24 @@ func usedOf(st protocol.Step) protocol.Used {
 // cannot be measured (detached meanwhile, no layout) keeps the last box.
 func (s *stepRun) mark(ctx context.Context, el elem) {
 	if b, err := s.r.boxOf(ctx, el); err == nil && b != nil {
-		s.box, s.el = b, el
+		s.box, s.el, s.stale = b, el, false
+	}
+}
+
+// found notes el as the element the step found last, measured when the
+// step ends (settle) unless ready or mark measure it before: a step that
+// polls resolves its target every few milliseconds, and only the last
+// element found matters.
+func (s *stepRun) found(el elem) { s.last, s.stale = el, true }
+
+// settle measures the element the step found last, if nothing measured it
+// since (see found).
+func (s *stepRun) settle(ctx context.Context) {
+	if s.stale {
+		sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		s.mark(sctx, s.last)
+		s.stale = false
 	}
 }
 

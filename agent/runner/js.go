@@ -105,8 +105,10 @@ const queryJS = `function (kind, value, exact) {
 // checkJS tests actionability as Playwright defines it, as far as o asks:
 // attached, visible, enabled, editable, scrolled into view, stable (the
 // same box in two consecutive animation frames) and receiving pointer
-// events at its centre. It returns the centre [x, y] in the element's
-// frame, or why the element is not actionable yet.
+// events at its centre. It returns the centre and the element's box in
+// its frame's viewport, with the viewport's size and the device pixel
+// ratio ([x, y, left, top, width, height, viewport width, viewport height,
+// dpr], CSS pixels), or why the element is not actionable yet.
 const checkJS = `async function (o) {
   const el = this;
   if (!el.isConnected) return 'the element is no longer attached to the page';
@@ -149,7 +151,9 @@ const checkJS = `async function (o) {
         (hit.id ? ' id="' + hit.id + '"' : '') + cls + '> would receive the click';
     }
   }
-  return [x, y];
+  const vv = win.visualViewport;
+  const vw = vv ? vv.width : doc.documentElement.clientWidth, vh = vv ? vv.height : doc.documentElement.clientHeight;
+  return [x, y, r.left, r.top, r.width, r.height, vw, vh, win.devicePixelRatio * (vv ? vv.scale : 1)];
 }`
 
 // visibleJS reports whether the element is visible.

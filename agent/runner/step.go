@@ -24,6 +24,8 @@ type stepRun struct {
 	shot      string        // an artifact the step made itself (screenshot step)
 	box       *protocol.Box // where the target element was when last found or acted on
 	el        elem          // the element box measures
+	last      elem          // the element found last (see found)
+	stale     bool          // last is to be measured when the step ends
 	used      protocol.Used // the values the step used, interpolated
 }
 
@@ -62,6 +64,7 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 	}
 	res.Screenshot = s.shot
 	if ctx.Err() == nil {
+		s.settle(ctx)
 		switch {
 		case res.Status == protocol.StepFailed:
 			s.frame(ctx, true)

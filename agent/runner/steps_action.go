@@ -42,10 +42,9 @@ func fill(s *stepRun, ctx context.Context, st protocol.Step) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.r.check(ctx, e, fillChecks); err != nil {
+		if _, err := s.ready(ctx, e, fillChecks); err != nil {
 			return err
 		}
-		s.mark(ctx, e)
 		v, err := callValue(ctx, s.r.tab.sess, e.obj, fillPrepJS)
 		if err != nil {
 			return err
@@ -86,7 +85,9 @@ func press(s *stepRun, ctx context.Context, st protocol.Step) error {
 			if err != nil {
 				return err
 			}
-			_, err = callValue(ctx, s.r.tab.sess, el.obj, focusJS)
+			if _, err = callValue(ctx, s.r.tab.sess, el.obj, focusJS); err == nil {
+				s.mark(ctx, el) // where it is when the key is pressed
+			}
 			return err
 		})
 		if err != nil {
@@ -103,7 +104,7 @@ func selectOption(s *stepRun, ctx context.Context, st protocol.Step) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.r.check(ctx, el, selectChecks); err != nil {
+		if _, err := s.ready(ctx, el, selectChecks); err != nil {
 			return err
 		}
 		v, err := callValue(ctx, s.r.tab.sess, el.obj, selectJS, value)
@@ -137,11 +138,10 @@ func checkTo(want bool) stepFunc {
 					return permanent("cannot uncheck a radio button: check another one of its group")
 				}
 			}
-			pt, err := s.r.check(ctx, e, clickChecks)
+			pt, err := s.ready(ctx, e, clickChecks)
 			if err != nil {
 				return err
 			}
-			s.mark(ctx, e)
 			el = e
 			return s.r.guarded(ctx, e, clickGesture, func() error { return s.r.click(ctx, pt, 1) })
 		})
