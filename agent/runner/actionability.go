@@ -21,7 +21,13 @@ type checks struct {
 	Scroll   bool `json:"scroll"`
 	Stable   bool `json:"stable"`
 	Hit      bool `json:"hit"`
+	// Hold: scrolling is needed but must wait (a screenshot is in
+	// flight, see overlap); the check answers holdScroll instead.
+	Hold bool `json:"hold"`
 }
+
+// holdScroll is checkJS's answer when it would scroll under Hold.
+const holdScroll = "\x00scroll"
 
 var (
 	clickChecks  = checks{Visible: true, Enabled: true, Scroll: true, Stable: true, Hit: true}
@@ -68,7 +74,19 @@ func (r *run) check(ctx context.Context, el elem, c checks) (point, *protocol.Bo
 // ready checks el (see check) and records its box as the step's, where it
 // is when acted on: scrolled into view.
 func (s *stepRun) ready(ctx context.Context, el elem, c checks) (point, error) {
+	if s.r.pending != nil && c.Scroll {
+		if el.framed {
+			s.r.flush()
+		} else {
+			c.Hold = true
+		}
+	}
 	pt, box, err := s.r.check(ctx, el, c)
+	if err != nil && err.Error() == holdScroll {
+		s.r.flush()
+		c.Hold = false
+		pt, box, err = s.r.check(ctx, el, c)
+	}
 	switch {
 	case err != nil:
 	case box != nil:

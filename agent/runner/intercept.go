@@ -144,6 +144,7 @@ func (s *stepRun) act(ctx context.Context, t *protocol.Target, c checks, g gestu
 		if err != nil {
 			return err
 		}
+		s.r.flush()
 		return s.r.guarded(ctx, e, g, func() error { return do(ctx, pt) })
 	})
 }

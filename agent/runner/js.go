@@ -103,7 +103,8 @@ const queryJS = `function (kind, value, exact) {
 }`
 
 // checkJS tests actionability as Playwright defines it, as far as o asks:
-// attached, visible, enabled, editable, scrolled into view, stable (the
+// attached, visible, enabled, editable, scrolled into view (with o.hold it
+// answers "\u0000scroll" instead of scrolling), stable (the
 // same box in two consecutive animation frames) and receiving pointer
 // events at its centre. It returns the centre and the element's box in
 // its frame's viewport, with the viewport's size and the device pixel
@@ -123,8 +124,10 @@ const checkJS = `async function (o) {
   if (o.editable && (el.readOnly || el.getAttribute('aria-readonly') === 'true')) return 'the element is not editable (read-only)';
   if (o.scroll) {
     const r = box();
-    if (r.top < 0 || r.left < 0 || r.bottom > win.innerHeight || r.right > win.innerWidth)
+    if (r.top < 0 || r.left < 0 || r.bottom > win.innerHeight || r.right > win.innerWidth) {
+      if (o.hold) return '\u0000scroll';
       el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+    }
   }
   if (o.stable) {
     const a = box();

@@ -45,6 +45,7 @@ func fill(s *stepRun, ctx context.Context, st protocol.Step) error {
 		if _, err := s.ready(ctx, e, fillChecks); err != nil {
 			return err
 		}
+		s.r.flush()
 		v, err := callValue(ctx, s.r.tab.sess, e.obj, fillPrepJS)
 		if err != nil {
 			return err
@@ -107,6 +108,7 @@ func selectOption(s *stepRun, ctx context.Context, st protocol.Step) error {
 		if _, err := s.ready(ctx, el, selectChecks); err != nil {
 			return err
 		}
+		s.r.flush()
 		v, err := callValue(ctx, s.r.tab.sess, el.obj, selectJS, value)
 		if err != nil {
 			return err
@@ -142,6 +144,7 @@ func checkTo(want bool) stepFunc {
 			if err != nil {
 				return err
 			}
+			s.r.flush()
 			el = e
 			return s.r.guarded(ctx, e, clickGesture, func() error { return s.r.click(ctx, pt, 1) })
 		})
