@@ -95,9 +95,9 @@ type Browser struct {
 
 	bg     context.Context // ends on Close or when the browser is gone
 	stopBg context.CancelFunc
-	spare  chan *tab // a prepared context and page; nil for a headed run's browser
-	wg     sync.WaitGroup
-	gone   chan struct{} // closed when the connection to the browser ends
+	spare  chan *tab      // a prepared context and page; nil for a headed run's browser
+	wg     sync.WaitGroup // keepSpare and the disposals release starts
+	gone   chan struct{}  // closed when the connection to the browser ends
 
 	mu        sync.Mutex      // guards the fields below
 	watched   map[string]*tab // by session id: pages of runs in progress
