@@ -73,16 +73,20 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 	}
 	res.Screenshot = s.shot
 	if ctx.Err() == nil {
-		fresh := s.settle(ctx)
 		switch {
 		case res.Status == protocol.StepFailed:
-			s.frame(ctx, true, fresh)
+			s.frame(ctx, true, s.settle(ctx))
 			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s-failure", i+1, st.ID), true)
 		case r.job.Screenshots && s.shot == "":
-			s.frame(ctx, false, fresh)
-			res.Box, res.Used = s.box, s.used
+			// The capture starts first; measuring the element changes
+			// nothing on the page, so it runs under the capture.
 			r.shoot(ctx, res)
+			s.frame(ctx, false, s.settle(ctx))
+			res.Box, res.Used = s.box, s.used
+			r.pending.res.Box, r.pending.res.Used = res.Box, res.Used
 			return res
+		default:
+			s.settle(ctx)
 		}
 	}
 	res.Box, res.Used = s.box, s.used
