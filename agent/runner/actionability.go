@@ -3,9 +3,11 @@ package runner
 import (
 	"context"
 	"errors"
+	"math"
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/protocol"
+	"github.com/ysmood/gson"
 )
 
 // checks selects the actionability checks an action needs, as Playwright's
@@ -19,7 +21,13 @@ type checks struct {
 	Scroll   bool `json:"scroll"`
 	Stable   bool `json:"stable"`
 	Hit      bool `json:"hit"`
+	// Hold: scrolling is needed but must wait (a screenshot is in
+	// flight, see overlap); the check answers holdScroll instead.
+	Hold bool `json:"hold"`
 }
+
+// holdScroll is checkJS's answer when it would scroll under Hold.
+const holdScroll = "\x00scroll"
 
 var (
 	clickChecks  = checks{Visible: true, Enabled: true, Scroll: true, Stable: true, Hit: true}
@@ -33,30 +41,60 @@ var (
 type point struct{ X, Y float64 }
 
 // check tests el once; it returns the point to act at, or why el is not
-// actionable yet.
-func (r *run) check(ctx context.Context, el elem, c checks) (point, error) {
+// actionable yet, and el's box (nil for an element in an iframe: its
+// box in the main frame comes from the DevTools protocol).
+func (r *run) check(ctx context.Context, el elem, c checks) (point, *protocol.Box, error) {
 	if el.framed && c.Scroll {
 		// Scroll every enclosing document, not only the element's own.
 		if err := (proto.DOMScrollIntoViewIfNeeded{ObjectID: el.obj}).Call(r.sess(ctx)); err != nil {
-			return point{}, err
+			return point{}, nil, err
 		}
 	}
 	v, err := callValue(ctx, r.tab.sess, el.obj, checkJS, c)
 	if err != nil {
-		return point{}, err
+		return point{}, nil, err
 	}
 	if reason, ok := v.Val().(string); ok {
-		return point{}, errors.New(reason)
+		return point{}, nil, errors.New(reason)
 	}
-	xy := v.Arr()
-	if len(xy) != 2 {
-		return point{}, errors.New("unexpected answer from the page while checking the element")
+	a := v.Arr()
+	if len(a) != 9 {
+		return point{}, nil, errors.New("unexpected answer from the page while checking the element")
 	}
-	pt := point{xy[0].Num(), xy[1].Num()}
 	if el.framed {
-		return r.center(ctx, el)
+		pt, err := r.center(ctx, el)
+		return pt, nil, err
 	}
-	return pt, nil
+	round := func(v gson.JSON) float64 { return math.Round(v.Num()*100) / 100 }
+	box := &protocol.Box{X: round(a[2]), Y: round(a[3]), Width: round(a[4]), Height: round(a[5]),
+		ViewportWidth: round(a[6]), ViewportHeight: round(a[7]), DPR: round(a[8])}
+	return point{a[0].Num(), a[1].Num()}, box, nil
+}
+
+// ready checks el (see check) and records its box as the step's, where it
+// is when acted on: scrolled into view.
+func (s *stepRun) ready(ctx context.Context, el elem, c checks) (point, error) {
+	if s.r.pending != nil && c.Scroll {
+		if el.framed {
+			s.r.flush()
+		} else {
+			c.Hold = true
+		}
+	}
+	pt, box, err := s.r.check(ctx, el, c)
+	if err != nil && err.Error() == holdScroll {
+		s.r.flush()
+		c.Hold = false
+		pt, box, err = s.r.check(ctx, el, c)
+	}
+	switch {
+	case err != nil:
+	case box != nil:
+		s.box, s.el, s.stale = box, el, false
+	default:
+		s.mark(ctx, el)
+	}
+	return pt, err
 }
 
 // center returns the centre of el's box in main-frame coordinates; it
@@ -87,7 +125,7 @@ func (s *stepRun) actionable(ctx context.Context, t *protocol.Target, c checks) 
 		if err != nil {
 			return err
 		}
-		p, err := s.r.check(ctx, e, c)
+		p, err := s.ready(ctx, e, c)
 		if err != nil {
 			return err
 		}

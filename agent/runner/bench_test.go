@@ -126,3 +126,42 @@ type discard struct{}
 
 func (discard) Event(protocol.Event)                   {}
 func (discard) Artifact(protocol.ArtifactInfo, []byte) {}
+
+// shopDoc is the hub's flow benchmark (hub/api/bench_flow_test.go) on the
+// runner alone: sign in on shop.html, then five rounds of choose a size,
+// tick gift wrap, add to cart, check the cart: 25 steps.
+func shopDoc(b testing.TB) protocol.Document {
+	label := func(v string) *protocol.Target { return tgt(loc("label", v)) }
+	steps := []protocol.Step{
+		nav("/shop.html"),
+		fillStep(label("Email"), "amy@shop.test"),
+		fillStep(label("Password"), "amy-password"),
+		click(tgt(role("button", "Sign in"))),
+		textIs(tgt(loc("testId", "greeting")), "contains", "Welcome, amy@shop.test"),
+	}
+	for i, s := range []string{"s", "m", "l", "s", "m"} {
+		steps = append(steps,
+			protocol.Step{Type: "select", Value: protocol.Ptr(s), Target: label("Size")},
+			protocol.Step{Type: "check", Target: label("Gift wrap")},
+			click(tgt(role("button", "Add to cart"))),
+			textIs(tgt(loc("testId", "cart")), "contains", fmt.Sprintf("Cart: %d items, last %s gift", i+1, s)))
+	}
+	return document(b, steps...)
+}
+
+// BenchmarkShopFlow runs shopDoc without and with a screenshot after every
+// step (the sign-in answer alone takes 300 ms of it).
+func BenchmarkShopFlow(b *testing.B) {
+	for _, shots := range []bool{false, true} {
+		b.Run(fmt.Sprintf("screenshots=%v", shots), func(b *testing.B) {
+			doc := shopDoc(b)
+			ctx := context.Background()
+			for b.Loop() {
+				res := testBrowser.Run(ctx, protocol.Job{Version: 1, Document: doc, Screenshots: shots}, discard{})
+				if res.Status != protocol.RunPassed {
+					b.Fatalf("%s: %s", res.Status, res.Error)
+				}
+			}
+		})
+	}
+}

@@ -95,9 +95,9 @@ type Browser struct {
 
 	bg     context.Context // ends on Close or when the browser is gone
 	stopBg context.CancelFunc
-	spare  chan *tab // a prepared context and page; nil for a headed run's browser
-	wg     sync.WaitGroup
-	gone   chan struct{} // closed when the connection to the browser ends
+	spare  chan *tab      // a prepared context and page; nil for a headed run's browser
+	wg     sync.WaitGroup // keepSpare and the disposals release starts
+	gone   chan struct{}  // closed when the connection to the browser ends
 
 	mu        sync.Mutex      // guards the fields below
 	watched   map[string]*tab // by session id: pages of runs in progress
@@ -146,18 +146,20 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %w", path, err)
 	}
-	c, err := cdp.StartWithURL(ctx, u, nil)
-	if err != nil {
+	ws := &cdp.WebSocket{}
+	if err := ws.Connect(ctx, u, nil); err != nil {
 		l.Kill()
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("connecting to %s: %w", path, err)
 	}
+	w := newWire(ws)
+	c := cdp.New().Start(w)
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	b := &Browser{opts: opts, log: log, path: path, url: u, dataDir: dir, l: l,
-		root: session{c: c}, gone: make(chan struct{}), watched: map[string]*tab{}}
+		root: session{c: c, w: w}, gone: make(chan struct{}), watched: map[string]*tab{}}
 	b.bg, b.stopBg = context.WithCancel(context.Background())
 	go b.events(c.Event())
 	if !headed {

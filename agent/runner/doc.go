@@ -90,10 +90,12 @@
 //
 // # Artifacts
 //
-// With job.Screenshots a viewport PNG follows every passed step, named
-// step-NNN-ID.png where NNN is the 1-based step number (the step's Index
+// With job.Screenshots a viewport JPEG follows every passed step, named
+// step-NNN-ID.jpg where NNN is the 1-based step number (the step's Index
 // plus one) and ID the sanitised step id; a failed step always gets
-// step-NNN-ID-failure.png. A screenshot step's own capture is named after
+// step-NNN-ID-failure.png. The capture overlaps the start of the next
+// step, whose changes to the page wait for it (overlap in screenshot.go),
+// so it shows the page as its own step left it. A screenshot step's own capture is named after
 // its name parameter or its id (sanitised, ".png" added, "-2", "-3" ... on
 // a clash) and stands in for the after-step screenshot. Artifact names pass
 // protocol.ValidArtifactName.

@@ -44,26 +44,53 @@ func usedOf(st protocol.Step) protocol.Used {
 
 // mark records where el is now, as the step's box; a step whose element
 // cannot be measured (detached meanwhile, no layout) keeps the last box.
-func (s *stepRun) mark(ctx context.Context, el elem) {
-	if b, err := s.r.boxOf(ctx, el); err == nil && b != nil {
-		s.box, s.el = b, el
+// It reports whether it measured.
+func (s *stepRun) mark(ctx context.Context, el elem) bool {
+	b, err := s.r.boxOf(ctx, el)
+	if err != nil || b == nil {
+		return false
 	}
+	s.box, s.el, s.stale = b, el, false
+	return true
+}
+
+// found notes el as the element the step found last, measured when the
+// step ends (settle) unless ready or mark measure it before: a step that
+// polls resolves its target every few milliseconds, and only the last
+// element found matters.
+func (s *stepRun) found(el elem) { s.last, s.stale = el, true }
+
+// settle measures the element the step found last, if nothing measured it
+// since (see found).
+// It reports whether it measured the element.
+func (s *stepRun) settle(ctx context.Context) bool {
+	if !s.stale {
+		return false
+	}
+	sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	s.stale = false
+	return s.mark(sctx, s.last)
 }
 
 // frame measures the step's element again right before its screenshot, so
 // the box drawn on it is where the element is in it: none when the element
 // went away (the step navigated). A failed step's element outside the
 // viewport (an assertion does not scroll) is scrolled into view first.
-func (s *stepRun) frame(ctx context.Context, failed bool) {
+// fresh says settle has just measured it.
+func (s *stepRun) frame(ctx context.Context, failed, fresh bool) {
 	if s.box == nil {
 		return
 	}
 	fctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	b, err := s.r.boxOf(fctx, s.el)
-	if err != nil || b == nil {
-		s.box = nil
-		return
+	b := s.box
+	if !fresh {
+		var err error
+		if b, err = s.r.boxOf(fctx, s.el); err != nil || b == nil {
+			s.box = nil
+			return
+		}
 	}
 	s.box = b
 	inView := b.X+b.Width > 0 && b.Y+b.Height > 0 && b.X < b.ViewportWidth && b.Y < b.ViewportHeight

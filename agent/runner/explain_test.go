@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/protocol"
 )
 
@@ -118,5 +119,46 @@ func TestBoxFitsTheScreenshot(t *testing.T) {
 	b := res.Steps[3].Box
 	if b == nil || b.Y < 0 || b.Y+b.Height > b.ViewportHeight {
 		t.Errorf("the failed assertion's box is not in the viewport: %+v", b)
+	}
+}
+
+// The box an action records comes from its actionability check in the
+// page; it equals the DevTools protocol's measurement (content quads and
+// layout metrics) of the same element: scrolled into view, and transformed.
+func TestActionBoxMatchesQuads(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tb, err := testBrowser.acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer testBrowser.release(tb)
+	r := &run{b: testBrowser, tab: tb}
+	if _, err := (proto.PageNavigate{URL: siteURL("/widgets.html")}).Call(r.sess(ctx)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := evalValue(ctx, tb.sess, loadJS); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := evalValue(ctx, tb.sess, "document.getElementById('dbl').style.transform = 'translate(3.5px, 7px) rotate(10deg) scale(1.3)'"); err != nil {
+		t.Fatal(err)
+	}
+	for _, sel := range []string{"#bottom", "#dbl", "#color"} {
+		el, n, err := r.query(ctx, frame{}, loc("css", sel))
+		if err != nil || n != 1 {
+			t.Fatalf("%s: %d %v", sel, n, err)
+		}
+		_, box, err := r.check(ctx, el, hoverChecks)
+		if err != nil || box == nil {
+			t.Fatalf("%s: check: %v %v", sel, box, err)
+		}
+		want, err := r.boxOf(ctx, el)
+		if err != nil || want == nil {
+			t.Fatalf("%s: quads: %v %v", sel, want, err)
+		}
+		if *box != *want {
+			t.Errorf("%s: box from the check %+v, from the quads %+v", sel, *box, *want)
+		}
 	}
 }

@@ -140,11 +140,11 @@ func (s *stepRun) act(ctx context.Context, t *protocol.Target, c checks, g gestu
 		if err != nil {
 			return err
 		}
-		pt, err := s.r.check(ctx, e, c)
+		pt, err := s.ready(ctx, e, c) // records where it is when acted on
 		if err != nil {
 			return err
 		}
-		s.mark(ctx, e) // where it is when acted on, scrolled into view
+		s.r.flush()
 		return s.r.guarded(ctx, e, g, func() error { return do(ctx, pt) })
 	})
 }

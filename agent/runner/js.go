@@ -103,10 +103,13 @@ const queryJS = `function (kind, value, exact) {
 }`
 
 // checkJS tests actionability as Playwright defines it, as far as o asks:
-// attached, visible, enabled, editable, scrolled into view, stable (the
+// attached, visible, enabled, editable, scrolled into view (with o.hold it
+// answers "\u0000scroll" instead of scrolling), stable (the
 // same box in two consecutive animation frames) and receiving pointer
-// events at its centre. It returns the centre [x, y] in the element's
-// frame, or why the element is not actionable yet.
+// events at its centre. It returns the centre and the element's box in
+// its frame's viewport, with the viewport's size and the device pixel
+// ratio ([x, y, left, top, width, height, viewport width, viewport height,
+// dpr], CSS pixels), or why the element is not actionable yet.
 const checkJS = `async function (o) {
   const el = this;
   if (!el.isConnected) return 'the element is no longer attached to the page';
@@ -121,8 +124,10 @@ const checkJS = `async function (o) {
   if (o.editable && (el.readOnly || el.getAttribute('aria-readonly') === 'true')) return 'the element is not editable (read-only)';
   if (o.scroll) {
     const r = box();
-    if (r.top < 0 || r.left < 0 || r.bottom > win.innerHeight || r.right > win.innerWidth)
+    if (r.top < 0 || r.left < 0 || r.bottom > win.innerHeight || r.right > win.innerWidth) {
+      if (o.hold) return '\u0000scroll';
       el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+    }
   }
   if (o.stable) {
     const a = box();
@@ -149,7 +154,9 @@ const checkJS = `async function (o) {
         (hit.id ? ' id="' + hit.id + '"' : '') + cls + '> would receive the click';
     }
   }
-  return [x, y];
+  const vv = win.visualViewport;
+  const vw = vv ? vv.width : doc.documentElement.clientWidth, vh = vv ? vv.height : doc.documentElement.clientHeight;
+  return [x, y, r.left, r.top, r.width, r.height, vw, vh, win.devicePixelRatio * (vv ? vv.scale : 1)];
 }`
 
 // visibleJS reports whether the element is visible.

@@ -91,7 +91,7 @@ func (s *stepRun) resolve(ctx context.Context, t *protocol.Target) (elem, error)
 			if i > 0 {
 				s.healNote = nf.msgs[0]
 			}
-			s.mark(ctx, el)
+			s.found(el)
 			return el, nil
 		}
 		nf.counts, nf.msgs = append(nf.counts, n), append(nf.msgs, matched(l, n))

@@ -40,6 +40,14 @@ type run struct {
 	current atomic.Int64            // the index of the step running, -1 between steps
 
 	vars map[string]string // set by setVariable and script assign; only the run's goroutine uses it
+
+	// Only the run's goroutine uses these (see overlap in screenshot.go).
+	res     *protocol.RunResult // the result being built
+	pending *pendingShot        // the last step's screenshot, in flight
+	held    func()              // emits the running step's step.started
+	// shotDelay postpones the start of every after-step capture: tests
+	// prove with it that the next step's changes wait for the capture.
+	shotDelay time.Duration
 }
 
 func (r *run) execute(parent context.Context) protocol.RunResult {
@@ -59,6 +67,7 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 	r.stop = stop
 
 	res := protocol.RunResult{Status: protocol.RunPassed, Total: total, Steps: make([]protocol.StepResult, 0, total)}
+	r.res = &res
 	if err := r.open(ctx); err != nil {
 		res.Status, res.Error = protocol.RunError, "could not open a browser page: "+err.Error()
 		if parent.Err() != nil {
@@ -80,6 +89,7 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 		}
 		res.Status, res.Error = r.outcome(ctx, sr)
 	}
+	r.flush()
 	res.DurationMs = time.Since(start).Milliseconds()
 	r.out.event(protocol.Event{Kind: protocol.RunFinished, Status: res.Status, Passed: &res.Passed,
 		Total: &total, DurationMs: &res.DurationMs, Error: res.Error})

@@ -3,6 +3,8 @@ package runner
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"image/jpeg"
 	"slices"
 	"strings"
 	"testing"
@@ -233,4 +235,78 @@ func TestScreenshotStepArtifacts(t *testing.T) {
 	if n := len(rec.infos); n != 4 {
 		t.Errorf("%d artifacts, want 4 (a screenshot step is its own after-step screenshot)", n)
 	}
+}
+
+// An after-step screenshot is captured while the next step begins (see
+// overlap in screenshot.go), yet it shows the page as its own step left
+// it: every step here paints the whole page a new colour at once, with no
+// wait between steps, and each screenshot must have its step's colour.
+// The far button is out of view: its click scrolls, which also waits.
+// Each capture starts 150 ms late, so a step that changed the page before
+// the capture was taken would show in the previous step's screenshot.
+func TestStepScreenshotShowsItsStep(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	defer cancel()
+	paint := tgt(loc("label", "Paint"))
+	steps := []protocol.Step{nav("/colors.html")}
+	want := []string{""}
+	for _, c := range []string{"#0000ff", "#000000", "#0000ff"} {
+		steps = append(steps, fillStep(paint, c))
+		want = append(want, c)
+	}
+	steps = append(steps,
+		click(css("#red")), protocol.Step{Type: "check", Target: css("#green")}, fillStep(paint, "#000000"),
+		protocol.Step{Type: "select", Target: css("#pick"), Value: protocol.Ptr("#ff00ff")},
+		protocol.Step{Type: "uncheck", Target: css("#green")}, click(css("#far")), fillStep(paint, "#0000ff"),
+		textIs(css("#red"), "equals", "Red"))
+	want = append(want, "#ff0000", "#00ff00", "#000000", "#ff00ff", "#ffff00", "#ffffff", "#0000ff", "#0000ff")
+	rec := &recorder{}
+	mask := newMasker(nil)
+	r := &run{b: testBrowser, job: protocol.Job{RunID: "run_colors", Version: 1, Document: document(t, steps...), Screenshots: true},
+		mask: mask, vars: map[string]string{}, parent: ctx, out: &output{emit: rec, mask: mask, log: testBrowser.log},
+		shotDelay: 150 * time.Millisecond}
+	r.current.Store(-1)
+	res := r.execute(ctx)
+	mustPass(t, res)
+	checkArtifacts(t, rec)
+	for i, w := range want {
+		name := res.Steps[i].Screenshot
+		if name == "" {
+			t.Fatalf("step %d has no screenshot", i+1)
+		}
+		if w == "" {
+			continue
+		}
+		img, err := jpeg.Decode(bytes.NewReader(rec.artifacts[name]))
+		if err != nil {
+			t.Fatalf("step %d: %v", i+1, err)
+		}
+		b := img.Bounds()
+		r, g, bl, _ := img.At(b.Max.X-20, b.Max.Y-20).RGBA()
+		got := fmt.Sprintf("#%02x%02x%02x", round8(r), round8(g), round8(bl))
+		if got != w {
+			t.Errorf("step %d (%s): the screenshot's colour is %s, want %s", i+1, steps[i].Type, got, w)
+		}
+	}
+	// step.finished of a step comes before the next step's step.started.
+	var order []string
+	for _, k := range rec.kinds() {
+		if strings.HasPrefix(k, "step.") {
+			order = append(order, k)
+		}
+	}
+	for i := range steps {
+		if order[2*i] != fmt.Sprintf("step.started[%d]", i) || order[2*i+1] != fmt.Sprintf("step.finished[%d]:passed", i) {
+			t.Fatalf("events out of order: %v", order)
+		}
+	}
+}
+
+// round8 maps a 16-bit colour channel to 0 or 255 (JPEG blurs a little).
+func round8(c uint32) uint32 {
+	if c>>8 >= 128 {
+		return 255
+	}
+	return 0
 }

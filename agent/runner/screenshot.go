@@ -3,10 +3,12 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/testautomation/ta/protocol"
 )
 
 // stepShotQuality is the JPEG quality of the screenshots taken after every
@@ -25,13 +27,24 @@ func (r *run) screenshot(ctx context.Context, step int, base string, failure boo
 	if failure {
 		data, err = r.capture(sctx, false)
 	} else {
-		q := stepShotQuality
-		var res *proto.PageCaptureScreenshotResult
-		res, err = proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: true}.Call(r.sess(sctx))
-		if err == nil {
-			data = res.Data
-		}
+		data, err = r.stepShot(sctx)
 	}
+	return r.shotArtifact(ctx, step, base, failure, data, err)
+}
+
+// stepShot captures the viewport as the JPEG of an after-step screenshot.
+func (r *run) stepShot(ctx context.Context) ([]byte, error) {
+	q := stepShotQuality
+	res, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: true}.Call(r.sess(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return res.Data, nil
+}
+
+// shotArtifact sends a step's screenshot (see screenshot), or logs why
+// there is none.
+func (r *run) shotArtifact(ctx context.Context, step int, base string, failure bool, data []byte, err error) string {
 	if err != nil {
 		if ctx.Err() == nil {
 			r.out.logf("warn", &step, "no screenshot after the step: %v", err)
@@ -42,6 +55,69 @@ func (r *run) screenshot(ctx context.Context, step int, base string, failure boo
 		return r.out.artifact(step, base, ".png", "image/png", data)
 	}
 	return r.out.artifact(step, base, ".jpg", "image/jpeg", data)
+}
+
+// An after-step screenshot is taken while the next step begins: the
+// capture (about two frames of the compositor's, 15 to 35 ms) overlaps the
+// next step's work that cannot change what the page shows: finding its
+// element and checking it (visible, stable, enabled, receiving events)
+// without scrolling, or reading an assertion's text. Anything else the next
+// step does, from scrolling to input, waits for the capture's answer
+// (flush), which comes only after its frame was produced: the screenshot
+// shows the page as the step left it. Events keep their order: the step's
+// artifact and step.finished go out when the capture is taken, and only
+// then the next step's step.started.
+
+// pendingShot is an after-step screenshot in flight.
+type pendingShot struct {
+	ctx  context.Context // the run's
+	res  protocol.StepResult
+	done chan struct{} // closed when data or err is set
+	data []byte
+	err  error
+}
+
+// overlaps lists the step types whose start may overlap the previous
+// step's screenshot: they call flush before they change the page.
+var overlaps = map[string]bool{"click": true, "dblclick": true, "hover": true, "check": true, "uncheck": true,
+	"fill": true, "select": true, "assertText": true, "assertValue": true}
+
+// shoot starts capturing the screenshot after the passed step res; its
+// step.finished goes out on the next flush.
+func (r *run) shoot(ctx context.Context, res protocol.StepResult) {
+	p := &pendingShot{ctx: ctx, res: res, done: make(chan struct{})}
+	r.pending = p
+	go func() {
+		defer close(p.done)
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if r.shotDelay > 0 && !sleep(sctx, r.shotDelay) {
+			p.err = sctx.Err()
+			return
+		}
+		p.data, p.err = r.stepShot(sctx)
+	}()
+}
+
+// flush waits for the screenshot in flight, if any, and reports its step
+// (artifact, step.finished), then the step.started of the step running
+// (held), if not yet reported. Nothing the current step does may change
+// the page before flush.
+func (r *run) flush() {
+	if p := r.pending; p != nil {
+		r.pending = nil
+		<-p.done
+		i := p.res.Index
+		p.res.Screenshot = r.shotArtifact(p.ctx, i, fmt.Sprintf("step-%03d-%s", i+1, p.res.ID), false, p.data, p.err)
+		if i < len(r.res.Steps) {
+			r.res.Steps[i].Screenshot = p.res.Screenshot
+		}
+		r.finished(p.res)
+	}
+	if r.held != nil {
+		r.held()
+		r.held = nil
+	}
 }
 
 // capture takes a PNG of the viewport, or of the whole page.

@@ -2,6 +2,9 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"time"
 
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
@@ -13,13 +16,38 @@ import (
 // proto.PageNavigate{...}.Call(s.with(ctx)).
 type session struct {
 	c   *cdp.Client
+	w   *wire // c's transport, for pipelines
 	id  proto.TargetSessionID
 	ctx context.Context
 }
 
+// traceCDP is a profiling hook: with TA_CDP_TRACE=1 in the environment
+// every DevTools call is written to stderr with its duration, to find
+// where a run's time goes. Off, it costs one branch per call.
+var traceCDP = os.Getenv("TA_CDP_TRACE") != ""
+
 // Call sends one request and waits for its answer.
 func (s session) Call(ctx context.Context, sessionID, method string, params any) ([]byte, error) {
-	return s.c.Call(ctx, sessionID, method, params)
+	if !traceCDP {
+		return s.c.Call(ctx, sessionID, method, params)
+	}
+	start := time.Now()
+	res, err := s.c.Call(ctx, sessionID, method, params)
+	fmt.Fprintf(os.Stderr, "cdp %s %-40s %7.2f ms err=%v\n", start.Format("15:04:05.000"), method,
+		float64(time.Since(start).Microseconds())/1000, err != nil)
+	return res, err
+}
+
+// pipeline sends reqs in order without waiting for each answer, then
+// waits for them all (see wire); it returns the first error.
+func (s session) pipeline(reqs ...wireRequest) error {
+	start := time.Now()
+	err := s.w.pipeline(s.GetContext(), string(s.id), reqs...)
+	if traceCDP {
+		fmt.Fprintf(os.Stderr, "cdp %s %-40s %7.2f ms err=%v\n", start.Format("15:04:05.000"), fmt.Sprintf("pipeline of %d", len(reqs)),
+			float64(time.Since(start).Microseconds())/1000, err != nil)
+	}
+	return err
 }
 
 // GetSessionID names the session requests go to.

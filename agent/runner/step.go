@@ -24,6 +24,8 @@ type stepRun struct {
 	shot      string        // an artifact the step made itself (screenshot step)
 	box       *protocol.Box // where the target element was when last found or acted on
 	el        elem          // the element box measures
+	last      elem          // the element found last (see found)
+	stale     bool          // last is to be measured when the step ends
 	used      protocol.Used // the values the step used, interpolated
 }
 
@@ -31,14 +33,23 @@ type stepRun struct {
 type stepFunc func(s *stepRun, ctx context.Context, st protocol.Step) error
 
 // step runs step i and reports it: step.started, retries, logs, artifacts,
-// step.finished.
+// step.finished. With job.Screenshots, a passed step's screenshot is
+// captured while the next step begins (see overlap): the step's
+// step.finished goes out when it is taken, and the returned result's
+// Screenshot is filled in then (r.res).
 func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepResult {
-	r.current.Store(int64(i))
 	defer r.current.Store(-1)
 	s := &stepRun{r: r, index: i, step: st, attempts: 1}
-	r.out.event(protocol.Event{Kind: protocol.StepStarted, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call})
+	r.held = func() {
+		r.current.Store(int64(i))
+		r.out.event(protocol.Event{Kind: protocol.StepStarted, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call})
+	}
+	if r.pending == nil {
+		r.flush()
+	}
 	start := time.Now()
 	err := s.execute(ctx)
+	r.flush()
 	own := err != nil && ctx.Err() == nil // the step's own failure, not the run's end
 	if own {
 		r.probe(ctx)
@@ -64,19 +75,31 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 	if ctx.Err() == nil {
 		switch {
 		case res.Status == protocol.StepFailed:
-			s.frame(ctx, true)
+			s.frame(ctx, true, s.settle(ctx))
 			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s-failure", i+1, st.ID), true)
 		case r.job.Screenshots && s.shot == "":
-			s.frame(ctx, false)
-			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s", i+1, st.ID), false)
+			// The capture starts first; measuring the element changes
+			// nothing on the page, so it runs under the capture.
+			r.shoot(ctx, res)
+			s.frame(ctx, false, s.settle(ctx))
+			res.Box, res.Used = s.box, s.used
+			r.pending.res.Box, r.pending.res.Used = res.Box, res.Used
+			return res
+		default:
+			s.settle(ctx)
 		}
 	}
 	res.Box, res.Used = s.box, s.used
-	d := res.DurationMs
-	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call,
+	r.finished(res)
+	return res
+}
+
+// finished emits step.finished for res.
+func (r *run) finished(res protocol.StepResult) {
+	i, d := res.Index, res.DurationMs
+	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: res.ID, StepType: res.Type, Call: res.Call,
 		Status: res.Status, DurationMs: &d, Error: res.Error, HealedBy: res.HealedBy, Screenshot: res.Screenshot,
 		Box: res.Box, Used: res.Used})
-	return res
 }
 
 // execute interpolates the step and runs it within its timeout.
@@ -89,6 +112,9 @@ func (s *stepRun) execute(ctx context.Context) error {
 	fn := stepFuncs[st.Type]
 	if fn == nil {
 		return fmt.Errorf("unknown step type %q", st.Type)
+	}
+	if !overlaps[st.Type] {
+		s.r.flush()
 	}
 	s.timeout = time.Duration(st.Timeout()) * time.Millisecond
 	if st.Type == "wait" && st.Ms != nil {
@@ -173,6 +199,7 @@ func pollDelay(waited time.Duration) time.Duration {
 // second. Auto-waiting (for the element, for it to be actionable, for an
 // assertion to hold) is not a retry and emits nothing.
 func (s *stepRun) retry(err error) {
+	s.r.flush()
 	now := time.Now()
 	if s.attempts > 1 && now.Sub(s.lastRetry) < time.Second {
 		return

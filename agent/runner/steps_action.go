@@ -42,10 +42,10 @@ func fill(s *stepRun, ctx context.Context, st protocol.Step) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.r.check(ctx, e, fillChecks); err != nil {
+		if _, err := s.ready(ctx, e, fillChecks); err != nil {
 			return err
 		}
-		s.mark(ctx, e)
+		s.r.flush()
 		v, err := callValue(ctx, s.r.tab.sess, e.obj, fillPrepJS)
 		if err != nil {
 			return err
@@ -86,7 +86,9 @@ func press(s *stepRun, ctx context.Context, st protocol.Step) error {
 			if err != nil {
 				return err
 			}
-			_, err = callValue(ctx, s.r.tab.sess, el.obj, focusJS)
+			if _, err = callValue(ctx, s.r.tab.sess, el.obj, focusJS); err == nil {
+				s.mark(ctx, el) // where it is when the key is pressed
+			}
 			return err
 		})
 		if err != nil {
@@ -103,9 +105,10 @@ func selectOption(s *stepRun, ctx context.Context, st protocol.Step) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.r.check(ctx, el, selectChecks); err != nil {
+		if _, err := s.ready(ctx, el, selectChecks); err != nil {
 			return err
 		}
+		s.r.flush()
 		v, err := callValue(ctx, s.r.tab.sess, el.obj, selectJS, value)
 		if err != nil {
 			return err
@@ -137,11 +140,11 @@ func checkTo(want bool) stepFunc {
 					return permanent("cannot uncheck a radio button: check another one of its group")
 				}
 			}
-			pt, err := s.r.check(ctx, e, clickChecks)
+			pt, err := s.ready(ctx, e, clickChecks)
 			if err != nil {
 				return err
 			}
-			s.mark(ctx, e)
+			s.r.flush()
 			el = e
 			return s.r.guarded(ctx, e, clickGesture, func() error { return s.r.click(ctx, pt, 1) })
 		})

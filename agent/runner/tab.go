@@ -47,7 +47,7 @@ func (b *Browser) newTab(ctx context.Context) (t *tab, err error) {
 	if err != nil {
 		return t, err
 	}
-	t.sess = session{c: b.root.c, id: at.SessionID}
+	t.sess = session{c: b.root.c, w: b.root.w, id: at.SessionID}
 	s := t.sess.with(ctx)
 	for _, req := range []interface {
 		proto.Request
@@ -124,12 +124,25 @@ func (b *Browser) watch(t *tab, stop func(error), onDialog func(typ, msg string)
 	b.watched[string(t.sess.id)] = t
 }
 
-// release stops watching the tab and disposes of it.
+// release stops watching the tab and disposes of it in the background: a
+// run's result does not wait for its context to close (10 to 20 ms), which
+// shares nothing with the next run's. Close waits for the disposal.
 func (b *Browser) release(t *tab) {
 	b.mu.Lock()
 	delete(b.watched, string(t.sess.id))
+	closed := b.closed
+	if !closed {
+		b.wg.Add(1) // before Close's Wait: Close sets closed under b.mu first
+	}
 	b.mu.Unlock()
-	b.dispose(t)
+	if closed {
+		b.dispose(t)
+		return
+	}
+	go func() {
+		defer b.wg.Done()
+		b.dispose(t)
+	}()
 }
 
 // events reads the browser's event stream until the connection ends. It
