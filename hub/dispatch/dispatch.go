@@ -334,7 +334,7 @@ func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 		h.finishLogged(ctx, r.ID, "", protocol.RunResult{Status: protocol.RunError, Error: why})
 		return
 	}
-	ok, err := h.Store.AssignRun(ctx, r.ID, c.agent.ID, h.Now().Add(h.Lease))
+	ok, last, err := h.Store.AssignRunSeq(ctx, r.ID, c.agent.ID, h.Now().Add(h.Lease))
 	if err != nil {
 		h.log.Error("assign run", "run", r.ID, "err", err)
 	}
@@ -349,14 +349,14 @@ func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 		// events, once, before the new attempt's.
 		h.hubEventOnce(ctx, r.ID, protocol.Event{Kind: protocol.LogLine, Level: "warn",
 			Message: "attempt " + strconv.Itoa(r.Attempts) + " was lost with its agent (it stopped answering or restarted); the run was queued again and starts over"})
-	}
-	last, err := h.Store.LastSeq(ctx, r.ID)
-	if err != nil {
-		h.log.Error("last seq", "run", r.ID, "err", err)
-		if _, err := h.Store.Requeue(ctx, r.ID, c.agent.ID); err != nil {
-			h.log.Error("requeue", "run", r.ID, "err", err)
+		// That event came after the sequence number read at assignment.
+		if last, err = h.Store.LastSeq(ctx, r.ID); err != nil {
+			h.log.Error("last seq", "run", r.ID, "err", err)
+			if _, err := h.Store.Requeue(ctx, r.ID, c.agent.ID); err != nil {
+				h.log.Error("requeue", "run", r.ID, "err", err)
+			}
+			return
 		}
-		return
 	}
 	job.FirstSeq = last + 1
 	job.LeaseMs = h.Lease.Milliseconds()

@@ -200,9 +200,22 @@ func (s *Store) UsersWithQueuedRuns(ctx context.Context) ([]string, error) {
 // AssignRun hands a queued run to an agent with a lease; false when
 // someone else took it or it was cancelled meanwhile.
 func (s *Store) AssignRun(ctx context.Context, runID, agentID string, leaseUntil time.Time) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `UPDATE runs SET agent_id = $2, lease_until = $3, assignments = assignments + 1
-		WHERE id = $1 AND status = 'queued' AND agent_id IS NULL AND NOT cancel_requested`, runID, agentID, leaseUntil)
-	return err == nil && tag.RowsAffected() == 1, err
+	ok, _, err := s.AssignRunSeq(ctx, runID, agentID, leaseUntil)
+	return ok, err
+}
+
+// AssignRunSeq is AssignRun that also returns the run's last event
+// sequence number (LastSeq) in the same round trip: a new run's first
+// event follows it.
+func (s *Store) AssignRunSeq(ctx context.Context, runID, agentID string, leaseUntil time.Time) (bool, int64, error) {
+	var last int64
+	err := s.pool.QueryRow(ctx, `UPDATE runs SET agent_id = $2, lease_until = $3, assignments = assignments + 1
+		WHERE id = $1 AND status = 'queued' AND agent_id IS NULL AND NOT cancel_requested
+		RETURNING (SELECT coalesce(max(seq), 0) FROM run_events WHERE run_id = $1)`, runID, agentID, leaseUntil).Scan(&last)
+	if isNoRows(err) {
+		return false, 0, nil
+	}
+	return err == nil, last, err
 }
 
 // StartRun marks a run its agent accepted as running; each start counts as
