@@ -88,6 +88,7 @@ func TestMetrics(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	mgr.do("GET", "/api/runs/"+runID, nil).want(t, 200) // at least two samples, however fast the run ended
 
 	// Server-sent events stream through the timing middleware.
 	if events := mgr.sse(t, runID); len(events) != 3 || events[2].Kind != protocol.RunFinished {
