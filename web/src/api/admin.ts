@@ -1,7 +1,7 @@
 // Environments, secrets, applications, suites, agents and pairing, and
 // administration (organizations, projects, members, sign-in accounts).
 // Each type mirrors a response struct in hub/api (named in the comment).
-import type { Schema } from "./types";
+import type { Answer, Body, Schema } from "./types";
 import { del, get, inProject, post, put } from "./client";
 import type { Role, RolesMatrix, User } from "./types";
 import { ROLES } from "./types";
@@ -56,15 +56,10 @@ export type Environment = Schema<"Environment">;
  * a string sets that secret, null deletes it, and secrets not named stay as
  * they are. applicationId "" removes the application.
  */
-export interface EnvironmentSave {
-  id?: string;
-  name: string;
+export type EnvironmentSave = Omit<Body<"/api/environments", "post">, "variables"> & {
+  /** Narrowed to required (optional in the document): the form always sends the whole set. */
   variables: Record<string, string>;
-  secrets?: Record<string, string | null>;
-  applicationId?: string;
-  /** Absent keeps the flag (false on create). */
-  protected?: boolean;
-}
+};
 
 /** hub/api/secrets.go secretJSON: the inventory, never a value. */
 export type SecretInfo = Schema<"Secret">;
@@ -87,12 +82,8 @@ export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** hub/api/applications.go applicationJSON */
 export type Application = Schema<"Application">;
 
-export interface ApplicationSave {
-  id?: string;
-  name: string;
-  baseUrl: string;
-  description: string;
-}
+/** POST /api/applications body. */
+export type ApplicationSave = Body<"/api/applications", "post">;
 
 export const listApplications = async (projectId: string) =>
   (await get<{ applications: Application[] }>("/api/applications", inProject(projectId))).applications;
@@ -108,7 +99,7 @@ const suitePath = (name: string) => `/api/suites/${encodeURIComponent(name)}`;
 export const addSuite = (projectId: string, name: string) => post<Suite>("/api/suites", { name }, inProject(projectId));
 /** Renames a suite; moved counts its tests, each of which got a new version noting the rename. */
 export const renameSuite = (projectId: string, from: string, to: string) =>
-  put<{ name: string; moved: number }>(suitePath(from), { name: to }, inProject(projectId));
+  put<Answer<"/api/suites/{name}", "put">>(suitePath(from), { name: to }, inProject(projectId));
 export const deleteSuite = (projectId: string, name: string) => del(suitePath(name), inProject(projectId));
 
 // ---- agents and pairing ---------------------------------------------------
@@ -117,10 +108,7 @@ export const deleteSuite = (projectId: string, name: string) => del(suitePath(na
 export type Agent = Schema<"Agent">;
 
 /** GET /api/agent: needed is true while the caller has no connected agent. */
-export interface AgentList {
-  agents: Agent[];
-  needed: boolean;
-}
+export type AgentList = Answer<"/api/agent", "get">;
 
 /** hub/api/agents.go pairingJSON: the computer waiting on a code. */
 export type Pairing = Schema<"Pairing">;
@@ -174,15 +162,12 @@ export function agentDownloadHref(d: Pick<AgentDownload, "os" | "arch" | "kind">
 export type OrgMember = Schema<"Member">;
 
 /** hub/api/projects.go projectMemberJSON: projectRole null means the organization role applies. */
-export interface ProjectMember extends OrgMember {
-  orgRole: Role;
-  projectRole: Role | null;
-}
+export type ProjectMember = Schema<"ProjectMember">;
 
 const orgPath = (id: string) => `/api/orgs/${encodeURIComponent(id)}`;
 const projectPath = (id: string) => `/api/projects/${encodeURIComponent(id)}`;
 
-export const renameOrg = (id: string, name: string) => put<{ id: string; name: string; role: Role }>(orgPath(id), { name });
+export const renameOrg = (id: string, name: string) => put<Schema<"Org">>(orgPath(id), { name });
 export const listOrgMembers = async (orgId: string) => (await get<{ members: OrgMember[] }>(`${orgPath(orgId)}/members`)).members;
 /** Invites an existing account; an email without an account is refused with 422 (the person registers first). */
 export const inviteOrgMember = (orgId: string, email: string, role: Role) => post<OrgMember>(`${orgPath(orgId)}/members`, { email, role });
@@ -190,7 +175,7 @@ export const setOrgMemberRole = (orgId: string, userId: string, role: Role) =>
   put<OrgMember>(`${orgPath(orgId)}/members/${encodeURIComponent(userId)}`, { role });
 export const removeOrgMember = (orgId: string, userId: string) => del(`${orgPath(orgId)}/members/${encodeURIComponent(userId)}`);
 
-export const renameProject = (id: string, name: string) => put<{ id: string; name: string }>(projectPath(id), { name });
+export const renameProject = (id: string, name: string) => put<Schema<"Project">>(projectPath(id), { name });
 export const deleteProject = (id: string) => del(projectPath(id));
 export const listProjectMembers = async (projectId: string) =>
   (await get<{ members: ProjectMember[] }>(`${projectPath(projectId)}/members`)).members;
@@ -200,13 +185,12 @@ export const setProjectRole = (projectId: string, userId: string, role: Role) =>
 export const removeProjectRole = (projectId: string, userId: string) =>
   del(`${projectPath(projectId)}/members/${encodeURIComponent(userId)}`);
 
-/** Sign-in accounts (platform administrators only). */
-export interface NewAccount {
-  name: string;
-  email: string;
-  password: string;
-  platformAdmin: boolean;
-}
+/**
+ * Sign-in accounts (platform administrators only): POST /api/members body,
+ * narrowed to every field required (all optional in the document's
+ * AccountInput; the hub answers 422 without them).
+ */
+export type NewAccount = Required<Body<"/api/members", "post">>;
 export const listAccounts = async () => (await get<{ members: User[] }>("/api/members")).members;
 export const createAccount = (body: NewAccount) => post<User>("/api/members", body);
 export const deleteAccount = (id: string) => del(`/api/members/${encodeURIComponent(id)}`);

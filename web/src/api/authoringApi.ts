@@ -5,21 +5,18 @@
 // session's own routes are record calls.
 import { get, inProject, post, recordCall, request } from "./client";
 import type { Locator, Step } from "./tests";
+import type { Body, Schema } from "./types";
 
 export type RecordingStatus = "starting" | "recording" | "stopped" | "error";
 
-/** hub/authoring RecordingView */
-export interface Recording {
-  id: string;
-  status: RecordingStatus;
-  url: string;
-  /** DSL 2 steps; the first is the navigate to the start URL. */
-  steps: Step[];
-  error: string | null;
-  environmentId: string | null;
-  testId: string | null;
-  createdAt: string;
-}
+/**
+ * hub/authoring RecordingView: steps are DSL 2, the first the navigate to
+ * the start URL. Narrowed: the document gives status as a string.
+ */
+export type Recording = Omit<Schema<"RecordingView">, "status" | "steps"> & { status: RecordingStatus; steps: Step[] };
+
+// StepEvent and StatusEvent are not from the document: they come on the
+// recording's text/event-stream, whose payloads it does not describe.
 
 /** One `event: step` of a recording's stream: a seq seen before replaces that step; removed withdraws it. */
 export interface StepEvent {
@@ -35,12 +32,8 @@ export interface StatusEvent {
   error: string | null;
 }
 
-export interface RecordStart {
-  url: string;
-  environmentId?: string;
-  testId?: string;
-  headed?: boolean;
-}
+/** POST /api/record/start body; url narrowed to required (optional in the document, the hub needs it or an environment's base URL). */
+export type RecordStart = Omit<Body<"/api/record/start", "post">, "url"> & { url: string };
 
 const recordPath = (id: string) => `/api/record/${encodeURIComponent(id)}`;
 
@@ -66,49 +59,38 @@ export type PickerMode = "pick" | "inspect" | "off";
 export type PickerStatus = "starting" | "ready" | "picked" | "closed" | "error";
 
 /** protocol.RankedLocator: a candidate, its score (lower is better) and how many elements it matches now. */
-export interface RankedLocator extends Locator {
-  score: number;
-  matches: number;
-}
+export type RankedLocator = Schema<"RankedLocator">;
 
-/** protocol.PickedElement */
-export interface PickedElement {
-  tag: string;
-  text: string;
-  role: string;
-  name: string;
-  attributes: Record<string, string> | null;
-  box?: { x: number; y: number; width: number; height: number } | null;
+/**
+ * protocol.PickedElement. Widened: attributes and frame are a Go map and
+ * slice, which the hub sends as null when empty, though the document says
+ * they are always an object and an array.
+ */
+export type PickedElement = Omit<Schema<"PickedElement">, "attributes" | "frame"> & {
+  attributes: Schema<"PickedElement">["attributes"] | null;
   frame: Locator[] | null;
-}
+};
 
-/** protocol.PickedTarget */
-export interface PickedTarget {
-  locators: RankedLocator[];
-  frame: Locator[] | null;
-  fingerprint?: Record<string, string> | null;
-}
+/** protocol.PickedTarget; frame widened to null as in PickedElement. */
+export type PickedTarget = Omit<Schema<"PickedTarget">, "frame"> & { frame: Locator[] | null };
 
-/** hub/authoring PickerView */
-export interface Picker {
-  id: string;
+/**
+ * hub/authoring PickerView. Narrowed: the document gives status and mode
+ * as strings.
+ */
+export type Picker = Omit<Schema<"PickerView">, "status" | "mode" | "element" | "target"> & {
   status: PickerStatus;
   mode: PickerMode;
   element: PickedElement | null;
   target: PickedTarget | null;
-  error: string | null;
-}
+};
 
-/** Where a picker or a tried script runs: a running recording's page, or a fresh one at url. */
-export interface PageChoice {
-  url?: string;
-  recordingId?: string;
-  environmentId?: string;
-}
+/** Where a picker or a tried script runs: a running recording's page, or a fresh one at url (the fields POST /api/pick/start and POST /api/scripts/try share). */
+export type PageChoice = Pick<Body<"/api/pick/start", "post">, "url" | "recordingId" | "environmentId">;
 
 const pickPath = (id: string) => `/api/pick/${encodeURIComponent(id)}`;
 
-export function startPicker(projectId: string, body: PageChoice & { headed?: boolean }): Promise<Picker> {
+export function startPicker(projectId: string, body: Body<"/api/pick/start", "post">): Promise<Picker> {
   return post<Picker>("/api/pick/start", body, inProject(projectId));
 }
 
@@ -117,7 +99,8 @@ export function fetchPicker(id: string): Promise<Picker> {
 }
 
 export function setPickerMode(id: string, mode: PickerMode): Promise<Picker> {
-  return post<Picker>(`${pickPath(id)}/mode`, { mode }, recordCall);
+  const body: Body<"/api/pick/{id}/mode", "post"> = { mode };
+  return post<Picker>(`${pickPath(id)}/mode`, body, recordCall);
 }
 
 export async function closePicker(id: string): Promise<void> {
@@ -125,13 +108,11 @@ export async function closePicker(id: string): Promise<void> {
 }
 
 /** POST /api/scripts/try */
-export interface TryResult {
-  value: unknown;
-  console: { level: string; text: string }[];
-  error: { message: string } | null;
-  durationMs: number;
-}
+export type TryResult = Schema<"TryResult">;
 
-export function tryScript(projectId: string, body: PageChoice & { code: string; timeoutMs?: number }): Promise<TryResult> {
+/** POST /api/scripts/try body; code narrowed to required (optional in the document). */
+export type TryScript = Omit<Body<"/api/scripts/try", "post">, "code"> & { code: string };
+
+export function tryScript(projectId: string, body: TryScript): Promise<TryResult> {
   return post<TryResult>("/api/scripts/try", body, inProject(projectId));
 }

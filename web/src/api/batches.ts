@@ -3,48 +3,38 @@
 // batch id; GET /api/batches/:id sums up the runs the caller can see.
 import { get, inProject, post, recordCall } from "./client";
 import type { Run, RunStatus } from "./runs";
+import type { Body, Schema } from "./types";
 import { listTests, type TestFilters } from "./testsApi";
 
-/** POST /api/runs for many tests: testIds, or suite ("" is Unsorted: the tests of no suite). */
-export type BatchSelection = { testIds: string[] } | { suite: string };
+/**
+ * POST /api/runs for many tests: testIds, or suite ("" is Unsorted: the
+ * tests of no suite). A client-side union: the document's RunRequest has
+ * every field optional, this says which ones the UI sends together.
+ */
+export type BatchSelection = Required<Pick<Body<"/api/runs", "post">, "testIds">> | { suite: string };
 
-export interface StartBatchInput {
-  environmentId?: string;
+/** The options of a batch; headed and screenshots narrowed to required (optional in the document's RunRequest). */
+export type StartBatchInput = Pick<Body<"/api/runs", "post">, "environmentId"> & {
   headed: boolean;
   screenshots: boolean;
-}
+};
 
 /** POST /api/runs (testIds or suite) and POST /api/batches/:id/rerun: 201 */
-export interface BatchStarted {
-  batchId: string;
-  runIds: string[];
-  runs: { runId: string; testId: string }[];
-}
+export type BatchStarted = Schema<"BatchStarted">;
 
-/** hub/api/batches.go batchJSON */
-export interface Batch {
-  id: string;
-  projectId: string;
-  /** queued until a run starts, running until all are final, then passed (all passed) or failed. */
+/**
+ * hub/api/batches.go batchJSON. status: queued until a run starts, running
+ * until all are final, then passed (all passed) or failed; failed counts
+ * finished runs that did not pass; durationMs is wall-clock time from the
+ * start to the last run's end (or now). Narrowed: the document gives
+ * status, source and the counts' keys as plain strings.
+ */
+export type Batch = Omit<Schema<"Batch">, "status" | "counts" | "source" | "runs"> & {
   status: RunStatus;
   counts: Record<RunStatus, number>;
-  total: number;
-  passed: number;
-  /** Finished runs that did not pass (failed, error, cancelled). */
-  failed: number;
-  /** Wall-clock time from the start of the batch to its last run's end (or now). */
-  durationMs: number;
-  source: "tests" | "suite" | "rerun";
-  suite: string | null;
-  rerunOf: string | null;
-  environmentId: string | null;
-  options: { headed: boolean; screenshots: boolean };
-  startedBy: string;
-  startedByName: string | null;
-  createdAt: string;
-  finishedAt: string | null;
+  source: "tests" | "suite" | "tag" | "rerun";
   runs: Run[];
-}
+};
 
 export function startBatch(selection: BatchSelection, input: StartBatchInput, projectId: string): Promise<BatchStarted> {
   return post("/api/runs", { ...selection, ...input }, inProject(projectId));
@@ -56,7 +46,8 @@ export function fetchBatch(id: string, signal?: AbortSignal): Promise<Batch> {
 
 /** A new batch of the same tests with the same options; failedOnly: only those whose run did not pass. */
 export function rerunBatch(id: string, failedOnly: boolean): Promise<BatchStarted> {
-  return post(`/api/batches/${encodeURIComponent(id)}/rerun`, { failedOnly }, recordCall);
+  const body: Body<"/api/batches/{id}/rerun", "post"> = { failedOnly };
+  return post(`/api/batches/${encodeURIComponent(id)}/rerun`, body, recordCall);
 }
 
 /** The largest batch the hub accepts. */

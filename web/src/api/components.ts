@@ -1,7 +1,7 @@
 // Components: reusable groups of steps with numbered versions, called from
 // tests by a callComponent step pinned to a version (hub/api/components.go).
 // Each type mirrors a response struct there (named in the comment).
-import type { Schema } from "./types";
+import type { Answer, Body, Schema } from "./types";
 import { del, get, inProject, post, put, recordCall } from "./client";
 import type { Step } from "./tests";
 
@@ -28,61 +28,53 @@ export type ComponentUsage = Schema<"ComponentUsage">;
 /** componentJSON: GET /api/components/:id */
 export type Component = Schema<"Component">;
 
-/** components.Change: one row of a step-level diff. */
-export interface ComponentChange {
+/** components.Change: one row of a step-level diff; op narrowed (a string in the document). */
+export type ComponentChange = Omit<Schema<"Change">, "op" | "before" | "after"> & {
   op: "same" | "change" | "remove" | "add";
   before?: Step;
   after?: Step;
-}
+};
 
 /** callerJSON: a test calling the component and what upgrading it to the latest version changes. */
 export type ComponentCaller = Omit<Schema<"Caller">, "diff"> & { diff: ComponentChange[] };
 
 /** GET /api/components/:id/impact */
-export interface ComponentImpact {
-  latestVersion: number;
-  callers: ComponentCaller[];
-}
+export type ComponentImpact = Omit<Answer<"/api/components/{id}/impact", "get">, "callers"> & { callers: ComponentCaller[] };
 
 /** upgradeResultJSON */
 export type UpgradeResult = Schema<"UpgradeResult">;
 
-/** An input as POST bodies take it: default left out for a required input. */
-export interface ComponentInputSave {
-  name: string;
-  default?: string;
-  description?: string;
-}
+/**
+ * An input as POST bodies take it: default left out for a required input.
+ * Not the document's ComponentInput: the document uses the answer's type
+ * for bodies too (default and description required), but the hub takes
+ * them optional.
+ */
+export type ComponentInputSave = Pick<Schema<"ComponentInput">, "name"> & { default?: string; description?: string };
 
-/** POST /api/components from a contiguous range of a test's steps. */
-export interface NewComponentFromTest {
-  name: string;
-  description?: string;
+type ComponentBody = Body<"/api/components", "post">;
+
+/** POST /api/components from a contiguous range of a test's steps (a client-side split of the document's ComponentBody). */
+export type NewComponentFromTest = Pick<ComponentBody, "name" | "description"> & {
   inputs?: ComponentInputSave[];
   testId: string;
   stepIds: string[];
-}
+};
 
-/** POST /api/components from scratch. */
-export interface NewComponentFromSteps {
-  name: string;
-  description?: string;
+/** POST /api/components from scratch; steps as the editor holds them (the hub validates them). */
+export type NewComponentFromSteps = Pick<ComponentBody, "name" | "description"> & {
   inputs?: ComponentInputSave[];
   steps: unknown[];
-}
+};
 
 /** POST /api/components answer: test is set when the source test got a new version calling the component. */
-export interface CreatedComponent {
-  component: Component;
-  test: { id: string; version: number } | null;
-}
+export type CreatedComponent = Answer<"/api/components", "post", 201>;
 
-/** POST /api/components/:id/versions body; inputs absent keeps the latest version's. */
-export interface NewComponentVersion {
+/** POST /api/components/:id/versions body; inputs absent keeps the latest version's; steps as the editor holds them. */
+export type NewComponentVersion = Pick<Body<"/api/components/{id}/versions", "post">, "note"> & {
   steps: unknown[];
   inputs?: ComponentInputSave[];
-  note?: string;
-}
+};
 
 const path = (id: string) => `/api/components/${encodeURIComponent(id)}`;
 
@@ -92,8 +84,7 @@ export const createComponent = (projectId: string, body: NewComponentFromTest | 
   post<CreatedComponent>("/api/components", body, inProject(projectId));
 export const getComponent = (id: string, signal?: AbortSignal) => get<Component>(path(id), { ...recordCall, signal });
 /** PUT /api/components/:id: rename or describe. */
-export const updateComponent = (id: string, change: { name?: string; description?: string }) =>
-  put<Component>(path(id), change, recordCall);
+export const updateComponent = (id: string, change: Body<"/api/components/{id}", "put">) => put<Component>(path(id), change, recordCall);
 /** DELETE /api/components/:id: 409 component_in_use while a current test version or a component calls it. */
 export const deleteComponent = (id: string) => del(path(id), recordCall);
 export const publishComponentVersion = (id: string, body: NewComponentVersion) =>

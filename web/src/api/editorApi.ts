@@ -2,8 +2,12 @@
 // validation, lifecycle actions, sharing, deletion, script export and the
 // step-type registry (hub/api/tests.go, tests_lifecycle.go, tests_versions.go).
 import { get, post, del, recordCall, request } from "./client";
-import type { Issue } from "./client";
 import type { Registry, Test, TestStatus, Visibility } from "./tests";
+import type { Answer, Body, Schema } from "./types";
+
+// JsonObject, EditorDocument and LoadedTest are client-side: the editor
+// holds any JSON the user types (the hub validates it), not the document's
+// TestDocument.
 
 /** A JSON object whose members the editor reads with type checks. */
 export type JsonObject = Record<string, unknown>;
@@ -57,11 +61,7 @@ export async function saveTest(
 }
 
 /** POST /api/tests/:id/validate */
-export interface ValidateResult {
-  valid: boolean;
-  issues: Issue[];
-  migratedFrom: number | null;
-}
+export type ValidateResult = Schema<"Validation">;
 
 export function validateDocument(id: string, document: EditorDocument): Promise<ValidateResult> {
   return post<ValidateResult>(`${testPath(id)}/validate`, document, recordCall);
@@ -80,7 +80,10 @@ export async function duplicateTest(id: string): Promise<LoadedTest> {
 }
 
 /** PUT /api/tests/:id/sharing */
-export async function setSharing(id: string, change: { visibility?: Visibility; ownerId?: string }): Promise<LoadedTest> {
+export async function setSharing(
+  id: string,
+  change: Omit<Body<"/api/tests/{id}/sharing", "put">, "visibility"> & { visibility?: Visibility },
+): Promise<LoadedTest> {
   const res = await request<TestAnswer>("PUT", `${testPath(id)}/sharing`, change, recordCall);
   return loaded(res.data, res.headers);
 }
@@ -91,10 +94,7 @@ export function deleteTest(id: string): Promise<null> {
 }
 
 /** POST /api/script */
-export interface ScriptResult {
-  language: string;
-  script: string;
-}
+export type ScriptResult = Answer<"/api/script", "post">;
 
 export function exportScript(testId: string): Promise<ScriptResult> {
   return post<ScriptResult>("/api/script", { testId }, recordCall);

@@ -4,59 +4,36 @@
 // example is a record call.
 import { del, get, inProject, post, recordCall } from "./client";
 import type { Step } from "./tests";
-import type { Ref } from "./types";
+import type { Body, Schema } from "./types";
 
-/** POST /api/language/generate body. */
-export interface DraftRequest {
-  text: string;
-  /** The test the steps are for: its saved steps and variables go into the prompt. */
-  testId?: string;
-  /** Its variables and secret names go into the prompt; its base URL is the page the draft is checked on. */
-  environmentId?: string;
-}
+/**
+ * POST /api/language/generate body. testId: the test the steps are for (its
+ * saved steps and variables go into the prompt); environmentId: its
+ * variables and secret names go into the prompt, its base URL is the page
+ * the draft is checked on. text narrowed to required (optional in the
+ * document's GenerateRequest; the hub answers 422 without it).
+ */
+export type DraftRequest = Body<"/api/language/generate", "post"> & { text: string };
 
 /**
  * hub/language.Issue: a step the hub dropped (path "steps[i]..."), or a
  * problem with the answer as a whole (path "" or "steps"). text is what the
  * model wrote for that step, shortened.
  */
-export interface DraftIssue {
-  path: string;
-  message: string;
-  code: string;
-  text?: string;
-}
+export type DraftIssue = Schema<"LanguageIssue">;
 
-/** hub/api groundingJSON: whether the draft was checked against a live page, and why not. */
-export interface Grounding {
-  verified: boolean;
-  url?: string;
-  title?: string;
-  /** Elements of the page the model was shown. */
-  elements: number;
-  reason?: string;
-}
+/** hub/api groundingJSON: whether the draft was checked against a live page, and why not; elements counts those the model was shown. */
+export type Grounding = Schema<"Grounding">;
 
 /**
  * protocol.TargetCheck: found when a locator of the step's target matched
  * exactly one element of the start page; matches is how many elements the
  * first matching locator found (0: none did).
  */
-export interface TargetCheck {
-  stepId: string;
-  found: boolean;
-  matches: number;
-  error?: string;
-}
+export type TargetCheck = Schema<"TargetCheck">;
 
 /** hub/api generateResponse: only valid steps; what was dropped is in issues. */
-export interface Draft {
-  steps: Step[];
-  issues: DraftIssue[];
-  model: string;
-  grounding: Grounding;
-  checks: TargetCheck[];
-}
+export type Draft = Omit<Schema<"GenerateResponse">, "steps"> & { steps: Step[] };
 
 /**
  * generateSteps asks the hub's language model for steps. Errors: 503
@@ -68,13 +45,10 @@ export function generateSteps(projectId: string, body: DraftRequest, signal?: Ab
 }
 
 /** hub/api exampleJSON: a request and the steps it should give, kept to guide later drafts. */
-export interface LearnedExample {
-  id: string;
-  text: string;
-  steps: Step[];
-  author: Ref | null;
-  createdAt: string;
-}
+export type LearnedExample = Omit<Schema<"Example">, "steps"> & { steps: Step[] };
+
+/** POST /api/language/examples body. */
+export type NewExample = Omit<Body<"/api/language/examples", "post">, "steps"> & { steps: Step[] };
 
 export const languageKeys = {
   examples: (projectId: string) => ["languageExamples", projectId] as const,
@@ -85,7 +59,7 @@ export async function listExamples(projectId: string): Promise<LearnedExample[]>
 }
 
 /** addExample keeps text and steps; 409 too_many_examples when the project has its maximum. */
-export function addExample(projectId: string, body: { text: string; steps: Step[] }): Promise<LearnedExample> {
+export function addExample(projectId: string, body: NewExample): Promise<LearnedExample> {
   return post<LearnedExample>("/api/language/examples", body, inProject(projectId));
 }
 

@@ -5,8 +5,8 @@
 // lists the run screens borrow: environments to run against, whether an
 // agent is needed, and the project's member names.
 import { get, inProject, post, put, recordCall, request, query } from "./client";
-import type { Locator, TestDocument } from "./tests";
-import type { User } from "./types";
+import type { Locator, TestVersion } from "./tests";
+import type { Answer, Body, Schema } from "./types";
 
 export type RunStatus = "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
 export const RUN_STATUSES: RunStatus[] = ["queued", "running", "passed", "failed", "error", "cancelled"];
@@ -18,90 +18,43 @@ export function isFinalStatus(status: string | null | undefined): boolean {
   return status === "passed" || status === "failed" || status === "error" || status === "cancelled";
 }
 
-/** protocol.StepResult: one step's outcome in a run's result. */
-export interface StepResult {
-  index: number;
-  id: string;
-  type: string;
-  status: StepStatus;
-  durationMs: number;
-  error?: string;
-  healedBy?: Locator;
-  screenshot?: string;
-  /** 1 + the step's real retries (an action that missed its element), not auto-waiting. */
-  attempts?: number;
-  box?: RunBox;
-  used?: Record<string, string>;
-}
+/**
+ * protocol.StepResult: one step's outcome in a run's result; attempts is 1 +
+ * the step's real retries (an action that missed its element), not
+ * auto-waiting. status narrowed: the document gives a string.
+ */
+export type StepResult = Omit<Schema<"StepResult">, "status"> & { status: StepStatus };
 
 /**
  * protocol.Box: where a step's element was, in CSS pixels of the viewport
  * (what the step's screenshot shows), with the viewport's size and the
  * device pixel ratio.
  */
-export interface RunBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  viewportWidth: number;
-  viewportHeight: number;
-  dpr: number;
-}
+export type RunBox = Schema<"Box">;
 
-/** hub/api/runs.go runJSON */
-export interface Run {
-  runId: string;
-  testId: string;
-  /** The batch it was started in (many tests at once), or null. */
-  batchId?: string | null;
-  testName: string;
-  projectId: string;
-  environmentId: string | null;
+/**
+ * hub/api/runs.go runJSON. GET /api/runs/:id only: document (component
+ * calls expanded, their steps carry call), data-driven runs' dataSetId and
+ * rows, and the pool record taken. Narrowed: the document gives status as a
+ * string and pool as unknown.
+ */
+export type Run = Omit<Schema<"Run">, "status" | "result" | "rows" | "pool"> & {
   status: RunStatus;
-  passed: number;
-  total: number;
-  durationMs: number;
-  version: number;
-  error?: string;
-  options: { headed: boolean; screenshots: boolean };
   result: { steps: StepResult[] };
-  /** GET /api/runs/:id only: the document the run executes, component calls expanded (their steps carry call). */
-  document?: TestDocument;
-  attempts: number;
-  /** The id of the user who started it. */
-  startedBy: string;
-  /** null once the account is gone */
-  startedByName: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** GET /api/runs/:id only, data-driven runs: the data set and each row's summary (passed/total then count rows). */
-  dataSetId?: string;
   rows?: RowSummary[];
-  /** GET /api/runs/:id only: the data pool record the run took, once taken. */
   pool?: RunPoolRecord;
-}
+};
 
-/** hub/api/runs_rows.go rowSummaryJSON: one row of a data-driven run; row is its 0-based index in the data set. */
-export interface RowSummary {
-  row: number;
-  /** The row's values as the run took them. */
-  values?: Record<string, string>;
-  status: RunStatus;
-  passed: number;
-  total: number;
-  durationMs: number;
-  error?: string;
-}
+/** hub/api/runs_rows.go rowSummaryJSON: one row of a data-driven run; row is its 0-based index in the data set. status narrowed (a string in the document). */
+export type RowSummary = Omit<Schema<"RowSummary">, "status"> & { status: RunStatus };
 
 /** GET /api/runs/:id/rows/:row (hub/api/runs_rows.go rowJSON): 202 while the run goes on. */
-export interface RunRow extends RowSummary {
-  values: Record<string, string>;
-  steps: StepResult[];
-}
+export type RunRow = Omit<Schema<"Row">, "status" | "steps"> & { status: RunStatus; steps: StepResult[] };
 
-/** The pool record a run took (hub/dispatch/job.go): record is its 0-based index in the pool. */
+/**
+ * The pool record a run took (hub/dispatch/job.go): record is its 0-based
+ * index in the pool. Not in the document: Run.pool is untyped there.
+ */
 export interface RunPoolRecord {
   id: string;
   mode: "lease" | "consume";
@@ -120,10 +73,7 @@ export function rowArtifactUrl(runId: string, row: number, name: string): string
 }
 
 /** GET /api/runs */
-export interface RunList {
-  runs: Run[];
-  nextCursor: string | null;
-}
+export type RunList = Omit<Schema<"RunList">, "runs"> & { runs: Run[] };
 
 export type RunEventKind =
   "run.started" | "step.started" | "step.retry" | "step.finished" | "artifact" | "log" | "run.finished" | "row.started" | "row.finished";
@@ -139,7 +89,11 @@ export const RUN_EVENT_KINDS: RunEventKind[] = [
   "row.finished",
 ];
 
-/** protocol.Event: one thing that happened in a run; the fields beyond the first four belong to some kinds only. */
+/**
+ * protocol.Event: one thing that happened in a run; the fields beyond the first four belong to some kinds only.
+ * Not from the document: the events come as a text/event-stream
+ * (GET /api/runs/:id/events), whose payload the document does not describe.
+ */
 export interface RunEvent {
   runId: string;
   seq: number;
@@ -186,20 +140,24 @@ export interface RunEvent {
   total?: number;
 }
 
-/** POST /api/runs */
-export interface StartRunInput {
+/**
+ * POST /api/runs for one test. Narrowed from the document's RunRequest
+ * (shared with batches, every field optional): testId, headed and
+ * screenshots are always sent. screenshots true: a screenshot after every
+ * step; false: only of failures. dataSetId: another data set than the test
+ * binds (runs once per row); rows: the rows (0-based) to run, absent: every row.
+ */
+export type StartRunInput = Pick<Body<"/api/runs", "post">, "environmentId" | "dataSetId"> & {
   testId: string;
-  environmentId?: string;
   headed: boolean;
-  /** true: a screenshot after every step; false: only of failures. */
   screenshots: boolean;
-  /** Another data set than the test binds (runs once per row). */
-  dataSetId?: string;
-  /** The rows (0-based) to run; left out: every row. */
   rows?: number[];
-}
+};
 
-export function startRun(input: StartRunInput, projectId: string): Promise<{ runId: string; status: RunStatus }> {
+/** POST /api/runs answer for one test (the document's answer is a union with a batch's). */
+export type RunStarted = Exclude<Answer<"/api/runs", "post", 201>, { batchId: string }> & { status: RunStatus };
+
+export function startRun(input: StartRunInput, projectId: string): Promise<RunStarted> {
   return post("/api/runs", input, inProject(projectId));
 }
 
@@ -220,7 +178,7 @@ export function listRuns(projectId: string, f: RunFilters): Promise<RunList> {
   return get(`/api/runs${query({ testId: f.testId, status: f.status, cursor: f.cursor, limit: f.limit })}`, inProject(projectId));
 }
 
-export function cancelRun(id: string): Promise<{ runId: string; status: string }> {
+export function cancelRun(id: string): Promise<Answer<"/api/runs/{id}/cancel", "post", 202>> {
   return post(`/api/runs/${encodeURIComponent(id)}/cancel`, undefined, recordCall);
 }
 
@@ -233,18 +191,16 @@ export function artifactUrl(runId: string, name: string): string {
 }
 
 /** The document of the test version a run executed (for step descriptions). */
-export function fetchRunDocument(testId: string, version: number): Promise<{ version: number; document?: TestDocument }> {
+export function fetchRunDocument(testId: string, version: number): Promise<TestVersion> {
   return get(`/api/tests/${encodeURIComponent(testId)}/versions/${version}`, recordCall);
 }
 
-/** hub/api/environments.go environmentJSON, the part the start dialog shows. */
-export interface EnvironmentChoice {
-  id: string;
-  projectId: string;
-  name: string;
-  /** Its secrets go only to runs of Ready tests started by a Test Manager or Admin (TestCan.runProtected). */
-  protected: boolean;
-}
+/**
+ * hub/api/environments.go environmentJSON, the part the start dialog shows:
+ * protected means its secrets go only to runs of Ready tests started by a
+ * Test Manager or Admin (TestCan.runProtected).
+ */
+export type EnvironmentChoice = Pick<Schema<"Environment">, "id" | "projectId" | "name" | "protected">;
 
 /**
  * The query key of a project's environment choices. It starts with
@@ -258,49 +214,24 @@ export async function listEnvironmentChoices(projectId: string): Promise<Environ
   return res.environments;
 }
 
-/** hub/api/dashboard.go countsJSON */
-export interface RunCounts {
-  total: number;
-  passed: number;
-  failed: number;
-  /** passed / total, 0 with no runs */
-  passRate: number;
-}
+/** hub/api/dashboard.go countsJSON: passRate is passed / total, 0 with no runs. */
+export type RunCounts = Schema<"Counts">;
 
 /** One day (UTC, YYYY-MM-DD) of finished runs. */
-export interface DayCounts extends RunCounts {
-  day: string;
-}
+export type DayCounts = Schema<"Day">;
 
 /** hub/api/dashboard.go figureJSON */
-export interface TestFigure {
-  testId: string;
-  name: string;
-  runs: number;
-  failures: number;
-  avgDurationMs: number;
-}
+export type TestFigure = Schema<"Figure">;
 
-/** GET /api/dashboard: runs finished in the last 30 days the caller can see. */
-export interface Dashboard {
-  testsByStatus: Record<string, number>;
-  last7Days: RunCounts;
-  last30Days: RunCounts;
-  /** Only days with runs, oldest first. */
-  runsPerDay: DayCounts[];
-  slowest: TestFigure[];
-  mostFailing: TestFigure[];
-}
+/** GET /api/dashboard: runs finished in the last 30 days the caller can see; runsPerDay has only days with runs, oldest first. */
+export type Dashboard = Schema<"Dashboard">;
 
 export function fetchDashboard(projectId: string): Promise<Dashboard> {
   return get("/api/dashboard", inProject(projectId));
 }
 
 /** GET /api/profile */
-export interface Profile {
-  user: User;
-  recentRuns: Run[];
-}
+export type Profile = Omit<Schema<"Profile">, "recentRuns"> & { recentRuns: Run[] };
 
 export function fetchProfile(): Promise<Profile> {
   return get("/api/profile");
@@ -308,10 +239,12 @@ export function fetchProfile(): Promise<Profile> {
 
 /** POST /api/auth/password: 204; the hub signs the user's other sessions out. */
 export function changePassword(currentPassword: string, newPassword: string): Promise<null> {
-  return post("/api/auth/password", { currentPassword, newPassword });
+  const body: Body<"/api/auth/password", "post"> = { currentPassword, newPassword };
+  return post("/api/auth/password", body);
 }
 
 /** PUT /api/profile: changes the user's name; 422 with an issue at "name" when it is not valid. */
-export function saveProfileName(name: string): Promise<{ user: User }> {
-  return put("/api/profile", { name });
+export function saveProfileName(name: string): Promise<Schema<"SavedProfile">> {
+  const body: Body<"/api/profile", "put"> = { name };
+  return put("/api/profile", body);
 }

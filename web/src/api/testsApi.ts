@@ -4,9 +4,11 @@
 // queryFn or mutationFn.
 import { get, inProject, post, query, recordCall, request } from "./client";
 import type { Test, TestList, TestVersion, Visibility } from "./tests";
+import type { paths } from "./schema";
+import type { Answer, Body, Schema } from "./types";
 
 /** The visibility filter of GET /api/tests (hub/api/tests_list.go visibilityFilters). */
-export type VisibilityFilter = "all" | "shared" | "private" | "mine";
+export type VisibilityFilter = NonNullable<TestListQuery["visibility"]>;
 export const VISIBILITY_FILTERS: { value: VisibilityFilter; label: string }[] = [
   { value: "all", label: "All I can see" },
   { value: "shared", label: "Shared with the project" },
@@ -15,7 +17,7 @@ export const VISIBILITY_FILTERS: { value: VisibilityFilter; label: string }[] = 
 ];
 
 /** The sort orders of GET /api/tests (hub/store/testlist.go TestSorts). */
-export type TestSort = "name" | "-name" | "savedAt" | "-savedAt";
+export type TestSort = NonNullable<TestListQuery["sort"]>;
 export const TEST_SORTS: { value: TestSort; label: string }[] = [
   { value: "name", label: "Name A–Z" },
   { value: "-name", label: "Name Z–A" },
@@ -23,6 +25,9 @@ export const TEST_SORTS: { value: TestSort; label: string }[] = [
   { value: "savedAt", label: "Last saved, oldest first" },
 ];
 
+type TestListQuery = NonNullable<paths["/api/tests"]["get"]["parameters"]["query"]>;
+
+/** The list's filters as the UI holds them (client-side: testListQuery turns them into the query). */
 export interface TestFilters {
   /** Matches name, suite or a tag. */
   q?: string;
@@ -56,16 +61,14 @@ export function listTests(projectId: string, f: TestFilters = {}, signal?: Abort
 }
 
 /** hub/api/suites.go suiteJSON */
-export interface Suite {
-  name: string;
-  tests: number;
-}
+export type Suite = Schema<"Suite">;
 
 /** GET /api/suites: the current project's suites. */
 export async function listSuites(projectId: string, signal?: AbortSignal): Promise<Suite[]> {
   return (await get<{ suites: Suite[] }>("/api/suites", inProject(projectId, { signal }))).suites;
 }
 
+/** The new-test form's fields (client-side: createTest builds the POST /api/tests body from them). */
 export interface NewTestInput {
   name: string;
   /** Empty for none. */
@@ -76,43 +79,33 @@ export interface NewTestInput {
 /** POST /api/tests: a new Draft test at version 1 with no steps, owned by the caller. */
 export function createTest(projectId: string, input: NewTestInput): Promise<Test> {
   const suite = input.suite?.trim();
-  return post<Test>(
-    "/api/tests",
-    {
-      dsl: 2,
-      name: input.name.trim(),
-      ...(suite ? { suite } : {}),
-      steps: [],
-      visibility: input.visibility,
-    },
-    inProject(projectId),
-  );
+  const body: Body<"/api/tests", "post"> = {
+    dsl: 2,
+    name: input.name.trim(),
+    ...(suite ? { suite } : {}),
+    steps: [],
+    visibility: input.visibility,
+  };
+  return post<Test>("/api/tests", body, inProject(projectId));
 }
 
 /** One test created by an import. */
-export interface ImportedTest {
-  test: Test;
-  version: number;
-}
+export type ImportedTest = Omit<Schema<"Imported">, "test"> & { test: Test };
 
-/** POST /api/tests/import answer (hub/api/tests_import.go). */
-export interface ImportResult {
+/**
+ * POST /api/tests/import answer (hub/api/tests_import.go). migratedFrom is
+ * the DSL version the document was migrated from, "side" for a Selenium IDE
+ * project, null when already current (narrowed: number | string in the
+ * document). skipped: .side commands left out of their test.
+ */
+export type ImportResult = Omit<Answer<"/api/tests/import", "post", 201>, "test" | "tests" | "migratedFrom"> & {
   test: Test;
-  version: number;
-  /** The DSL version the document was migrated from, "side" for a Selenium IDE project, null when already current. */
   migratedFrom: number | "side" | null;
   tests: ImportedTest[];
-  /** .side commands left out of their test: index counts from 0 in the test's commands. */
-  skipped: SkippedCommand[];
-}
+};
 
-/** protocol.Skipped: a Selenium IDE command the import could not take. */
-export interface SkippedCommand {
-  test: string;
-  index: number;
-  command: string;
-  reason: string;
-}
+/** protocol.Skipped: a Selenium IDE command the import could not take; index counts from 0 in the test's commands. */
+export type SkippedCommand = Schema<"Skipped">;
 
 /** POST /api/tests/import with a file's text as the body: a DSL 1 or 2 document, or a Selenium IDE .side project. */
 export async function importTests(projectId: string, text: string): Promise<ImportResult> {

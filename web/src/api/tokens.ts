@@ -2,36 +2,24 @@
 // credentials for CI and scripts, sent as "Authorization: Bearer tat_...".
 // The token text comes back once, from create; the list never holds it.
 import { del, get, post } from "./client";
-import type { Role } from "./types";
+import type { Body, Role, Schema } from "./types";
 
-/** hub/api/tokens.go tokenJSON */
-export interface ApiToken {
-  id: string;
-  name: string;
-  /** null: every project of the user */
-  projectId: string | null;
-  projectName: string | null;
-  /** null: the user's own role, whatever it is when the token is used */
-  role: Role | null;
-  expiresAt: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  lastUsedFrom: string | null;
-  revokedAt?: string | null;
-  expired: boolean;
-}
+/**
+ * hub/api/tokens.go tokenJSON: projectId null means every project of the
+ * user; role null means the user's own role, whatever it is when the token
+ * is used.
+ */
+export type ApiToken = Schema<"Token">;
 
 /** The answer to create: the token itself, shown once. */
-export interface CreatedApiToken extends ApiToken {
-  token: string;
-}
+export type CreatedApiToken = Schema<"TokenCreated">;
 
-export interface NewApiToken {
-  name: string;
-  projectId?: string;
-  role?: Role;
-  expiresAt?: string;
-}
+/**
+ * POST /api/tokens body. Narrowed: the document's TokenInput has every
+ * field optional and role a plain string; name is required (422 without)
+ * and role is a project role.
+ */
+export type NewApiToken = Omit<Body<"/api/tokens", "post">, "name" | "role"> & { name: string; role?: Role };
 
 export const tokenKeys = { list: ["tokens"] as const };
 

@@ -18,6 +18,13 @@ export type Answer<P extends keyof paths, M extends "get" | "post" | "put" | "de
     : never
   : never;
 
+/** The JSON body an operation takes (its requestBody's application/json). */
+export type Body<P extends keyof paths, M extends "post" | "put"> = paths[P][M] extends {
+  requestBody?: infer B;
+}
+  ? JSONOf<NonNullable<B>>
+  : never;
+
 export type Role = Schema<"Project">["role"];
 export const ROLES: Role[] = ["Tester", "Test Developer", "Test Manager", "Admin"];
 

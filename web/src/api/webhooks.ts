@@ -2,53 +2,54 @@
 // a batch finishes, and each webhook's delivery log (hub/api/webhooks.go).
 import { del, get, inProject, post } from "./client";
 import { atLeast } from "./admin";
-import type { Role } from "./types";
+import type { Answer, Body, Role, Schema } from "./types";
 
 export type WebhookEvent = "run.finished" | "batch.finished";
 export const WEBHOOK_EVENTS: WebhookEvent[] = ["run.finished", "batch.finished"];
-export type WebhookFormat = "json" | "slack";
+/** The answer format (the document has the enum on the body only). */
+export type WebhookFormat = NonNullable<Body<"/api/webhooks", "post">["format"]>;
 
-/** hub/api/webhooks.go webhookJSON; secret only in the answer that made it. */
-export interface Webhook {
-  id: string;
-  projectId: string;
-  name: string;
-  url: string;
+/**
+ * hub/api/webhooks.go webhookJSON; secret only in the answer that made it.
+ * Narrowed: the document gives events, format and the last delivery's
+ * status as plain strings.
+ */
+export type Webhook = Omit<Schema<"Webhook">, "events" | "format" | "lastDelivery"> & {
+  events: WebhookEvent[];
+  format: WebhookFormat;
+  lastDelivery?: Omit<Schema<"LastDelivery">, "status"> & { status: DeliveryStatus };
+};
+
+/**
+ * POST /api/webhooks body. Narrowed: events, format and enabled are
+ * optional in the document (defaults both events, json, enabled); the
+ * form always sends them.
+ */
+export type WebhookSave = Omit<Body<"/api/webhooks", "post">, "events" | "format" | "enabled"> & {
   events: WebhookEvent[];
   format: WebhookFormat;
   enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-  lastDelivery?: { status: DeliveryStatus; at: string; responseStatus: number | null };
-  secret?: string;
-}
-
-export interface WebhookSave {
-  id?: string;
-  name: string;
-  url: string;
-  events: WebhookEvent[];
-  format: WebhookFormat;
-  enabled: boolean;
-}
+};
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 
-/** hub/api/webhooks.go deliveryJSON */
-export interface Delivery {
-  id: string;
-  event: WebhookEvent | "ping";
-  subject: string;
-  status: DeliveryStatus;
-  attempts: number;
+/** One attempt of a delivery. Not from the document: its attemptLog is unknown[] there. */
+export interface DeliveryAttempt {
+  at: string;
   responseStatus?: number;
   error?: string;
-  durationMs?: number;
-  createdAt: string;
-  lastAttemptAt?: string;
-  nextAttemptAt?: string;
-  attemptLog: { at: string; responseStatus?: number; error?: string; durationMs: number }[];
+  durationMs: number;
 }
+
+/**
+ * hub/api/webhooks.go deliveryJSON. Narrowed: the document gives event and
+ * status as plain strings and attemptLog as unknown[].
+ */
+export type Delivery = Omit<Schema<"Delivery">, "event" | "status" | "attemptLog"> & {
+  event: WebhookEvent | "ping";
+  status: DeliveryStatus;
+  attemptLog: DeliveryAttempt[];
+};
 
 export const webhookKeys = {
   list: (projectId: string) => ["webhooks", projectId, "list"] as const,
@@ -62,7 +63,9 @@ export const listWebhooks = async (projectId: string) =>
   (await get<{ webhooks: Webhook[] }>("/api/webhooks", inProject(projectId))).webhooks;
 export const saveWebhook = (projectId: string, body: WebhookSave) => post<Webhook>("/api/webhooks", body, inProject(projectId));
 export const deleteWebhook = (id: string) => del(`/api/webhooks/${encodeURIComponent(id)}`);
-export const rotateWebhookSecret = (id: string) => post<{ id: string; secret: string }>(`/api/webhooks/${encodeURIComponent(id)}/secret`);
-export const testWebhook = (id: string) => post<{ deliveryId: string }>(`/api/webhooks/${encodeURIComponent(id)}/test`);
+export const rotateWebhookSecret = (id: string) =>
+  post<Answer<"/api/webhooks/{id}/secret", "post">>(`/api/webhooks/${encodeURIComponent(id)}/secret`);
+export const testWebhook = (id: string) =>
+  post<Answer<"/api/webhooks/{id}/test", "post", 202>>(`/api/webhooks/${encodeURIComponent(id)}/test`);
 export const listDeliveries = async (id: string) =>
   (await get<{ deliveries: Delivery[] }>(`/api/webhooks/${encodeURIComponent(id)}/deliveries`)).deliveries;

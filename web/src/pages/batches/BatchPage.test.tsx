@@ -51,6 +51,7 @@ function batch(runs: Run[], over: Partial<Batch> = {}): Batch {
     durationMs: 65_000,
     source: "suite",
     suite: "Checkout",
+    tag: null,
     rerunOf: null,
     environmentId: null,
     options: { headed: false, screenshots: true },

@@ -12,6 +12,7 @@ const profile: Profile = {
       runId: "run_9",
       testId: "tc_1",
       testName: "Sign in",
+      batchId: null,
       projectId: "prj_1",
       environmentId: null,
       status: "failed",

@@ -25,6 +25,7 @@ const run: Run = {
   runId: "run_1",
   testId: "tc_1",
   testName: "Checkout",
+  batchId: null,
   projectId: "prj_1",
   environmentId: null,
   status: "failed",

@@ -59,6 +59,7 @@ function makeRun(over: Partial<Run> = {}): Run {
     runId: "run_1",
     testId: "tc_1",
     testName: "Sign in",
+    batchId: null,
     projectId: "prj_1",
     environmentId: null,
     status: "running",

@@ -11,6 +11,7 @@ function makeRun(id: string, over: Partial<Run> = {}): Run {
     runId: id,
     testId: "tc_1",
     testName: "Sign in",
+    batchId: null,
     projectId: "prj_1",
     environmentId: "env_1",
     status: "passed",

@@ -10,7 +10,7 @@ const ev = (kind: RunEvent["kind"], fields: Partial<RunEvent> = {}): RunEvent =>
   kind,
   ...fields,
 });
-const queued = (row: number) => ({ row, status: "queued" as const, passed: 0, total: 0, durationMs: 0 });
+const queued = (row: number) => ({ row, status: "queued" as const, passed: 0, total: 0, durationMs: 0, values: {} });
 
 describe("rowsView", () => {
   it("follows row.started, the row's steps and row.finished over the stored summaries", () => {
@@ -41,7 +41,7 @@ describe("rowsView", () => {
       ev("run.started", { total: 2 }),
       ev("row.started", { row: 1, total: 1 }),
     ];
-    const stored = [queued(0), { row: 1, status: "passed" as const, passed: 1, total: 1, durationMs: 50 }];
+    const stored = [queued(0), { row: 1, status: "passed" as const, passed: 1, total: 1, durationMs: 50, values: {} }];
     expect(rowsView(events, stored).map((r) => [r.row, r.status])).toEqual([
       [0, "queued"],
       [1, "passed"],
