@@ -114,7 +114,7 @@ type StepResult struct {
 	ID         string   `json:"id"`
 	Type       string   `json:"type"`
 	Call       string   `json:"call,omitempty"` // the callComponent step this one was expanded from
-	Status     string   `json:"status"`
+	Status     string   `json:"status" enum:"passed|failed|skipped"`
 	DurationMs int64    `json:"durationMs"`
 	Error      string   `json:"error,omitempty"`
 	HealedBy   *Locator `json:"healedBy,omitempty"` // the fallback that found the element when the first locator failed
@@ -162,7 +162,7 @@ type RunResult struct {
 // RowResult is one row of a data-driven run.
 type RowResult struct {
 	Row        int          `json:"row"`
-	Status     string       `json:"status"`
+	Status     string       `json:"status" enum:"queued|running|passed|failed|error|cancelled"`
 	Passed     int          `json:"passed"`
 	Total      int          `json:"total"`
 	DurationMs int64        `json:"durationMs"`

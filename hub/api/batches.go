@@ -250,13 +250,13 @@ type runPlan struct {
 type batchJSON struct {
 	ID            string         `json:"id"`
 	ProjectID     string         `json:"projectId"`
-	Status        string         `json:"status"`
+	Status        string         `json:"status" enum:"queued|running|passed|failed|error|cancelled"`
 	Counts        map[string]int `json:"counts"`
 	Total         int            `json:"total"`
 	Passed        int            `json:"passed"`
 	Failed        int            `json:"failed"`
 	DurationMs    int64          `json:"durationMs"`
-	Source        string         `json:"source"`
+	Source        string         `json:"source" enum:"tests|suite|tag|rerun"`
 	Suite         *string        `json:"suite"`
 	Tag           *string        `json:"tag"`
 	RerunOf       *string        `json:"rerunOf"`

@@ -27,7 +27,7 @@ type runJSON struct {
 	TestName      string  `json:"testName"`
 	ProjectID     string  `json:"projectId"`
 	EnvironmentID *string `json:"environmentId"`
-	Status        string  `json:"status"`
+	Status        string  `json:"status" enum:"queued|running|passed|failed|error|cancelled"`
 	Passed        int     `json:"passed"`
 	Total         int     `json:"total"`
 	DurationMs    int64   `json:"durationMs"`

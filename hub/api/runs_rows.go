@@ -21,7 +21,7 @@ import (
 type rowSummaryJSON struct {
 	Row        int               `json:"row"`
 	Values     map[string]string `json:"values"` // the row as the run took it
-	Status     string            `json:"status"`
+	Status     string            `json:"status" enum:"queued|running|passed|failed|error|cancelled"`
 	Passed     int               `json:"passed"`
 	Total      int               `json:"total"`
 	DurationMs int64             `json:"durationMs"`

@@ -1618,10 +1618,12 @@ export interface components {
             projectId: string;
             rerunOf: string | null;
             runs: components["schemas"]["Run"][];
-            source: string;
+            /** @enum {string} */
+            source: "tests" | "suite" | "tag" | "rerun";
             startedBy: string;
             startedByName: string | null;
-            status: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
             suite: string | null;
             tag: string | null;
             total: number;
@@ -2142,7 +2144,8 @@ export interface components {
             error?: string;
             passed: number;
             row: number;
-            status: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
             steps: components["schemas"]["StepResult"][];
             total: number;
             values: {
@@ -2154,7 +2157,8 @@ export interface components {
             error?: string;
             passed: number;
             row: number;
-            status: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
             total: number;
             values: {
                 [key: string]: string;
@@ -2185,7 +2189,8 @@ export interface components {
             startedAt: string | null;
             startedBy: string;
             startedByName: string | null;
-            status: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
             testId: string;
             testName: string;
             total: number;
@@ -2273,7 +2278,8 @@ export interface components {
             id: string;
             index: number;
             screenshot?: string;
-            status: string;
+            /** @enum {string} */
+            status: "passed" | "failed" | "skipped";
             type: string;
             used?: {
                 [key: string]: string;
