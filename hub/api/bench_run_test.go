@@ -72,7 +72,8 @@ func p50(d []time.Duration) time.Duration {
 // BenchmarkRunThroughHub runs a 20-step test through the hub and a warm
 // agent (POST /api/runs to run.finished) and the same 20 steps as a raw rod
 // program on the same Chromium, and reports the ratio (goal ≤ 1.15) and
-// the time from POST /api/runs to run.started (goal: p50 under 50 ms).
+// the time from POST /api/runs to run.started on an idle, warm agent
+// (issue 15: p50 under 10 ms, p99 under 50 ms).
 func BenchmarkRunThroughHub(b *testing.B) {
 	h := newHarness(b)
 	o := h.org(b)
@@ -84,6 +85,12 @@ func BenchmarkRunThroughHub(b *testing.B) {
 	raw := rod.New().ControlURL(br.ControlURL()).MustConnect()
 	var hub, direct, started []time.Duration
 	for b.Loop() {
+		// A run starts on an idle agent, as a tester's does: the browser
+		// has finished with the previous run (the load test starts one
+		// run every 250 ms the same way).
+		b.StopTimer()
+		time.Sleep(300 * time.Millisecond)
+		b.StartTimer()
 		start := time.Now()
 		runID := c.do("POST", "/api/runs", map[string]any{"testId": id, "screenshots": false}, ProjectHeader, o.project).want(b, 201).str("runId")
 		wake, stop := h.dispatch.Watch(runID)
