@@ -238,6 +238,12 @@ describe("PairPage", () => {
     );
   });
 
+  it("marks a CI command's agent", async () => {
+    fakeFetch({ "GET /api/agent": { body: { agents: [{ ...laptop, name: "CI on build-7", ephemeral: true }], needed: false } } });
+    renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
+    expect(await screen.findByText("CI")).toHaveAttribute("title", expect.stringContaining("ta-agent ci"));
+  });
+
   it("says a computer that stopped waiting is gone", async () => {
     fakeFetch({
       "GET /api/agent/pair/K7Q-4MP": {
