@@ -30,8 +30,8 @@ func toUserJSON(u store.User) userJSON {
 const timeFormat = "2006-01-02T15:04:05.000Z07:00"
 
 type credentials struct {
-	Email    string `json:"email"`
-	Password string `json:"password"`
+	Email    string `json:"email" openapi:"required"`
+	Password string `json:"password" openapi:"required"`
 }
 
 func clientAddress(r *http.Request) string {
@@ -145,9 +145,9 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) {
 }
 
 type registration struct {
-	Name     string `json:"name"`
-	Email    string `json:"email"`
-	Password string `json:"password"`
+	Name     string `json:"name" openapi:"required"`
+	Email    string `json:"email" openapi:"required"`
+	Password string `json:"password" openapi:"required"`
 }
 
 func (in *registration) validate() issueList {

@@ -35,7 +35,7 @@ const (
 )
 
 type recordStartRequest struct {
-	URL           string `json:"url"`
+	URL           string `json:"url" openapi:"required"`
 	EnvironmentID string `json:"environmentId"`
 	TestID        string `json:"testId"`
 	Headed        *bool  `json:"headed"`
@@ -49,7 +49,7 @@ type pickStartRequest struct {
 }
 
 type tryRequest struct {
-	Code          string `json:"code"`
+	Code          string `json:"code" openapi:"required"`
 	URL           string `json:"url"`
 	RecordingID   string `json:"recordingId"`
 	EnvironmentID string `json:"environmentId"`

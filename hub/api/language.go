@@ -32,7 +32,7 @@ const (
 )
 
 type generateRequest struct {
-	Text          string `json:"text"`
+	Text          string `json:"text" openapi:"required"`
 	TestID        string `json:"testId"`
 	EnvironmentID string `json:"environmentId"`
 }

@@ -222,7 +222,7 @@ func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) {
 }
 
 type tokenInput struct {
-	Name      string `json:"name"`
+	Name      string `json:"name" openapi:"required"`
 	ProjectID string `json:"projectId"`
 	Role      string `json:"role"`
 	ExpiresAt string `json:"expiresAt"`

@@ -1568,9 +1568,9 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AccountInput: {
-            email?: string;
-            name?: string;
-            password?: string;
+            email: string;
+            name: string;
+            password: string;
             platformAdmin?: boolean;
         };
         Agent: {
@@ -1740,8 +1740,8 @@ export interface components {
             total: number;
         };
         Credentials: {
-            email?: string;
-            password?: string;
+            email: string;
+            password: string;
         };
         Dashboard: {
             last30Days: components["schemas"]["Counts"];
@@ -1895,7 +1895,7 @@ export interface components {
         GenerateRequest: {
             environmentId?: string;
             testId?: string;
-            text?: string;
+            text: string;
         };
         GenerateResponse: {
             checks: components["schemas"]["TargetCheck"][];
@@ -2099,7 +2099,7 @@ export interface components {
             environmentId?: string;
             headed?: boolean | null;
             testId?: string;
-            url?: string;
+            url: string;
         };
         RecordingView: {
             /** Format: date-time */
@@ -2117,9 +2117,9 @@ export interface components {
             name: string;
         };
         Registration: {
-            email?: string;
-            name?: string;
-            password?: string;
+            email: string;
+            name: string;
+            password: string;
         };
         RerunInput: {
             failedOnly?: boolean;
@@ -2387,7 +2387,7 @@ export interface components {
         };
         TokenInput: {
             expiresAt?: string;
-            name?: string;
+            name: string;
             projectId?: string;
             role?: string;
         };
@@ -2395,7 +2395,7 @@ export interface components {
             message: string;
         };
         TryRequest: {
-            code?: string;
+            code: string;
             environmentId?: string;
             recordingId?: string;
             timeoutMs?: number | null;
