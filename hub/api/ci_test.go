@@ -372,3 +372,34 @@ func TestCICommandDataSet(t *testing.T) {
 		t.Errorf("failing row: %+v", bad)
 	}
 }
+
+// A hub that restarts while the command's test runs: the CI agent
+// reconnects, the event stream resumes, and the command reports the run's
+// real result.
+func TestCICommandSurvivesHubRestart(t *testing.T) {
+	h := newHarness(t)
+	w := newCIWorld(t, h)
+	_, token := w.dev.newToken(t, map[string]any{"name": "pipeline"})
+	slow := w.dev.createTest(t, w.o.project, map[string]any{"dsl": 2, "name": "Waits", "suite": "Waits", "steps": []any{
+		map[string]any{"id": "open", "type": "navigate", "url": "${baseUrl}/login.html"},
+		map[string]any{"id": "wait", "type": "assertText", "target": map[string]any{"locators": []any{loc("testId", "greeting")}},
+			"expected": "never", "timeoutMs": 4000},
+	}})
+	var code int
+	var out string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		code, out = runCI(t, t.Context(), h, "--token", token, "--suite", "Waits", "--environment", "Local")
+	}()
+	waitFor(t, func() bool {
+		var n int
+		_ = h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM runs WHERE test_id = $1 AND status = 'running'`, slow).Scan(&n)
+		return n == 1
+	})
+	h.restart(t)
+	<-done
+	if code != ci.ExitFailed || !strings.Contains(out, "✗ failed Waits  1/2 steps") || !strings.Contains(out, `expected the text to contain "never"`) {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
