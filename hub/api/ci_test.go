@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -401,5 +402,29 @@ func TestCICommandSurvivesHubRestart(t *testing.T) {
 	<-done
 	if code != ci.ExitFailed || !strings.Contains(out, "✗ failed Waits  1/2 steps") || !strings.Contains(out, `expected the text to contain "never"`) {
 		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+// A CI agent joining with a token the hub refuses is told why and stops
+// trying; no agent is created.
+func TestCIAgentRefusedToken(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	dev := o.members[access.TestDeveloper]
+	id, revoked := dev.newToken(t, map[string]any{"name": "old"})
+	dev.do("DELETE", "/api/tokens/"+id, nil).want(t, 204)
+	for token, want := range map[string]string{revoked: "this API token was revoked", "tat_nope": "malformed or unknown"} {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		err := agentclient.New(agentclient.Config{HubURL: h.srv.URL, ConfigDir: t.TempDir(), Hostname: "ci-box", OS: "linux",
+			APIToken: token}).Run(ctx)
+		cancel()
+		var refused *agentclient.RefusedError
+		if !errors.As(err, &refused) || !strings.Contains(err.Error(), want) {
+			t.Errorf("token %.8s: %v, want a refusal saying %q", token, err, want)
+		}
+	}
+	var n int
+	if err := h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM agents`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("agents after refusals: %d %v", n, err)
 	}
 }

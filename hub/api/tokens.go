@@ -43,44 +43,65 @@ const (
 	tokenRefusalLimit  = 20
 )
 
-// bearer authenticates a request by its API token. On failure it has
-// answered: 401 naming why, or 429 when the address sent too many bad
-// tokens.
-func (s *Server) bearer(w http.ResponseWriter, r *http.Request, raw string) (store.User, store.APIToken, bool) {
+// tokenRefusal says why an API token was refused: its error code
+// (codeTokenInvalid, codeTokenExpired, codeTokenRevoked, or
+// codeRateLimited with the wait) and what to do.
+type tokenRefusal struct {
+	code, msg string
+	wait      time.Duration
+}
+
+// checkAPIToken looks an API token up for a client address (the API's
+// bearer check and a CI agent's pairing both use it). A token it refuses
+// counts against the address's bad-token limit; err is for the database.
+func (s *Server) checkAPIToken(ctx context.Context, raw, from string) (store.User, store.APIToken, *tokenRefusal, error) {
 	var u store.User
 	var tok store.APIToken
 	err := store.ErrNotFound
 	if digest, ok := auth.APITokenDigest(raw); ok {
-		u, tok, err = s.store.TokenUser(r.Context(), digest, s.Now(), clientAddress(r))
+		u, tok, err = s.store.TokenUser(ctx, digest, s.Now(), from)
 	}
 	if err == nil {
-		return u, tok, true
+		return u, tok, nil, nil
 	}
 	if !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrTokenExpired) && !errors.Is(err, store.ErrTokenRevoked) {
+		return u, tok, nil, err
+	}
+	wait, lerr := s.store.RefuseToken(ctx, from, s.Now(), tokenRefusalWindow, tokenRefusalLimit)
+	switch {
+	case lerr != nil:
+		return u, tok, nil, lerr
+	case wait > 0:
+		return u, tok, &tokenRefusal{code: codeRateLimited, wait: wait,
+			msg: "too many requests with bad API tokens from your address; try again later"}, nil
+	case errors.Is(err, store.ErrTokenRevoked):
+		return u, tok, &tokenRefusal{code: codeTokenRevoked, msg: "this API token was revoked; create a new one in your profile"}, nil
+	case errors.Is(err, store.ErrTokenExpired):
+		return u, tok, &tokenRefusal{code: codeTokenExpired, msg: "this API token expired on " +
+			tok.ExpiresAt.UTC().Format(time.RFC3339) + "; create a new one in your profile"}, nil
+	}
+	return u, tok, &tokenRefusal{code: codeTokenInvalid,
+		msg: "the API token is malformed or unknown: send Authorization: Bearer tat_... with a token created in your profile"}, nil
+}
+
+// bearer authenticates a request by its API token. On failure it has
+// answered: 401 naming why, or 429 when the address sent too many bad
+// tokens.
+func (s *Server) bearer(w http.ResponseWriter, r *http.Request, raw string) (store.User, store.APIToken, bool) {
+	u, tok, refused, err := s.checkAPIToken(r.Context(), raw, clientAddress(r))
+	switch {
+	case err != nil:
 		s.internal(w, r, err)
 		return u, tok, false
-	}
-	wait, lerr := s.store.RefuseToken(r.Context(), clientAddress(r), s.Now(), tokenRefusalWindow, tokenRefusalLimit)
-	if lerr != nil {
-		s.internal(w, r, lerr)
-		return u, tok, false
-	}
-	if wait > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		writeError(w, http.StatusTooManyRequests, codeRateLimited, "too many requests with bad API tokens from your address; try again later")
+	case refused == nil:
+		return u, tok, true
+	case refused.wait > 0:
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(refused.wait.Seconds()))))
+		writeError(w, http.StatusTooManyRequests, refused.code, refused.msg)
 		return u, tok, false
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
-	switch {
-	case errors.Is(err, store.ErrTokenRevoked):
-		writeError(w, http.StatusUnauthorized, codeTokenRevoked, "this API token was revoked; create a new one in your profile")
-	case errors.Is(err, store.ErrTokenExpired):
-		writeError(w, http.StatusUnauthorized, codeTokenExpired, "this API token expired on "+
-			tok.ExpiresAt.UTC().Format(time.RFC3339)+"; create a new one in your profile")
-	default:
-		writeError(w, http.StatusUnauthorized, codeTokenInvalid,
-			"the API token is malformed or unknown: send Authorization: Bearer tat_... with a token created in your profile")
-	}
+	writeError(w, http.StatusUnauthorized, refused.code, refused.msg)
 	return u, tok, false
 }
 
@@ -363,30 +384,12 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) {
 // dispatch.ErrTokenRefused that says why, under the same bad-token limit
 // as the API's.
 func (s *Server) agentAPIToken(ctx context.Context, raw, from string) (string, error) {
-	err := store.ErrNotFound
-	var u store.User
-	var tok store.APIToken
-	if digest, ok := auth.APITokenDigest(raw); ok {
-		u, tok, err = s.store.TokenUser(ctx, digest, s.Now(), from)
-	}
-	if err == nil {
-		return u.ID, nil
-	}
-	if !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrTokenExpired) && !errors.Is(err, store.ErrTokenRevoked) {
-		return "", err
-	}
-	wait, lerr := s.store.RefuseToken(ctx, from, s.Now(), tokenRefusalWindow, tokenRefusalLimit)
-	if lerr != nil {
-		return "", lerr
-	}
+	u, _, refused, err := s.checkAPIToken(ctx, raw, from)
 	switch {
-	case wait > 0:
-		return "", fmt.Errorf("%w: too many bad API tokens from your address; try again in %s", dispatch.ErrTokenRefused, wait.Round(time.Second))
-	case errors.Is(err, store.ErrTokenRevoked):
-		return "", fmt.Errorf("%w: this API token was revoked; create a new one in your profile", dispatch.ErrTokenRefused)
-	case errors.Is(err, store.ErrTokenExpired):
-		return "", fmt.Errorf("%w: this API token expired on %s; create a new one in your profile", dispatch.ErrTokenRefused,
-			tok.ExpiresAt.UTC().Format(time.RFC3339))
+	case err != nil:
+		return "", err
+	case refused != nil:
+		return "", fmt.Errorf("%w: %s", dispatch.ErrTokenRefused, refused.msg)
 	}
-	return "", fmt.Errorf("%w: the API token is malformed or unknown; create one in your profile", dispatch.ErrTokenRefused)
+	return u.ID, nil
 }
