@@ -1,14 +1,13 @@
 package ci
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"context"
 
 	"github.com/testautomation/ta/protocol"
 	"github.com/testautomation/ta/protocol/junit"

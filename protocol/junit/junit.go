@@ -11,6 +11,7 @@
 package junit
 
 import (
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -167,8 +168,8 @@ func (run Run) oneCase(name, class string, row int, status string, ms int64, run
 	text := message
 	if found {
 		where := fmt.Sprintf("step %d (%s %s)", failing.Index+1, failing.Type, failing.ID)
-		message = cleanText(where + ": " + firstLine(cmpOr(failing.Error, runErr)))
-		text = cleanText(where + " failed:\n" + cmpOr(failing.Error, runErr))
+		message = cleanText(where + ": " + firstLine(cmp.Or(failing.Error, runErr)))
+		text = cleanText(where + " failed:\n" + cmp.Or(failing.Error, runErr))
 		if run.Attachment != nil {
 			if a := run.Attachment(row, failing); a != "" {
 				out = append(out, "[[ATTACHMENT|"+cleanText(a)+"]]")
@@ -178,9 +179,9 @@ func (run Run) oneCase(name, class string, row int, status string, ms int64, run
 	switch status {
 	case protocol.RunPassed:
 	case protocol.RunFailed:
-		c.Failure = &xmlProblem{Message: cleanAttr(cmpOr(message, "the test failed")), Type: "failed", Text: text}
+		c.Failure = &xmlProblem{Message: cleanAttr(cmp.Or(message, "the test failed")), Type: "failed", Text: text}
 	case protocol.RunError:
-		c.Error = &xmlProblem{Message: cleanAttr(cmpOr(message, "the run could not complete")), Type: "error", Text: text}
+		c.Error = &xmlProblem{Message: cleanAttr(cmp.Or(message, "the run could not complete")), Type: "error", Text: text}
 	case protocol.RunCancelled:
 		c.Skipped = &xmlSkipped{Message: "cancelled"}
 	default: // queued or running when the report was made
@@ -201,13 +202,6 @@ func failingStep(steps []protocol.StepResult) (protocol.StepResult, bool) {
 }
 
 func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
