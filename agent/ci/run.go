@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -277,7 +278,7 @@ func (c *command) startAgent(ctx context.Context) error {
 	}
 	logOut := c.env.AgentLog
 	if logOut == nil {
-		logOut = discard{}
+		logOut = io.Discard
 	}
 	welcomed := make(chan string, 1)
 	cl := client.New(client.Config{HubURL: c.o.Hub, ConfigDir: dir, Hostname: c.env.Hostname, OS: c.env.OS, Arch: c.env.Arch,
@@ -292,31 +293,31 @@ func (c *command) startAgent(ctx context.Context) error {
 			}
 		}})
 	actx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	ended := make(chan error, 1)
-	go func() { ended <- cl.Run(actx) }()
+	var runErr error
+	exited := make(chan struct{}) // closed when cl.Run has returned runErr
+	go func() { runErr = cl.Run(actx); close(exited) }()
 	c.stopAgent = func() {
 		stop()
-		<-ended
+		<-exited
 		stopBrowser()
 		os.RemoveAll(dir)
+	}
+	fail := func(err error) error {
+		c.stopAgent()
+		c.stopAgent = nil
+		return err
 	}
 	wait := time.NewTimer(c.o.HubWait)
 	defer wait.Stop()
 	select {
 	case c.agentID = <-welcomed:
 		return nil
-	case err := <-ended:
-		c.stopAgent()
-		c.stopAgent = nil
-		return fmt.Errorf("join the hub as a CI agent: %w", err)
+	case <-exited:
+		return fail(fmt.Errorf("join the hub as a CI agent: %w", runErr))
 	case <-wait.C:
-		c.stopAgent()
-		c.stopAgent = nil
-		return fmt.Errorf("join the hub as a CI agent: the hub at %s did not welcome it within %s", c.o.Hub, c.o.HubWait)
+		return fail(fmt.Errorf("join the hub as a CI agent: the hub at %s did not welcome it within %s", c.o.Hub, c.o.HubWait))
 	case <-ctx.Done():
-		c.stopAgent()
-		c.stopAgent = nil
-		return ctx.Err()
+		return fail(ctx.Err())
 	}
 }
 
@@ -428,23 +429,17 @@ func (c *command) cancelAll(runs []*runState) {
 				time.Sleep(200 * time.Millisecond)
 			}
 			r.update(func(r *runState) {
-				if !protocol.Final(r.status) {
-					r.status = cmpOr(st.Status, protocol.RunCancelled)
-					if !protocol.Final(r.status) {
-						r.status = protocol.RunCancelled
-					}
+				switch {
+				case protocol.Final(r.status):
+				case protocol.Final(st.Status):
+					r.status = st.Status
+				default:
+					r.status = protocol.RunCancelled
 				}
 			})
 		}()
 	}
 	wg.Wait()
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // describeAPI adds what to do to the hub's refusals that need it.
@@ -455,7 +450,3 @@ func describeAPI(err error) error {
 	}
 	return err
 }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
