@@ -51,6 +51,16 @@ func ciSignIn(name, expected string) map[string]any {
 	}}
 }
 
+// waitRunning waits until a run of the test is running.
+func waitRunning(t *testing.T, h *harness, testID string) {
+	t.Helper()
+	waitFor(t, func() bool {
+		var n int
+		_ = h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM runs WHERE test_id = $1 AND status = 'running'`, testID).Scan(&n)
+		return n == 1
+	})
+}
+
 // runCI runs the command in this process against the harness's hub.
 func runCI(t *testing.T, ctx context.Context, h *harness, args ...string) (int, string) {
 	t.Helper()
@@ -251,11 +261,7 @@ func TestCICommandInterruptedAndHubGone(t *testing.T) {
 		defer wg.Done()
 		code, out = runCI(t, ctx, h, "--token", token, "--suite", "Slow", "--environment", "Local")
 	}()
-	waitFor(t, func() bool {
-		var n int
-		_ = h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM runs WHERE test_id = $1 AND status = 'running'`, slow).Scan(&n)
-		return n == 1
-	})
+	waitRunning(t, h, slow)
 	cancel()
 	wg.Wait()
 	var status string
@@ -270,11 +276,7 @@ func TestCICommandInterruptedAndHubGone(t *testing.T) {
 		defer wg.Done()
 		code, out = runCI(t, t.Context(), h, "--token", token, "--suite", "Slow", "--environment", "Local")
 	}()
-	waitFor(t, func() bool {
-		var n int
-		_ = h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM runs WHERE test_id = $1 AND status = 'running'`, slow).Scan(&n)
-		return n == 1
-	})
+	waitRunning(t, h, slow)
 	start := time.Now()
 	h.srv.CloseClientConnections()
 	h.srv.Close()
@@ -393,11 +395,7 @@ func TestCICommandSurvivesHubRestart(t *testing.T) {
 		defer close(done)
 		code, out = runCI(t, t.Context(), h, "--token", token, "--suite", "Waits", "--environment", "Local")
 	}()
-	waitFor(t, func() bool {
-		var n int
-		_ = h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM runs WHERE test_id = $1 AND status = 'running'`, slow).Scan(&n)
-		return n == 1
-	})
+	waitRunning(t, h, slow)
 	h.restart(t)
 	<-done
 	if code != ci.ExitFailed || !strings.Contains(out, "✗ failed Waits  1/2 steps") || !strings.Contains(out, `expected the text to contain "never"`) {
