@@ -27,6 +27,8 @@ deps: ## install what a fresh Debian 12 machine lacks (as root), or say what to 
 	if ! command -v gcc >/dev/null; then missing="$$missing gcc"; fi; \
 	if ! command -v chromium >/dev/null && ! command -v google-chrome >/dev/null; then missing="$$missing chromium"; fi; \
 	if ! command -v Xvfb >/dev/null; then missing="$$missing xvfb"; fi; \
+	: "headless runs render on demand in Chromium's headless shell: cheap screenshots (agent/runner/frames.go)"; \
+	if command -v dpkg-query >/dev/null && [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then missing="$$missing chromium-headless-shell"; fi; \
 	: "make installers and its tests: the Windows installer (NSIS), its signature, the Windows tray agent's C cross compiler"; \
 	if ! command -v makensis >/dev/null; then missing="$$missing nsis"; fi; \
 	if ! command -v osslsigncode >/dev/null; then missing="$$missing osslsigncode"; fi; \

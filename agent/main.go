@@ -45,8 +45,12 @@ var (
 	commit  = "unknown"
 )
 
+// headlessShellHelp describes --headless-shell (of the agent and of ci).
+const headlessShellHelp = "Chromium's headless shell for headless runs, with faster screenshots (default: found, e.g. Debian's chromium-headless-shell; off: use --browser)"
+
 type options struct {
 	hub, config, browser string
+	headlessShell        string // "" finds one, "off" uses browser
 	hubFrom              string // where the hub's address came from, when not given
 	headless, version    bool
 	parallel             int
@@ -59,6 +63,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.hub, "hub", os.Getenv("AGENT_HUB"), "the hub's address, e.g. http://127.0.0.1:8080 (AGENT_HUB)")
 	fs.StringVar(&o.config, "config", "", "folder for the agent's token (default "+defaultConfigHelp()+")")
 	fs.StringVar(&o.browser, "browser", "", "Chromium or Google Chrome to drive (default: found on PATH)")
+	fs.StringVar(&o.headlessShell, "headless-shell", "", headlessShellHelp)
 	fs.BoolVar(&o.headless, "headless", false, "run without a tray icon and without showing browser windows (servers, CI)")
 	fs.IntVar(&o.parallel, "parallel", 1, "runs at once")
 	fs.IntVar(&o.debugPort, "remote-debugging-port", 0, "open the DevTools of the browser used for recording and picking on 127.0.0.1:`N` (to drive it from tests)")
@@ -136,7 +141,7 @@ func run(ctx context.Context, o options, logger *slog.Logger) error {
 	}
 	// --headless shows no windows at all, display or not.
 	canHead := hasDisplay() && !o.headless
-	b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, Logger: logger, CanHead: canHead})
+	b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, HeadlessShell: o.headlessShell, Logger: logger, CanHead: canHead})
 	if err != nil {
 		return err
 	}
@@ -151,7 +156,7 @@ func run(ctx context.Context, o options, logger *slog.Logger) error {
 	if o.hubFrom != "" {
 		logger.Info("hub address from "+o.hubFrom, "hub", o.hub)
 	}
-	logger.Info("agent starting", "version", version, "hub", o.hub, "browser", path, "protocol", protocol.Version, "parallel", o.parallel, "display", canHead)
+	logger.Info("agent starting", "version", version, "hub", o.hub, "browser", path, "headless runs", b.Path(), "protocol", protocol.Version, "parallel", o.parallel, "display", canHead)
 	if o.headless {
 		return runHeadless(ctx, cfg)
 	}
@@ -202,7 +207,7 @@ func runCI(args []string) int {
 			if err != nil {
 				return nil, nil, err
 			}
-			b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, Logger: slog.New(slog.NewTextHandler(ciAgentLog(), nil))})
+			b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, HeadlessShell: o.HeadlessShell, Logger: slog.New(slog.NewTextHandler(ciAgentLog(), nil))})
 			if err != nil {
 				return nil, nil, err
 			}

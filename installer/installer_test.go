@@ -49,7 +49,7 @@ func TestDebReadsBackWithDpkg(t *testing.T) {
 		return strings.TrimSpace(string(out))
 	}
 	for name, want := range map[string]string{"Package": "ta-agent", "Version": "1.2.3", "Architecture": "amd64", "Section": "devel",
-		"Recommends": "chromium | google-chrome-stable"} {
+		"Recommends": "chromium | google-chrome-stable, chromium-headless-shell"} {
 		if got := field(name); got != want {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}

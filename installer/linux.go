@@ -124,7 +124,9 @@ func Deb(d DebInfo, path string) error {
 		MTime:       time.Unix(0, 0).UTC(),
 		Overridables: nfpm.Overridables{
 			Contents:   contents,
-			Recommends: []string{"chromium | google-chrome-stable"},
+			// The headless shell makes headless runs' screenshots cheap
+			// (agent/runner/frames.go).
+			Recommends: []string{"chromium | google-chrome-stable", "chromium-headless-shell"},
 			Scripts:    nfpm.Scripts{PostInstall: scripts["postinst"], PreRemove: scripts["prerm"], PostRemove: scripts["postrm"]},
 			Deb:        nfpm.Deb{Compression: "gzip"}, // hub/downloads adds hub.json to a gzip data member
 		},

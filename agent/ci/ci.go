@@ -50,6 +50,7 @@ type Options struct {
 	JUnit               string
 	Remote              bool
 	Browser             string
+	HeadlessShell       string // "" finds one, "off" runs headless in Browser
 	Screenshots         bool
 	HubWait             time.Duration // how long a hub that does not answer is tried again
 	Timeout             time.Duration // the whole command
@@ -90,6 +91,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.JUnit, "junit", "", "write a JUnit XML report to this file (failure screenshots next to it)")
 	fs.BoolVar(&o.Remote, "remote", false, "run on your paired agents instead of here")
 	fs.StringVar(&o.Browser, "browser", "", "Chromium or Google Chrome to drive (default: found on PATH)")
+	fs.StringVar(&o.HeadlessShell, "headless-shell", "", "Chromium's headless shell to run in, with faster screenshots (default: found, e.g. Debian's chromium-headless-shell; off: use --browser)")
 	fs.BoolVar(&o.Screenshots, "screenshots", true, "a screenshot after every step (false: only of failures)")
 	fs.DurationVar(&o.HubWait, "hub-wait", 2*time.Minute, "how long to keep trying a hub that does not answer before giving up")
 	fs.DurationVar(&o.Timeout, "timeout", time.Hour, "give up (and cancel the runs) after this long")
@@ -130,6 +132,9 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	}
 	if o.Remote && o.Browser != "" {
 		return o, errors.New("--browser has no effect with --remote (your paired agents use their own)")
+	}
+	if o.Remote && o.HeadlessShell != "" {
+		return o, errors.New("--headless-shell has no effect with --remote (your paired agents use their own)")
 	}
 	if o.HubWait <= 0 || o.Timeout <= 0 {
 		return o, errors.New("--hub-wait and --timeout must be positive")

@@ -150,18 +150,28 @@ func shopDoc(b testing.TB) protocol.Document {
 }
 
 // BenchmarkShopFlow runs shopDoc without and with a screenshot after every
-// step (the sign-in answer alone takes 300 ms of it).
+// step (the sign-in answer alone takes 300 ms of it), in the headless shell
+// with frames on demand (the shared test browser, when one is installed) and
+// in the browser itself (headless=chromium).
 func BenchmarkShopFlow(b *testing.B) {
-	for _, shots := range []bool{false, true} {
-		b.Run(fmt.Sprintf("screenshots=%v", shots), func(b *testing.B) {
-			doc := shopDoc(b)
-			ctx := context.Background()
-			for b.Loop() {
-				res := testBrowser.Run(ctx, protocol.Job{Version: 1, Document: doc, Screenshots: shots}, discard{})
-				if res.Status != protocol.RunPassed {
-					b.Fatalf("%s: %s", res.Status, res.Error)
+	for _, br := range []struct {
+		name string
+		b    *Browser
+	}{{"shell", testBrowser}, {"chromium", plain(b)}} {
+		if br.name == "shell" && !testBrowser.frames {
+			continue
+		}
+		for _, shots := range []bool{false, true} {
+			b.Run(fmt.Sprintf("headless=%s/screenshots=%v", br.name, shots), func(b *testing.B) {
+				doc := shopDoc(b)
+				ctx := context.Background()
+				for b.Loop() {
+					res := br.b.Run(ctx, protocol.Job{Version: 1, Document: doc, Screenshots: shots}, discard{})
+					if res.Status != protocol.RunPassed {
+						b.Fatalf("%s: %s", res.Status, res.Error)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

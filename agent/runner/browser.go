@@ -27,6 +27,9 @@ type Options struct {
 	// WAYLAND_DISPLAY is set). Without it a headed job runs headless and
 	// its run gets a warning log event.
 	CanHead bool
+	// HeadlessShell is the headless shell headless runs use (see
+	// frames.go): "" finds one (FindHeadlessShell), "off" uses BrowserPath.
+	HeadlessShell string
 	// MaxRunTime bounds a whole run; 0 derives the bound from the steps'
 	// timeouts (their sum plus a minute).
 	MaxRunTime time.Duration
@@ -87,9 +90,11 @@ func FindBrowser(path string) (string, error) {
 type Browser struct {
 	opts    Options
 	log     *slog.Logger
-	path    string // the binary
-	url     string // the DevTools WebSocket address
-	dataDir string // --user-data-dir, removed on Close
+	path    string     // the binary
+	frames  bool       // pages render on the runner's demand (frames.go)
+	frameMu sync.Mutex // orders the frames of all pages (frames.go)
+	url     string     // the DevTools WebSocket address
+	dataDir string     // --user-data-dir, removed on Close
 	l       *launcher.Launcher
 	root    session // the browser-level session
 
@@ -118,6 +123,16 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
+	frames := false
+	if !headed {
+		shell, err := FindHeadlessShell(opts.HeadlessShell)
+		if err != nil {
+			return nil, err
+		}
+		if shell != "" {
+			path, frames = shell, true
+		}
+	}
 	dir, err := os.MkdirTemp("", "ta-chromium-")
 	if err != nil {
 		return nil, fmt.Errorf("creating the browser's profile folder: %w", err)
@@ -136,9 +151,13 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 	// page's renderer, as in the authoring browser, so that frame paths
 	// recorded there replay here (see agent/author's doc.go).
 	l = WithoutSiteIsolation(l)
-	if headed {
+	switch {
+	case headed:
 		l = l.Headless(false)
-	} else {
+	case frames: // the headless shell is headless by itself
+		l = l.Set("enable-begin-frame-control").Set("run-all-compositor-stages-before-draw").
+			Set("disable-threaded-scrolling")
+	default:
 		l = l.HeadlessNew(true).Set("disable-frame-rate-limit").Set("disable-gpu-vsync")
 	}
 	u, err := l.Launch()
@@ -158,7 +177,7 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	b := &Browser{opts: opts, log: log, path: path, url: u, dataDir: dir, l: l,
+	b := &Browser{opts: opts, log: log, path: path, frames: frames, url: u, dataDir: dir, l: l,
 		root: session{c: c, w: w}, gone: make(chan struct{}), watched: map[string]*tab{}}
 	b.bg, b.stopBg = context.WithCancel(context.Background())
 	go b.events(c.Event())
@@ -167,7 +186,7 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 		b.wg.Add(1)
 		go b.keepSpare()
 	}
-	log.Debug("browser started", "path", path, "headed", headed)
+	log.Debug("browser started", "path", path, "headed", headed, "frame control", frames)
 	return b, nil
 }
 

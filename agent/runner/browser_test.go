@@ -21,6 +21,34 @@ func TestFindBrowser(t *testing.T) {
 	}
 }
 
+// The headless shell is found, named, or turned off; a missing one named
+// is an error that says what to install, and a Launch with it fails.
+func TestFindHeadlessShell(t *testing.T) {
+	if p, err := FindHeadlessShell("off"); p != "" || err != nil {
+		t.Errorf("off: %q, %v", p, err)
+	}
+	_, err := FindHeadlessShell("/nonexistent/chrome-headless-shell")
+	if err == nil || !strings.Contains(err.Error(), "apt-get install chromium-headless-shell") {
+		t.Errorf("error %v, want one naming what to install", err)
+	}
+	if _, err := Launch(context.Background(), Options{HeadlessShell: "/nonexistent/chrome-headless-shell"}); err == nil {
+		t.Error("Launch with a missing headless shell started")
+	}
+	found, err := FindHeadlessShell("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testBrowser.frames != (found != "") || (found != "" && testBrowser.Path() != found) {
+		t.Errorf("found %q; the test browser runs %s, frames on demand %v", found, testBrowser.Path(), testBrowser.frames)
+	}
+	if p, err := FindHeadlessShell(found); found != "" && (p != found || err != nil) {
+		t.Errorf("FindHeadlessShell(%q) = %q, %v", found, p, err)
+	}
+	if plain(t).frames {
+		t.Error("HeadlessShell off still renders on demand")
+	}
+}
+
 // TestOwnBrowser uses a browser of its own: it bounds a run's time, kills
 // the browser under a run, and closes it.
 func TestOwnBrowser(t *testing.T) {

@@ -39,12 +39,36 @@ func TestMain(m *testing.M) {
 	}
 	testBrowser = b
 	code := m.Run()
+	if plainBrowser != nil {
+		_ = plainBrowser.Close()
+	}
 	if err := b.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "closing Chromium:", err)
 		code = 1
 	}
 	site.Close()
 	os.Exit(code)
+}
+
+// plainBrowser is a Browser without the headless shell (frames.go), for
+// the tests and benchmarks that compare or cover both; see plain.
+var (
+	plainOnce    sync.Once
+	plainBrowser *Browser
+	plainErr     error
+)
+
+// plain returns plainBrowser, launched on first use.
+func plain(tb testing.TB) *Browser {
+	plainOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		plainBrowser, plainErr = Launch(ctx, Options{BrowserPath: os.Getenv("TA_BROWSER"), HeadlessShell: "off"})
+	})
+	if plainErr != nil {
+		tb.Fatal(plainErr)
+	}
+	return plainBrowser
 }
 
 // cookieGate lets a test hold a page until another run has set its cookie.
@@ -144,6 +168,15 @@ func (r *recorder) kinds() []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// logs returns the messages of the log events.
+func (r *recorder) logs() []string {
+	var m []string
+	for _, e := range r.ofKind(protocol.LogLine) {
+		m = append(m, e.Message)
+	}
+	return m
 }
 
 func (r *recorder) ofKind(k protocol.EventKind) []protocol.Event {

@@ -26,12 +26,44 @@ type output struct {
 	mask *masker
 	log  *slog.Logger
 
+	// barrierMu guards barrier and is held while it runs, so everything
+	// emitted after it was set goes out after what it emits.
+	barrierMu sync.Mutex
+	barrier   func() // emits what was held back (see hold); uses the *Now methods only
+
 	mu    sync.Mutex      // guards the fields below and the calls to emit
 	done  bool            // run.finished went out
 	names map[string]bool // artifact names used
 }
 
+// hold makes f emit before anything emitted from now on: the next emission
+// (by any goroutine) runs f first. A barrier already held runs now.
+func (o *output) hold(f func()) {
+	o.barrierMu.Lock()
+	defer o.barrierMu.Unlock()
+	if o.barrier != nil {
+		o.barrier()
+	}
+	o.barrier = f
+}
+
+// pass runs the barrier held, if any.
+func (o *output) pass() {
+	o.barrierMu.Lock()
+	defer o.barrierMu.Unlock()
+	if f := o.barrier; f != nil {
+		o.barrier = nil
+		f()
+	}
+}
+
 func (o *output) event(e protocol.Event) {
+	o.pass()
+	o.eventNow(e)
+}
+
+// eventNow emits e, ignoring the barrier.
+func (o *output) eventNow(e protocol.Event) {
 	e = o.mask.event(e)
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -44,6 +76,12 @@ func (o *output) event(e protocol.Event) {
 
 // logf emits a log event (level info, warn or error) and logs it.
 func (o *output) logf(level string, step *int, format string, args ...any) {
+	o.pass()
+	o.logfNow(level, step, format, args...)
+}
+
+// logfNow is logf ignoring the barrier.
+func (o *output) logfNow(level string, step *int, format string, args ...any) {
 	msg := o.mask.String(fmt.Sprintf(format, args...))
 	switch level {
 	case "warn":
@@ -53,7 +91,7 @@ func (o *output) logf(level string, step *int, format string, args ...any) {
 	default:
 		o.log.Info(msg)
 	}
-	o.event(protocol.Event{Kind: protocol.LogLine, Level: level, Message: msg, Step: step})
+	o.eventNow(protocol.Event{Kind: protocol.LogLine, Level: level, Message: msg, Step: step})
 }
 
 // artifact hands over the bytes, then emits the artifact event; it returns
@@ -61,8 +99,14 @@ func (o *output) logf(level string, step *int, format string, args ...any) {
 // a name without extension, masked and sanitised here and made unique in
 // the run.
 func (o *output) artifact(step int, base, ext, contentType string, data []byte) string {
+	o.pass()
+	return o.artifactNow(step, base, ext, contentType, data)
+}
+
+// artifactNow is artifact ignoring the barrier.
+func (o *output) artifactNow(step int, base, ext, contentType string, data []byte) string {
 	if len(data) > protocol.MaxArtifact {
-		o.logf("warn", &step, "artifact %s%s not sent: %d bytes is more than the limit of %d", base, ext, len(data), protocol.MaxArtifact)
+		o.logfNow("warn", &step, "artifact %s%s not sent: %d bytes is more than the limit of %d", base, ext, len(data), protocol.MaxArtifact)
 		return ""
 	}
 	base = sanitizeName(o.mask.String(base))

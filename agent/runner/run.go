@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -42,11 +43,15 @@ type run struct {
 	vars map[string]string // set by setVariable and script assign; only the run's goroutine uses it
 
 	// Only the run's goroutine uses these (see overlap in screenshot.go).
-	res     *protocol.RunResult // the result being built
-	pending *pendingShot        // the last step's screenshot, in flight
-	held    func()              // emits the running step's step.started
-	// shotDelay postpones the start of every after-step capture: tests
-	// prove with it that the next step's changes wait for the capture.
+	pending *pendingShot    // the last step's screenshot, in flight
+	held    *protocol.Event // the running step's step.started, not yet sent
+	// shots are the after-step screenshots' names by step, set when flush's
+	// barrier sends them (by any goroutine: shotMu guards them).
+	shotMu sync.Mutex
+	shots  map[int]string
+	// shotDelay postpones every after-step capture (with the headless
+	// shell, its frame): tests prove with it that the next step's changes
+	// wait until what the screenshot shows is fixed.
 	shotDelay time.Duration
 }
 
@@ -67,7 +72,6 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 	r.stop = stop
 
 	res := protocol.RunResult{Status: protocol.RunPassed, Total: total, Steps: make([]protocol.StepResult, 0, total)}
-	r.res = &res
 	if err := r.open(ctx); err != nil {
 		res.Status, res.Error = protocol.RunError, "could not open a browser page: "+err.Error()
 		if parent.Err() != nil {
@@ -90,6 +94,7 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 		res.Status, res.Error = r.outcome(ctx, sr)
 	}
 	r.flush()
+	r.drain(&res)
 	res.DurationMs = time.Since(start).Milliseconds()
 	r.out.event(protocol.Event{Kind: protocol.RunFinished, Status: res.Status, Passed: &res.Passed,
 		Total: &total, DurationMs: &res.DurationMs, Error: res.Error})

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"image/jpeg"
+	"image/png"
 	"slices"
 	"strings"
 	"testing"
@@ -229,7 +231,7 @@ func TestScreenshotStepArtifacts(t *testing.T) {
 	}
 	want := []string{"step-001-s1.jpg", "Login-page-n-code.png", "Login-page-n-code-2.png", "logo.png"}
 	if !slices.Equal(got, want) {
-		t.Errorf("screenshots %v, want %v", got, want)
+		t.Errorf("screenshots %v, want %v; logs %v", got, want, rec.logs())
 	}
 	checkArtifacts(t, rec)
 	if n := len(rec.infos); n != 4 {
@@ -246,6 +248,23 @@ func TestScreenshotStepArtifacts(t *testing.T) {
 // the capture was taken would show in the previous step's screenshot.
 func TestStepScreenshotShowsItsStep(t *testing.T) {
 	t.Parallel()
+	if !testBrowser.frames {
+		t.Log("no headless shell installed: only the browser's own capture is covered")
+	}
+	for _, br := range []struct {
+		name string
+		b    func(testing.TB) *Browser
+	}{{"headless shell", func(testing.TB) *Browser { return testBrowser }}, {"chromium", plain}} {
+		t.Run(br.name, func(t *testing.T) {
+			t.Parallel()
+			screenshotsShowTheirSteps(t, br.b(t))
+		})
+	}
+}
+
+// screenshotsShowTheirSteps paints the page a new colour at every step,
+// with every capture started late, and checks each step's screenshot.
+func screenshotsShowTheirSteps(t *testing.T, b *Browser) {
 	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
 	defer cancel()
 	paint := tgt(loc("label", "Paint"))
@@ -263,8 +282,8 @@ func TestStepScreenshotShowsItsStep(t *testing.T) {
 	want = append(want, "#ff0000", "#00ff00", "#000000", "#ff00ff", "#ffff00", "#ffffff", "#0000ff", "#0000ff")
 	rec := &recorder{}
 	mask := newMasker(nil)
-	r := &run{b: testBrowser, job: protocol.Job{RunID: "run_colors", Version: 1, Document: document(t, steps...), Screenshots: true},
-		mask: mask, vars: map[string]string{}, parent: ctx, out: &output{emit: rec, mask: mask, log: testBrowser.log},
+	r := &run{b: b, job: protocol.Job{RunID: "run_colors", Version: 1, Document: document(t, steps...), Screenshots: true},
+		mask: mask, vars: map[string]string{}, parent: ctx, out: &output{emit: rec, mask: mask, log: b.log},
 		shotDelay: 150 * time.Millisecond}
 	r.current.Store(-1)
 	res := r.execute(ctx)
@@ -309,4 +328,47 @@ func round8(c uint32) uint32 {
 		return 255
 	}
 	return 0
+}
+
+// A screenshot step's image has the size of what it shows: the viewport,
+// the whole page (taller than the viewport), or the element's box; with
+// the headless shell's frames and with the browser's own capture.
+func TestScreenshotStepSizes(t *testing.T) {
+	t.Parallel()
+	for _, br := range []struct {
+		name string
+		b    func(testing.TB) *Browser
+	}{{"headless shell", func(testing.TB) *Browser { return testBrowser }}, {"chromium", plain}} {
+		t.Run(br.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			doc := document(t, nav("/login.html"),
+				protocol.Step{Type: "script", Code: "document.body.style.height = '2400px'; document.body.style.background = 'linear-gradient(#f00, #00f)'"},
+				protocol.Step{Type: "screenshot", Name: "viewport"},
+				protocol.Step{Type: "screenshot", Name: "page", FullPage: true},
+				protocol.Step{Type: "screenshot", Name: "logo", Target: tgt(loc("alt", "Company logo"))},
+				protocol.Step{Type: "screenshot", Name: "viewport again"})
+			rec := &recorder{}
+			res := br.b(t).Run(ctx, protocol.Job{RunID: "run_sizes", Version: 1, Document: doc}, rec)
+			mustPass(t, res)
+			size := func(name string) image.Point {
+				cfg, err := png.DecodeConfig(bytes.NewReader(rec.artifacts[name]))
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				return image.Point{cfg.Width, cfg.Height}
+			}
+			vp := size("viewport.png")
+			if vp.X != 1280 || vp.Y < 600 || vp.Y > 800 || size("viewport-again.png") != vp {
+				t.Errorf("viewport %v, again %v", vp, size("viewport-again.png"))
+			}
+			if p := size("page.png"); p.X != vp.X || p.Y < 2400 || p.Y > 2500 {
+				t.Errorf("the whole page is %v, want %d wide and about 2400 high", p, vp.X)
+			}
+			if l := size("logo.png"); l != (image.Point{20, 20}) {
+				t.Errorf("the logo is %v, want 20x20", l)
+			}
+		})
+	}
 }

@@ -1,10 +1,14 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -27,13 +31,22 @@ func (r *run) screenshot(ctx context.Context, step int, base string, failure boo
 	if failure {
 		data, err = r.capture(sctx, false)
 	} else {
-		data, err = r.stepShot(sctx)
+		data, err = r.stepShot(sctx, make(chan struct{}), 0)
 	}
-	return r.shotArtifact(ctx, step, base, failure, data, err)
+	return r.shotArtifact(ctx, step, base, failure, data, err, false)
 }
 
 // stepShot captures the viewport as the JPEG of an after-step screenshot.
-func (r *run) stepShot(ctx context.Context) ([]byte, error) {
+// frozen is closed once what the image shows is fixed: the page may change
+// from then on (see frames.go); at the latest when stepShot returns.
+func (r *run) stepShot(ctx context.Context, frozen chan struct{}, late time.Duration) ([]byte, error) {
+	if r.browser.frames {
+		return r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatJpeg, stepShotQuality, frozen, late)
+	}
+	defer close(frozen)
+	if late > 0 && !sleep(ctx, late) {
+		return nil, ctx.Err()
+	}
 	q := stepShotQuality
 	res, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: true}.Call(r.sess(ctx))
 	if err != nil {
@@ -43,38 +56,45 @@ func (r *run) stepShot(ctx context.Context) ([]byte, error) {
 }
 
 // shotArtifact sends a step's screenshot (see screenshot), or logs why
-// there is none.
-func (r *run) shotArtifact(ctx context.Context, step int, base string, failure bool, data []byte, err error) string {
+// there is none; now sends past the output's barrier (see output.hold).
+func (r *run) shotArtifact(ctx context.Context, step int, base string, failure bool, data []byte, err error, now bool) string {
+	artifact, logf := r.out.artifact, r.out.logf
+	if now {
+		artifact, logf = r.out.artifactNow, r.out.logfNow
+	}
 	if err != nil {
 		if ctx.Err() == nil {
-			r.out.logf("warn", &step, "no screenshot after the step: %v", err)
+			logf("warn", &step, "no screenshot after the step: %v", err)
 		}
 		return ""
 	}
 	if failure {
-		return r.out.artifact(step, base, ".png", "image/png", data)
+		return artifact(step, base, ".png", "image/png", data)
 	}
-	return r.out.artifact(step, base, ".jpg", "image/jpeg", data)
+	return artifact(step, base, ".jpg", "image/jpeg", data)
 }
 
-// An after-step screenshot is taken while the next step begins: the
-// capture (about two frames of the compositor's, 15 to 35 ms) overlaps the
-// next step's work that cannot change what the page shows: finding its
-// element and checking it (visible, stable, enabled, receiving events)
-// without scrolling, or reading an assertion's text. Anything else the next
-// step does, from scrolling to input, waits for the capture's answer
-// (flush), which comes only after its frame was produced: the screenshot
-// shows the page as the step left it. Events keep their order: the step's
-// artifact and step.finished go out when the capture is taken, and only
-// then the next step's step.started.
+// An after-step screenshot is taken while the next step begins. The
+// capture overlaps the next step's work that cannot change what the page
+// shows: finding its element and checking it (visible, stable, enabled,
+// receiving events) without scrolling, or reading an assertion's text.
+// Anything else the next step does, from scrolling to input, waits until
+// what the screenshot shows is fixed (flush): with a headless shell, once
+// the frame's content is committed (1 to 2 ms, see frames.go), else once
+// the capture answers, which is after its frame was produced (15 to 35
+// ms). Either way the screenshot shows the page as the step left it.
+// Events keep their order: the step's artifact and step.finished go out
+// when the image is there, before anything emitted after the flush (the
+// next step's step.started first), by means of the output's barrier.
 
 // pendingShot is an after-step screenshot in flight.
 type pendingShot struct {
-	ctx  context.Context // the run's
-	res  protocol.StepResult
-	done chan struct{} // closed when data or err is set
-	data []byte
-	err  error
+	ctx    context.Context // the run's
+	res    protocol.StepResult
+	frozen chan struct{} // closed when what the image shows is fixed
+	done   chan struct{} // closed when data or err is set
+	data   []byte
+	err    error
 }
 
 // overlaps lists the step types whose start may overlap the previous
@@ -83,46 +103,77 @@ var overlaps = map[string]bool{"click": true, "dblclick": true, "hover": true, "
 	"fill": true, "select": true, "assertText": true, "assertValue": true}
 
 // shoot starts capturing the screenshot after the passed step res; its
-// step.finished goes out on the next flush.
+// step.finished goes out once the image is there (see flush).
 func (r *run) shoot(ctx context.Context, res protocol.StepResult) {
-	p := &pendingShot{ctx: ctx, res: res, done: make(chan struct{})}
+	p := &pendingShot{ctx: ctx, res: res, frozen: make(chan struct{}), done: make(chan struct{})}
 	r.pending = p
 	go func() {
 		defer close(p.done)
 		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		if r.shotDelay > 0 && !sleep(sctx, r.shotDelay) {
-			p.err = sctx.Err()
-			return
-		}
-		p.data, p.err = r.stepShot(sctx)
+		p.data, p.err = r.stepShot(sctx, p.frozen, r.shotDelay)
 	}()
 }
 
-// flush waits for the screenshot in flight, if any, and reports its step
-// (artifact, step.finished), then the step.started of the step running
-// (held), if not yet reported. Nothing the current step does may change
-// the page before flush.
+// flush waits until what the screenshot in flight shows is fixed, if one
+// is in flight, and makes its step's artifact and step.finished go out
+// before anything emitted from now on; then the step.started of the step
+// running (held), if not yet reported. Nothing the current step does may
+// change the page before flush.
 func (r *run) flush() {
-	if p := r.pending; p != nil {
-		r.pending = nil
+	held := r.held
+	r.held = nil
+	if held != nil {
+		r.current.Store(int64(*held.Index))
+	}
+	p := r.pending
+	if p == nil {
+		if held != nil {
+			r.out.event(*held)
+		}
+		return
+	}
+	r.pending = nil
+	<-p.frozen
+	r.out.hold(func() {
 		<-p.done
 		i := p.res.Index
-		p.res.Screenshot = r.shotArtifact(p.ctx, i, fmt.Sprintf("step-%03d-%s", i+1, p.res.ID), false, p.data, p.err)
-		if i < len(r.res.Steps) {
-			r.res.Steps[i].Screenshot = p.res.Screenshot
+		p.res.Screenshot = r.shotArtifact(p.ctx, i, fmt.Sprintf("step-%03d-%s", i+1, p.res.ID), false, p.data, p.err, true)
+		r.shotMu.Lock()
+		if r.shots == nil {
+			r.shots = map[int]string{}
 		}
-		r.finished(p.res)
-	}
-	if r.held != nil {
-		r.held()
-		r.held = nil
+		r.shots[i] = p.res.Screenshot
+		r.shotMu.Unlock()
+		r.out.eventNow(finishedEvent(p.res))
+		if held != nil {
+			r.out.eventNow(*held)
+		}
+	})
+	// Sent as soon as the image is there, should nothing else be emitted
+	// for a while (an assertion waiting).
+	go func() {
+		<-p.done
+		r.out.pass()
+	}()
+}
+
+// drain sends what flush held back and fills the screenshots it named
+// into res.
+func (r *run) drain(res *protocol.RunResult) {
+	r.out.pass()
+	r.shotMu.Lock()
+	defer r.shotMu.Unlock()
+	for i, name := range r.shots {
+		if i < len(res.Steps) {
+			res.Steps[i].Screenshot = name
+		}
 	}
 }
 
 // capture takes a PNG of the viewport, or of the whole page.
 func (r *run) capture(ctx context.Context, fullPage bool) ([]byte, error) {
-	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}
+	var size *proto.PageViewport
 	if fullPage {
 		m, err := proto.PageGetLayoutMetrics{}.Call(r.sess(ctx))
 		if err != nil {
@@ -131,14 +182,61 @@ func (r *run) capture(ctx context.Context, fullPage bool) ([]byte, error) {
 		if m.CSSContentSize == nil {
 			return nil, errors.New("the browser did not report the page's size")
 		}
-		req.Clip = &proto.PageViewport{Width: math.Ceil(m.CSSContentSize.Width), Height: math.Ceil(m.CSSContentSize.Height), Scale: 1}
-		req.CaptureBeyondViewport = true
+		size = &proto.PageViewport{Width: math.Ceil(m.CSSContentSize.Width), Height: math.Ceil(m.CSSContentSize.Height), Scale: 1}
+		if r.browser.frames {
+			return r.captureTall(ctx, m, size)
+		}
 	}
-	res, err := req.Call(r.sess(ctx))
-	if err != nil {
+	if r.browser.frames {
+		return r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatPng, 0, nil, 0)
+	}
+	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}
+	if size != nil {
+		req.Clip, req.CaptureBeyondViewport = size, true
+	}
+	return r.captureCall(ctx, req)
+}
+
+// maxTall bounds the height of a whole-page screenshot, in CSS pixels.
+const maxTall = 16384
+
+// captureTall takes the whole page with frames on demand: the viewport is
+// made as tall as the page for one frame, as the browser's own capture
+// beyond the viewport does.
+func (r *run) captureTall(ctx context.Context, m *proto.PageGetLayoutMetricsResult, size *proto.PageViewport) ([]byte, error) {
+	vw, vh := 0, 0
+	if v := m.CSSLayoutViewport; v != nil {
+		vw, vh = v.ClientWidth, v.ClientHeight
+	}
+	h := int(min(size.Height, maxTall))
+	if vw == 0 || h <= vh {
+		return r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatPng, 0, nil, 0)
+	}
+	if err := (proto.EmulationSetDeviceMetricsOverride{Width: vw, Height: h}).Call(r.sess(ctx)); err != nil {
 		return nil, err
 	}
-	return res.Data, nil
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = proto.EmulationClearDeviceMetricsOverride{}.Call(r.sess(cctx))
+	}()
+	return r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatPng, 0, nil, 0)
+}
+
+// captureCall takes the screenshot req asks for. With frames on demand
+// (frames.go) the browser's own capture waits for the clock's frames, and
+// now and then, with other pages' frames under way, answers "Unable to
+// capture screenshot": it is asked again, at most three times in all.
+func (r *run) captureCall(ctx context.Context, req proto.PageCaptureScreenshot) ([]byte, error) {
+	for attempt := 1; ; attempt++ {
+		res, err := req.Call(r.sess(ctx))
+		if err == nil {
+			return res.Data, nil
+		}
+		if !r.browser.frames || attempt == 3 || !strings.Contains(err.Error(), "Unable to capture screenshot") || !sleep(ctx, 50*time.Millisecond) {
+			return nil, err
+		}
+	}
 }
 
 // captureElement takes a PNG of the element's box (scrolled into view).
@@ -155,24 +253,51 @@ func (r *run) captureElement(ctx context.Context, el elem) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if maxX-minX < 1 || maxY-minY < 1 {
+		return nil, errors.New("the element has an empty box")
+	}
+	if r.browser.frames && m.CSSLayoutViewport != nil && m.CSSLayoutViewport.ClientWidth > 0 {
+		// The viewport's frame, cut to the box.
+		data, err := r.capture(ctx, false)
+		if err != nil {
+			return nil, err
+		}
+		return cropPNG(data, minX, minY, maxX, maxY, float64(m.CSSLayoutViewport.ClientWidth))
+	}
 	var pageX, pageY float64
 	if m.CSSLayoutViewport != nil {
 		pageX, pageY = float64(m.CSSLayoutViewport.PageX), float64(m.CSSLayoutViewport.PageY)
 	}
 	clip := &proto.PageViewport{X: pageX + minX, Y: pageY + minY, Width: maxX - minX, Height: maxY - minY, Scale: 1}
-	if clip.Width < 1 || clip.Height < 1 {
-		return nil, errors.New("the element has an empty box")
-	}
-	res, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, Clip: clip}.Call(r.sess(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return res.Data, nil
+	return r.captureCall(ctx, proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, Clip: clip})
 }
 
-// quadBounds is the smallest rectangle holding every point of an element's
-// content quads (x1, y1, ... x4, y4 each): its box as drawn, transforms
-// included.
+// cropPNG cuts the box (CSS pixels of a viewport cssWidth wide) out of the
+// viewport's PNG.
+func cropPNG(data []byte, minX, minY, maxX, maxY, cssWidth float64) ([]byte, error) {
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("reading the browser's image: %w", err)
+	}
+	b := img.Bounds()
+	k := float64(b.Dx()) / cssWidth
+	box := image.Rect(int(math.Round(minX*k)), int(math.Round(minY*k)), int(math.Round(maxX*k)), int(math.Round(maxY*k))).Intersect(b)
+	if box.Empty() {
+		return nil, errors.New("the element is outside the viewport")
+	}
+	sub, ok := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	})
+	if !ok {
+		return nil, errors.New("unexpected image from the browser")
+	}
+	var out bytes.Buffer
+	if err := png.Encode(&out, sub.SubImage(box)); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
 func quadBounds(quads []proto.DOMQuad) (minX, minY, maxX, maxY float64) {
 	minX, minY, maxX, maxY = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, quad := range quads {

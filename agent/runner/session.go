@@ -28,6 +28,12 @@ var traceCDP = os.Getenv("TA_CDP_TRACE") != ""
 
 // Call sends one request and waits for its answer.
 func (s session) Call(ctx context.Context, sessionID, method string, params any) ([]byte, error) {
+	// rod's client can hand the answer of a request whose sending failed
+	// (the connection ended meanwhile) to a caller that has left: its
+	// reader then waits until ctx ends, and delivers nothing else. Ending
+	// ctx when the call returns bounds that to the call.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	if !traceCDP {
 		return s.c.Call(ctx, sessionID, method, params)
 	}

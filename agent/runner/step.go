@@ -36,14 +36,11 @@ type stepFunc func(s *stepRun, ctx context.Context, st protocol.Step) error
 // step.finished. With job.Screenshots, a passed step's screenshot is
 // captured while the next step begins (see overlap): the step's
 // step.finished goes out when it is taken, and the returned result's
-// Screenshot is filled in then (r.res).
+// Screenshot is filled in then (see drain).
 func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepResult {
 	defer r.current.Store(-1)
 	s := &stepRun{r: r, index: i, step: st, attempts: 1}
-	r.held = func() {
-		r.current.Store(int64(i))
-		r.out.event(protocol.Event{Kind: protocol.StepStarted, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call})
-	}
+	r.held = &protocol.Event{Kind: protocol.StepStarted, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call}
 	if r.pending == nil {
 		r.flush()
 	}
@@ -95,11 +92,14 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 }
 
 // finished emits step.finished for res.
-func (r *run) finished(res protocol.StepResult) {
+func (r *run) finished(res protocol.StepResult) { r.out.event(finishedEvent(res)) }
+
+// finishedEvent is the step.finished event of res.
+func finishedEvent(res protocol.StepResult) protocol.Event {
 	i, d := res.Index, res.DurationMs
-	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: res.ID, StepType: res.Type, Call: res.Call,
+	return protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: res.ID, StepType: res.Type, Call: res.Call,
 		Status: res.Status, DurationMs: &d, Error: res.Error, HealedBy: res.HealedBy, Screenshot: res.Screenshot,
-		Box: res.Box, Used: res.Used})
+		Box: res.Box, Used: res.Used}
 }
 
 // execute interpolates the step and runs it within its timeout.

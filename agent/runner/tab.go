@@ -17,6 +17,7 @@ type tab struct {
 	ctxID  proto.BrowserBrowserContextID
 	target proto.TargetTargetID
 	sess   session
+	clock  frameClock // runs while a run uses the tab, with Browser.frames
 
 	// Set while a run uses the tab (see watch).
 	stop     func(error)           // cancels the run with a cause
@@ -38,7 +39,7 @@ func (b *Browser) newTab(ctx context.Context) (t *tab, err error) {
 			b.dispose(t)
 		}
 	}()
-	tg, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: bc.BrowserContextID}.Call(root)
+	tg, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: bc.BrowserContextID, EnableBeginFrameControl: b.frames}.Call(root)
 	if err != nil {
 		return t, err
 	}
@@ -122,12 +123,16 @@ func (b *Browser) watch(t *tab, stop func(error), onDialog func(typ, msg string)
 	defer b.mu.Unlock()
 	t.stop, t.onDialog = stop, onDialog
 	b.watched[string(t.sess.id)] = t
+	if b.frames {
+		t.clock.start(&b.frameMu, t.sess)
+	}
 }
 
 // release stops watching the tab and disposes of it in the background: a
 // run's result does not wait for its context to close (10 to 20 ms), which
 // shares nothing with the next run's. Close waits for the disposal.
 func (b *Browser) release(t *tab) {
+	t.clock.halt()
 	b.mu.Lock()
 	delete(b.watched, string(t.sess.id))
 	closed := b.closed

@@ -34,7 +34,14 @@ type wire struct {
 const pipeBase = 1 << 30
 
 type wireAnswer struct {
-	Error *cdp.Error `json:"error"`
+	raw    []byte     // the whole message
+	Error  *cdp.Error `json:"error"`
+	Result struct {
+		// An evaluation that threw answers without an error.
+		ExceptionDetails *struct {
+			Text string `json:"text"`
+		} `json:"exceptionDetails"`
+	} `json:"result"`
 }
 
 // wireRequest is one request of a pipeline.
@@ -71,7 +78,7 @@ func (w *wire) Read() ([]byte, error) {
 		if id < pipeBase {
 			return data, nil
 		}
-		var a wireAnswer
+		a := wireAnswer{raw: data}
 		_ = json.Unmarshal(data, &a)
 		w.mu.Lock()
 		ch := w.waiting[id]
@@ -106,51 +113,111 @@ func answerID(data []byte) int64 {
 // pipeline sends reqs on the session in order without waiting between them,
 // then waits for every answer; it returns the first request's error.
 func (w *wire) pipeline(ctx context.Context, sessionID string, reqs ...wireRequest) error {
-	chans := make([]chan wireAnswer, len(reqs))
-	ids := make([]int64, len(reqs))
+	posted := make([]postedRequest, 0, len(reqs))
 	defer func() {
-		w.mu.Lock()
-		for _, id := range ids {
-			delete(w.waiting, id)
+		for _, p := range posted {
+			w.forget(p)
 		}
-		w.mu.Unlock()
 	}()
-	for i, r := range reqs {
-		ids[i] = w.next.Add(1)
-		chans[i] = make(chan wireAnswer, 1)
-		data, err := json.Marshal(struct {
-			ID        int64  `json:"id"`
-			SessionID string `json:"sessionId,omitempty"`
-			Method    string `json:"method"`
-			Params    any    `json:"params,omitempty"`
-		}{ids[i], sessionID, r.Method, r.Params})
+	for _, r := range reqs {
+		p, err := w.post(sessionID, r)
 		if err != nil {
 			return err
 		}
-		w.mu.Lock()
-		if w.err != nil {
-			w.mu.Unlock()
-			return w.err
-		}
-		w.waiting[ids[i]] = chans[i]
-		w.mu.Unlock()
-		if err := w.ws.Send(data); err != nil {
-			return err
-		}
+		posted = append(posted, p)
 	}
 	var first error
-	for _, ch := range chans {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case a, ok := <-ch:
-			switch {
-			case !ok:
-				return errors.New("the browser connection ended")
-			case a.Error != nil && first == nil:
-				first = a.Error
+	for _, p := range posted {
+		if _, err := w.answer(ctx, p); err != nil {
+			if ctx.Err() != nil || errors.Is(err, errConnectionEnded) {
+				return err
+			}
+			if first == nil {
+				first = err
 			}
 		}
 	}
 	return first
+}
+
+// postedRequest is a request sent without waiting for its answer.
+type postedRequest struct {
+	id int64
+	ch chan wireAnswer
+}
+
+var errConnectionEnded = errors.New("the browser connection ended")
+
+// post sends r on the session and returns at once; answer waits for its
+// answer, forget stops waiting.
+func (w *wire) post(sessionID string, r wireRequest) (postedRequest, error) {
+	p := postedRequest{id: w.next.Add(1), ch: make(chan wireAnswer, 1)}
+	data, err := json.Marshal(struct {
+		ID        int64  `json:"id"`
+		SessionID string `json:"sessionId,omitempty"`
+		Method    string `json:"method"`
+		Params    any    `json:"params,omitempty"`
+	}{p.id, sessionID, r.Method, r.Params})
+	if err != nil {
+		return p, err
+	}
+	w.mu.Lock()
+	if w.err != nil {
+		w.mu.Unlock()
+		return p, w.err
+	}
+	w.waiting[p.id] = p.ch
+	w.mu.Unlock()
+	if err := w.ws.Send(data); err != nil {
+		w.forget(p)
+		return p, err
+	}
+	return p, nil
+}
+
+// answer waits for the answer to p and returns it whole, or its error.
+func (w *wire) answer(ctx context.Context, p postedRequest) ([]byte, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case a, ok := <-p.ch:
+		switch {
+		case !ok:
+			return nil, errConnectionEnded
+		case a.Error != nil:
+			return nil, a.Error
+		case a.Result.ExceptionDetails != nil:
+			return nil, errors.New("the page threw: " + a.Result.ExceptionDetails.Text)
+		}
+		return a.raw, nil
+	}
+}
+
+// call sends one request and returns its result. Unlike rod's client, it
+// never blocks the connection's reader when the connection ends while the
+// request is being sent: the frame clock calls 60 times a second.
+func (w *wire) call(ctx context.Context, sessionID, method string, params, result any) error {
+	p, err := w.post(sessionID, wireRequest{method, params})
+	if err != nil {
+		return err
+	}
+	defer w.forget(p)
+	raw, err := w.answer(ctx, p)
+	if err != nil || result == nil {
+		return err
+	}
+	var m struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return err
+	}
+	return json.Unmarshal(m.Result, result)
+}
+
+// forget stops waiting for p's answer.
+func (w *wire) forget(p postedRequest) {
+	w.mu.Lock()
+	delete(w.waiting, p.id)
+	w.mu.Unlock()
 }
