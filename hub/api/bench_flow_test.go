@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,14 +39,19 @@ func flowDoc() map[string]any {
 }
 
 // playwrightFlow runs testdata/bench/flow.mjs: n timed runs of the flow in
-// Playwright after a warm-up, with or without a screenshot after every step.
-func playwrightFlow(b *testing.B, base string, n int, shots bool) []time.Duration {
+// Playwright after a warm-up, with or without a screenshot after every step,
+// in the browser binary given ("": Debian's Chromium).
+func playwrightFlow(b *testing.B, base string, n int, shots bool, binary string) []time.Duration {
 	b.Helper()
 	arg := "0"
 	if shots {
 		arg = "1"
 	}
-	out, err := exec.Command("node", "testdata/bench/flow.mjs", base, strconv.Itoa(n), arg).Output()
+	cmd := exec.Command("node", "testdata/bench/flow.mjs", base, strconv.Itoa(n), arg)
+	if binary != "" {
+		cmd.Env = append(os.Environ(), "CHROMIUM="+binary)
+	}
+	out, err := cmd.Output()
 	if err != nil {
 		b.Fatalf("node flow.mjs: %v", err)
 	}
@@ -108,8 +114,18 @@ func BenchmarkFlowVsPlaywright(b *testing.B) {
 		shots = append(shots, run(true))
 	}
 	b.StopTimer()
-	pw, pwShots := playwrightFlow(b, base, n, false), playwrightFlow(b, base, n, true)
+	pw, pwShots := playwrightFlow(b, base, n, false, ""), playwrightFlow(b, base, n, true, "")
 	svc, svcS, pwM, pwS := p50(plain), p50(shots), p50(pw), p50(pwShots)
+	// Playwright runs headless in its headless shell by default too: the
+	// second anchor, when the agent's browser is one.
+	if shell := sharedBrowser(b).Path(); shell != "" && strings.Contains(shell, "headless") {
+		pwSh, pwShS := p50(playwrightFlow(b, base, n, false, shell)), p50(playwrightFlow(b, base, n, true, shell))
+		b.ReportMetric(ms(pwSh), "playwright-shell-ms")
+		b.ReportMetric(ms(svc)/ms(pwSh), "x-playwright-shell")
+		b.ReportMetric(ms(pwShS), "playwright-shell-shots-ms")
+		b.ReportMetric(ms(svcS)/ms(pwShS), "x-playwright-shell-shots")
+		b.ReportMetric(100*(ms(pwShS)/ms(pwSh)-1), "playwright-shell-shot-cost-%")
+	}
 	b.ReportMetric(ms(svc), "service-ms")
 	b.ReportMetric(ms(pwM), "playwright-ms")
 	b.ReportMetric(ms(svc)/ms(pwM), "x-playwright")

@@ -294,6 +294,13 @@ func TestNoEventLostAcrossDatabaseRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		var stepsDone int
+		var logs []string // the agent's warnings, should a screenshot be missing
+		for _, e := range events {
+			var ev protocol.Event
+			if json.Unmarshal(e.Data, &ev) == nil && ev.Kind == protocol.LogLine {
+				logs = append(logs, ev.Message)
+			}
+		}
 		for i, e := range events {
 			if e.Seq != int64(i+1) {
 				gaps++
@@ -306,7 +313,7 @@ func TestNoEventLostAcrossDatabaseRestart(t *testing.T) {
 				stepsDone++
 				if _, err := h.store.Artifact(t.Context(), id, ev.Screenshot); ev.Screenshot == "" || err != nil {
 					lost++
-					t.Errorf("run %s: step %d's screenshot %q is missing: %v", id, *ev.Index, ev.Screenshot, err)
+					t.Errorf("run %s: step %d's screenshot %q is missing: %v (logs %q)", id, *ev.Index, ev.Screenshot, err, logs)
 				}
 			}
 		}
