@@ -123,7 +123,7 @@ func Deb(d DebInfo, path string) error {
 		License:     "Proprietary",
 		MTime:       time.Unix(0, 0).UTC(),
 		Overridables: nfpm.Overridables{
-			Contents:   contents,
+			Contents: contents,
 			// The headless shell makes headless runs' screenshots cheap
 			// (agent/runner/frames.go).
 			Recommends: []string{"chromium | google-chrome-stable", "chromium-headless-shell"},
