@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-rod/rod/lib/cdp"
@@ -93,10 +94,13 @@ type Browser struct {
 	path    string     // the binary
 	frames  bool       // pages render on the runner's demand (frames.go)
 	frameMu sync.Mutex // orders the frames of all pages (frames.go)
-	url     string     // the DevTools WebSocket address
-	dataDir string     // --user-data-dir, removed on Close
-	l       *launcher.Launcher
-	root    session // the browser-level session
+	// dropImages (tests) makes the frames come without an image, as they
+	// now and then do: screenshots are then taken the browser's way.
+	dropImages atomic.Bool
+	url        string // the DevTools WebSocket address
+	dataDir    string // --user-data-dir, removed on Close
+	l          *launcher.Launcher
+	root       session // the browser-level session
 
 	bg     context.Context // ends on Close or when the browser is gone
 	stopBg context.CancelFunc

@@ -92,12 +92,13 @@ type frameClock struct {
 	// drawn is the time origin (its bits) of the document the last
 	// screenshot came from: one whose frames have an image.
 	drawn atomic.Uint64
+	drop  *atomic.Bool  // tests: frames come without an image
 	done  chan struct{} // closed when the clock's goroutine ended
 }
 
 // start starts asking for frames.
-func (f *frameClock) start(mu *sync.Mutex, sess session) {
-	f.mu, f.sess = mu, sess
+func (f *frameClock) start(mu *sync.Mutex, sess session, drop *atomic.Bool) {
+	f.mu, f.sess, f.drop = mu, sess, drop
 	f.stop, f.done = make(chan struct{}), make(chan struct{})
 	f.kick = make(chan struct{}, 1)
 	go f.tick()
@@ -159,6 +160,10 @@ func (f *frameClock) frame(params *proto.HeadlessExperimentalScreenshotParams) (
 // capture waits for the image instead.
 const rafJS = `new Promise(done => requestAnimationFrame(() => done(performance.timeOrigin)))`
 
+// errNoImage: the frames came without an image, and the page is still held
+// (frozen is left open): the caller takes the screenshot another way.
+var errNoImage = errors.New("the browser produced no image")
+
 // shotTries is how many frames a screenshot may take: the first frames of a
 // new document may come without an image (nothing drawn yet).
 const shotTries = 5
@@ -168,20 +173,28 @@ const shotTries = 5
 // fixed (see above), at the latest when shot returns. late postpones the
 // frame (tests).
 //
-// A frame may come without an image: the first ones of a document, before
+// A frame may come without an image (seen for whole runs now and then, with
+// many pages at once): the first ones of a document, before
 // anything was drawn. Taking another frame is then right only while the
 // page is still held, so frozen is closed early only in a document whose
 // frames have given an image already (drawn); otherwise when the image is
 // there.
 func (f *frameClock) shot(ctx context.Context, format proto.PageCaptureScreenshotFormat, quality int, frozen chan<- struct{}, late time.Duration) ([]byte, error) {
 	var once sync.Once
-	var early atomic.Bool // frozen closed before the image
+	// state: 0 pending, 1 frozen early (before the image), 2 no early freeze
+	// any more (a frame came without an image: the page stays held).
+	var state atomic.Int32
 	freeze := func() {
 		if frozen != nil {
 			once.Do(func() { close(frozen) })
 		}
 	}
-	defer freeze()
+	held := false // returning errNoImage with the page still held
+	defer func() {
+		if !held {
+			freeze()
+		}
+	}()
 	if f.stop == nil {
 		return nil, errors.New("the page is not rendering")
 	}
@@ -227,8 +240,7 @@ func (f *frameClock) shot(ctx context.Context, format proto.PageCaptureScreensho
 			}
 			o := a.Result.Result.Value
 			origin.Store(o)
-			if f.drawn.Load() == math.Float64bits(o) {
-				early.Store(true)
+			if f.drawn.Load() == math.Float64bits(o) && state.CompareAndSwap(0, 1) {
 				freeze()
 			}
 		}()
@@ -241,14 +253,18 @@ func (f *frameClock) shot(ctx context.Context, format proto.PageCaptureScreensho
 		switch {
 		case err != nil:
 			return nil, err
-		case len(r.ScreenshotData) > 0:
+		case len(r.ScreenshotData) > 0 && !f.drop.Load():
 			if o, ok := origin.Load().(float64); ok {
 				f.drawn.Store(math.Float64bits(o))
 			}
 			return r.ScreenshotData, nil
-		case early.Load() || try == shotTries:
+		case !state.CompareAndSwap(0, 2) && state.Load() == 1:
 			// The page may have changed since: no image rather than a wrong one.
 			return nil, errors.New("the browser produced no image")
+		case try == shotTries:
+			// Still held: the caller may take it the browser's way.
+			held = true
+			return nil, errNoImage
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/jpeg"
 	"image/png"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -254,12 +255,27 @@ func TestStepScreenshotShowsItsStep(t *testing.T) {
 	for _, br := range []struct {
 		name string
 		b    func(testing.TB) *Browser
-	}{{"headless shell", func(testing.TB) *Browser { return testBrowser }}, {"chromium", plain}} {
+	}{{"headless shell", func(testing.TB) *Browser { return testBrowser }}, {"chromium", plain},
+		{"headless shell, frames without images", dropping}} {
 		t.Run(br.name, func(t *testing.T) {
 			t.Parallel()
 			screenshotsShowTheirSteps(t, br.b(t))
 		})
 	}
+}
+
+// dropping launches a headless shell whose frames come without an image.
+func dropping(t testing.TB) *Browser {
+	b, err := Launch(context.Background(), Options{BrowserPath: os.Getenv("TA_BROWSER")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	if !b.frames {
+		t.Skip("no headless shell installed")
+	}
+	b.dropImages.Store(true)
+	return b
 }
 
 // screenshotsShowTheirSteps paints the page a new colour at every step,

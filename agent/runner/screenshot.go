@@ -41,7 +41,14 @@ func (r *run) screenshot(ctx context.Context, step int, base string, failure boo
 // from then on (see frames.go); at the latest when stepShot returns.
 func (r *run) stepShot(ctx context.Context, frozen chan struct{}, late time.Duration) ([]byte, error) {
 	if r.browser.frames {
-		return r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatJpeg, stepShotQuality, frozen, late)
+		data, err := r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatJpeg, stepShotQuality, frozen, late)
+		if !errors.Is(err, errNoImage) {
+			return data, err
+		}
+		// The page is still held: the browser's own capture, as without frames.
+		defer close(frozen)
+		q := stepShotQuality
+		return r.captureCall(ctx, proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: true})
 	}
 	defer close(frozen)
 	if late > 0 && !sleep(ctx, late) {
@@ -188,7 +195,10 @@ func (r *run) capture(ctx context.Context, fullPage bool) ([]byte, error) {
 		}
 	}
 	if r.browser.frames {
-		return r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatPng, 0, nil, 0)
+		data, err := r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatPng, 0, nil, 0)
+		if !errors.Is(err, errNoImage) {
+			return data, err
+		}
 	}
 	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}
 	if size != nil {
