@@ -219,31 +219,32 @@ func (f *frameClock) shot(ctx context.Context, format proto.PageCaptureScreensho
 	// image, which keeps the browser busy for a while.
 	s := f.sess.with(ctx)
 	var origin atomic.Value // the document's time origin, once the callback ran
-	if frozen == nil {
-		// Nothing waits for the content to be fixed.
-	} else if w, err := s.w.post(string(s.id), wireRequest{"Runtime.evaluate", proto.RuntimeEvaluate{Expression: rafJS, AwaitPromise: true, ReturnByValue: true}}); err == nil {
-		go func() {
-			defer s.w.forget(w)
-			raw, err := s.w.answer(ctx, w)
-			if err != nil {
-				return
-			}
-			var a struct {
-				Result struct {
+	// Nothing waits for the content of a screenshot without frozen.
+	if frozen != nil {
+		if w, err := s.w.post(string(s.id), wireRequest{"Runtime.evaluate", proto.RuntimeEvaluate{Expression: rafJS, AwaitPromise: true, ReturnByValue: true}}); err == nil {
+			go func() {
+				defer s.w.forget(w)
+				raw, err := s.w.answer(ctx, w)
+				if err != nil {
+					return
+				}
+				var a struct {
 					Result struct {
-						Value float64 `json:"value"`
+						Result struct {
+							Value float64 `json:"value"`
+						} `json:"result"`
 					} `json:"result"`
-				} `json:"result"`
-			}
-			if json.Unmarshal(raw, &a) != nil {
-				return
-			}
-			o := a.Result.Result.Value
-			origin.Store(o)
-			if f.drawn.Load() == math.Float64bits(o) && state.CompareAndSwap(0, 1) {
-				freeze()
-			}
-		}()
+				}
+				if json.Unmarshal(raw, &a) != nil {
+					return
+				}
+				o := a.Result.Result.Value
+				origin.Store(o)
+				if f.drawn.Load() == math.Float64bits(o) && state.CompareAndSwap(0, 1) {
+					freeze()
+				}
+			}()
+		}
 	}
 	if late > 0 && !sleep(ctx, late) {
 		return nil, ctx.Err()

@@ -45,21 +45,16 @@ func (r *run) stepShot(ctx context.Context, frozen chan struct{}, late time.Dura
 		if !errors.Is(err, errNoImage) {
 			return data, err
 		}
-		// The page is still held: the browser's own capture, as without frames.
-		defer close(frozen)
-		q := stepShotQuality
-		return r.captureCall(ctx, proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: true})
+		// The page is still held: the browser's own capture, as without
+		// frames (late has been waited already).
+		late = 0
 	}
 	defer close(frozen)
 	if late > 0 && !sleep(ctx, late) {
 		return nil, ctx.Err()
 	}
 	q := stepShotQuality
-	res, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: true}.Call(r.sess(ctx))
-	if err != nil {
-		return nil, err
-	}
-	return res.Data, nil
+	return r.captureCall(ctx, proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: true})
 }
 
 // shotArtifact sends a step's screenshot (see screenshot), or logs why
@@ -195,16 +190,23 @@ func (r *run) capture(ctx context.Context, fullPage bool) ([]byte, error) {
 		}
 	}
 	if r.browser.frames {
-		data, err := r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatPng, 0, nil, 0)
-		if !errors.Is(err, errNoImage) {
-			return data, err
-		}
+		return r.viewportPNG(ctx)
 	}
 	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}
 	if size != nil {
 		req.Clip, req.CaptureBeyondViewport = size, true
 	}
 	return r.captureCall(ctx, req)
+}
+
+// viewportPNG takes a PNG of the viewport with frames on demand: a frame of
+// its own, or the browser's own capture when frames come without an image.
+func (r *run) viewportPNG(ctx context.Context) ([]byte, error) {
+	data, err := r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatPng, 0, nil, 0)
+	if !errors.Is(err, errNoImage) {
+		return data, err
+	}
+	return r.captureCall(ctx, proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng})
 }
 
 // maxTall bounds the height of a whole-page screenshot, in CSS pixels.
@@ -220,7 +222,7 @@ func (r *run) captureTall(ctx context.Context, m *proto.PageGetLayoutMetricsResu
 	}
 	h := int(min(size.Height, maxTall))
 	if vw == 0 || h <= vh {
-		return r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatPng, 0, nil, 0)
+		return r.viewportPNG(ctx)
 	}
 	if err := (proto.EmulationSetDeviceMetricsOverride{Width: vw, Height: h}).Call(r.sess(ctx)); err != nil {
 		return nil, err
@@ -230,7 +232,7 @@ func (r *run) captureTall(ctx context.Context, m *proto.PageGetLayoutMetricsResu
 		defer cancel()
 		_ = proto.EmulationClearDeviceMetricsOverride{}.Call(r.sess(cctx))
 	}()
-	return r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatPng, 0, nil, 0)
+	return r.viewportPNG(ctx)
 }
 
 // captureCall takes the screenshot req asks for. With frames on demand
@@ -308,6 +310,9 @@ func cropPNG(data []byte, minX, minY, maxX, maxY, cssWidth float64) ([]byte, err
 	return out.Bytes(), nil
 }
 
+// quadBounds is the smallest rectangle holding every point of an element's
+// content quads (x1, y1, ... x4, y4 each): its box as drawn, transforms
+// included.
 func quadBounds(quads []proto.DOMQuad) (minX, minY, maxX, maxY float64) {
 	minX, minY, maxX, maxY = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, quad := range quads {

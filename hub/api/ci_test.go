@@ -93,6 +93,22 @@ type junitReport struct {
 	} `xml:"testsuite"`
 }
 
+// readJUnit reads the JUnit report the CI command wrote at path, checks it
+// against the schema and decodes it.
+func readJUnit(t *testing.T, path string) (junitReport, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkJUnitSchema(t, data)
+	var rep junitReport
+	if err := xml.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep, data
+}
+
 func checkJUnitSchema(t *testing.T, report []byte) {
 	t.Helper()
 	f := filepath.Join(t.TempDir(), "r.xml")
@@ -130,15 +146,7 @@ func TestCICommandRunsSuiteHere(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	data, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkJUnitSchema(t, data)
-	var rep junitReport
-	if err := xml.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep, _ := readJUnit(t, report)
 	if rep.Tests != 3 || rep.Failures != 1 || rep.Suite.Name != "Smoke" || len(rep.Suite.Cases) != 3 {
 		t.Fatalf("report: %+v", rep)
 	}
@@ -195,8 +203,7 @@ func TestCICommandRemote(t *testing.T) {
 	if code != ci.ExitFailed || !strings.Contains(out, "on your paired agents") || !strings.Contains(out, "2 test run(s): 1 passed, 1 failed") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	data, _ := os.ReadFile(report)
-	checkJUnitSchema(t, data)
+	readJUnit(t, report)
 	var n int
 	if err := h.store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM agents WHERE ephemeral`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("ephemeral agents: %d %v", n, err)
@@ -353,15 +360,7 @@ func TestCICommandDataSet(t *testing.T) {
 	if code != ci.ExitFailed || !strings.Contains(out, "✗ failed Greets  2/3 rows") || !strings.Contains(out, "row 2 failed") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	data, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkJUnitSchema(t, data)
-	var rep junitReport
-	if err := xml.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep, data := readJUnit(t, report)
 	if rep.Tests != 3 || rep.Failures != 1 {
 		t.Fatalf("report: %s", data)
 	}
