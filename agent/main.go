@@ -46,7 +46,15 @@ var (
 )
 
 // headlessShellHelp describes --headless-shell (of the agent and of ci).
-const headlessShellHelp = "Chromium's headless shell for headless runs, with faster screenshots (default: found, e.g. Debian's chromium-headless-shell; off: use --browser)"
+const headlessShellHelp = "Chromium's headless shell for headless runs, with faster screenshots: auto (found, e.g. Debian's chromium-headless-shell) or a path; off (default, while a rare 10 s frame stall is open): use --browser"
+
+// shellOption maps --headless-shell to runner.Options.HeadlessShell.
+func shellOption(v string) string {
+	if v == "auto" {
+		return ""
+	}
+	return v
+}
 
 type options struct {
 	hub, config, browser string
@@ -63,7 +71,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.hub, "hub", os.Getenv("AGENT_HUB"), "the hub's address, e.g. http://127.0.0.1:8080 (AGENT_HUB)")
 	fs.StringVar(&o.config, "config", "", "folder for the agent's token (default "+defaultConfigHelp()+")")
 	fs.StringVar(&o.browser, "browser", "", "Chromium or Google Chrome to drive (default: found on PATH)")
-	fs.StringVar(&o.headlessShell, "headless-shell", "", headlessShellHelp)
+	fs.StringVar(&o.headlessShell, "headless-shell", "off", headlessShellHelp)
 	fs.BoolVar(&o.headless, "headless", false, "run without a tray icon and without showing browser windows (servers, CI)")
 	fs.IntVar(&o.parallel, "parallel", 1, "runs at once")
 	fs.IntVar(&o.debugPort, "remote-debugging-port", 0, "open the DevTools of the browser used for recording and picking on 127.0.0.1:`N` (to drive it from tests)")
@@ -141,7 +149,7 @@ func run(ctx context.Context, o options, logger *slog.Logger) error {
 	}
 	// --headless shows no windows at all, display or not.
 	canHead := hasDisplay() && !o.headless
-	b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, HeadlessShell: o.headlessShell, Logger: logger, CanHead: canHead})
+	b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, HeadlessShell: shellOption(o.headlessShell), Logger: logger, CanHead: canHead})
 	if err != nil {
 		return err
 	}
@@ -207,7 +215,7 @@ func runCI(args []string) int {
 			if err != nil {
 				return nil, nil, err
 			}
-			b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, HeadlessShell: o.HeadlessShell, Logger: slog.New(slog.NewTextHandler(ciAgentLog(), nil))})
+			b, err := runner.Launch(ctx, runner.Options{BrowserPath: path, HeadlessShell: shellOption(o.HeadlessShell), Logger: slog.New(slog.NewTextHandler(ciAgentLog(), nil))})
 			if err != nil {
 				return nil, nil, err
 			}

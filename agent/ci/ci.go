@@ -50,7 +50,7 @@ type Options struct {
 	JUnit               string
 	Remote              bool
 	Browser             string
-	HeadlessShell       string // "" finds one, "off" runs headless in Browser
+	HeadlessShell       string // "auto" finds one, "off" (default) runs headless in Browser
 	Screenshots         bool
 	HubWait             time.Duration // how long a hub that does not answer is tried again
 	Timeout             time.Duration // the whole command
@@ -91,7 +91,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.JUnit, "junit", "", "write a JUnit XML report to this file (failure screenshots next to it)")
 	fs.BoolVar(&o.Remote, "remote", false, "run on your paired agents instead of here")
 	fs.StringVar(&o.Browser, "browser", "", "Chromium or Google Chrome to drive (default: found on PATH)")
-	fs.StringVar(&o.HeadlessShell, "headless-shell", "", "Chromium's headless shell to run in, with faster screenshots (default: found, e.g. Debian's chromium-headless-shell; off: use --browser)")
+	fs.StringVar(&o.HeadlessShell, "headless-shell", "off", "Chromium's headless shell to run in, with faster screenshots: auto (found) or a path; off (default): use --browser")
 	fs.BoolVar(&o.Screenshots, "screenshots", true, "a screenshot after every step (false: only of failures)")
 	fs.DurationVar(&o.HubWait, "hub-wait", 2*time.Minute, "how long to keep trying a hub that does not answer before giving up")
 	fs.DurationVar(&o.Timeout, "timeout", time.Hour, "give up (and cancel the runs) after this long")
@@ -133,7 +133,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	if o.Remote && o.Browser != "" {
 		return o, errors.New("--browser has no effect with --remote (your paired agents use their own)")
 	}
-	if o.Remote && o.HeadlessShell != "" {
+	if o.Remote && o.HeadlessShell != "off" {
 		return o, errors.New("--headless-shell has no effect with --remote (your paired agents use their own)")
 	}
 	if o.HubWait <= 0 || o.Timeout <= 0 {

@@ -26,7 +26,7 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--suite", "a", "--data-set", "Cards"}, "--data-set goes with --test"},
 		{[]string{"--suite", "a", "--parallel", "0"}, "--parallel must be from 1 to 16"},
 		{[]string{"--suite", "a", "--remote", "--browser", "/x"}, "--browser has no effect with --remote"},
-		{[]string{"--suite", "a", "--remote", "--headless-shell", "off"}, "--headless-shell has no effect with --remote"},
+		{[]string{"--suite", "a", "--remote", "--headless-shell", "auto"}, "--headless-shell has no effect with --remote"},
 		{[]string{"--suite", "a", "extra"}, `unexpected argument "extra"`},
 		{[]string{"--suite", "a", "--hub-wait", "0s"}, "must be positive"},
 	} {

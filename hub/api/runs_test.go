@@ -33,7 +33,7 @@ func sharedBrowser(t testing.TB) *runner.Browser {
 			browserErr = err
 			return
 		}
-		browser, browserErr = runner.Launch(context.Background(), runner.Options{BrowserPath: path})
+		browser, browserErr = runner.Launch(context.Background(), runner.Options{BrowserPath: path, HeadlessShell: "off"})
 	})
 	if browserErr != nil {
 		t.Fatalf("Chromium: %v", browserErr)
