@@ -46,7 +46,7 @@ var (
 )
 
 // headlessShellHelp describes --headless-shell (of the agent and of ci).
-const headlessShellHelp = "Chromium's headless shell for headless runs, with faster screenshots: auto (found, e.g. Debian's chromium-headless-shell) or a path; off (default, while a rare 10 s frame stall is open): use --browser"
+const headlessShellHelp = "Chromium's headless shell for headless runs, with faster screenshots: auto (found, e.g. Debian's chromium-headless-shell) or a path; off (default: a page in the shell now and then stops drawing, and its screenshots are lost): use --browser"
 
 // shellOption maps --headless-shell to runner.Options.HeadlessShell.
 func shellOption(v string) string {

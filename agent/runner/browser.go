@@ -97,10 +97,13 @@ type Browser struct {
 	// dropImages (tests) makes the frames come without an image, as they
 	// now and then do: screenshots are then taken the browser's way.
 	dropImages atomic.Bool
-	url        string // the DevTools WebSocket address
-	dataDir    string // --user-data-dir, removed on Close
-	l          *launcher.Launcher
-	root       session // the browser-level session
+	// starveFrames (tests) keeps every frame from the pages, as when a
+	// page stops drawing (errStalled).
+	starveFrames atomic.Bool
+	url          string // the DevTools WebSocket address
+	dataDir      string // --user-data-dir, removed on Close
+	l            *launcher.Launcher
+	root         session // the browser-level session
 
 	bg     context.Context // ends on Close or when the browser is gone
 	stopBg context.CancelFunc

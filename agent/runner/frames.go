@@ -94,11 +94,14 @@ type frameClock struct {
 	drawn atomic.Uint64
 	drop  *atomic.Bool  // tests: frames come without an image
 	done  chan struct{} // closed when the clock's goroutine ended
+	// stalled: the page stopped drawing (see shot); cleared by an image.
+	stalled atomic.Bool
+	starve  *atomic.Bool // tests: no frame reaches the page, as when stalled
 }
 
 // start starts asking for frames.
-func (f *frameClock) start(mu *sync.Mutex, sess session, drop *atomic.Bool) {
-	f.mu, f.sess, f.drop = mu, sess, drop
+func (f *frameClock) start(mu *sync.Mutex, sess session, drop, starve *atomic.Bool) {
+	f.mu, f.sess, f.drop, f.starve = mu, sess, drop, starve
 	f.stop, f.done = make(chan struct{}), make(chan struct{})
 	f.kick = make(chan struct{}, 1)
 	go f.tick()
@@ -146,6 +149,9 @@ func (f *frameClock) tick() {
 // frame produces a frame, with a screenshot when params is set; f.mu must
 // be held.
 func (f *frameClock) frame(params *proto.HeadlessExperimentalScreenshotParams) (*proto.HeadlessExperimentalBeginFrameResult, error) {
+	if f.starve != nil && f.starve.Load() {
+		return &proto.HeadlessExperimentalBeginFrameResult{}, nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), frameTimeout)
 	defer cancel()
 	req := proto.HeadlessExperimentalBeginFrame{Interval: &intervalMs, Screenshot: params}
@@ -164,9 +170,32 @@ const rafJS = `new Promise(done => requestAnimationFrame(() => done(performance.
 // (frozen is left open): the caller takes the screenshot another way.
 var errNoImage = errors.New("the browser produced no image")
 
-// shotTries is how many frames a screenshot may take: the first frames of a
-// new document may come without an image (nothing drawn yet).
-const shotTries = 5
+// errStalled: the page stopped drawing, so no screenshot can be taken.
+// Now and then (about one page in a hundred under load here, Chromium 156's
+// headless shell), a page that has just navigated never draws its new
+// document: its animation frames never run, frames come without an image,
+// and the browser's own capture waits forever. The page works otherwise
+// (scripts, input, layout), so the run goes on without screenshots of it.
+var errStalled = errors.New("the browser stopped drawing the page (a fault of the headless shell; run without --headless-shell to have screenshots)")
+
+// noImageWait is how long a screenshot takes frames that come without an
+// image (the first frames of a new document, before anything was drawn)
+// before it checks that the page draws at all.
+const noImageWait = 300 * time.Millisecond
+
+// drawingJS answers whether the page runs an animation frame within 250 ms.
+const drawingJS = `new Promise(done => { requestAnimationFrame(() => done(true)); setTimeout(() => done(false), 250); })`
+
+// drawing reports whether the page draws: whether it runs an animation
+// frame with the clock going; f.mu must not be held.
+func (f *frameClock) drawing(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	var r proto.RuntimeEvaluateResult
+	err := f.sess.w.call(ctx, string(f.sess.id), "Runtime.evaluate", proto.RuntimeEvaluate{Expression: drawingJS, AwaitPromise: true, ReturnByValue: true}, &r)
+	// Should the page not answer at all, its run finds out by itself.
+	return err != nil || r.Result == nil || r.Result.Value.Bool()
+}
 
 // shot takes a screenshot of the viewport (quality 0 for PNG) with a frame
 // of its own. frozen, when not nil, is closed once the frame's content is
@@ -249,7 +278,7 @@ func (f *frameClock) shot(ctx context.Context, format proto.PageCaptureScreensho
 	if late > 0 && !sleep(ctx, late) {
 		return nil, ctx.Err()
 	}
-	for try := 1; ; try++ {
+	for wait := time.Now().Add(noImageWait); ; {
 		r, err := f.frame(params)
 		switch {
 		case err != nil:
@@ -258,14 +287,34 @@ func (f *frameClock) shot(ctx context.Context, format proto.PageCaptureScreensho
 			if o, ok := origin.Load().(float64); ok {
 				f.drawn.Store(math.Float64bits(o))
 			}
+			f.stalled.Store(false)
 			return r.ScreenshotData, nil
 		case !state.CompareAndSwap(0, 2) && state.Load() == 1:
 			// The page may have changed since: no image rather than a wrong one.
 			return nil, errors.New("the browser produced no image")
-		case try == shotTries:
-			// Still held: the caller may take it the browser's way.
+		case f.stalled.Load():
+			return nil, errStalled
+		}
+		// The page is held from here on (state 2): what it shows stays as
+		// the step left it, whichever frame gives the image, so the clock
+		// may go on meanwhile (an animation frame the page awaits).
+		f.mu.Unlock()
+		if time.Now().After(wait) {
+			ok := f.drawing(ctx)
+			f.mu.Lock()
+			if !ok {
+				f.stalled.Store(true)
+				return nil, errStalled
+			}
+			// It draws, yet gives no image: the caller may take it the
+			// browser's way.
 			held = true
 			return nil, errNoImage
+		}
+		ok := sleep(ctx, frameInterval)
+		f.mu.Lock()
+		if !ok {
+			return nil, ctx.Err()
 		}
 	}
 }

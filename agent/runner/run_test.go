@@ -278,6 +278,64 @@ func dropping(t testing.TB) *Browser {
 	return b
 }
 
+// A page that stops drawing (errStalled: seen now and then in the headless
+// shell after a navigation) costs its run the screenshots, not the run: no
+// step waits for a frame that never comes. Before, every screenshot waited
+// 10 s for its timeout, and the step after it timed out while waiting.
+func TestStalledPageRunsOn(t *testing.T) {
+	t.Parallel()
+	b, err := Launch(context.Background(), Options{BrowserPath: os.Getenv("TA_BROWSER")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if !b.frames {
+		t.Skip("no headless shell installed")
+	}
+	b.starveFrames.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	steps := []protocol.Step{nav("/login.html"), fillStep(css("#email"), "ann@example.com"),
+		click(css("button[type=submit]")), textIs(css("#greeting"), "equals", "Welcome, ann@example.com")}
+	start := time.Now()
+	res := b.Run(ctx, protocol.Job{RunID: "run_stalled", Version: 1, Document: document(t, steps...), Screenshots: true}, &recorder{})
+	took := time.Since(start)
+	mustPass(t, res)
+	for i, s := range res.Steps {
+		if s.Screenshot != "" {
+			t.Errorf("step %d has a screenshot %q of a page that draws nothing", i+1, s.Screenshot)
+		}
+	}
+	rec := &recorder{}
+	start = time.Now()
+	res = b.Run(ctx, protocol.Job{RunID: "run_stalled_2", Version: 1, Document: document(t, steps...), Screenshots: true}, rec)
+	took = max(took, time.Since(start))
+	mustPass(t, res)
+	warned := 0
+	for _, l := range rec.logs() {
+		if strings.Contains(l, "no screenshot after the step: the browser stopped drawing the page") {
+			warned++
+		}
+	}
+	if warned != len(steps) {
+		t.Errorf("%d warnings of a page that stopped drawing, want one a step: %q", warned, rec.logs())
+	}
+	// Each run: one check of the page (about half a second), then none.
+	if took > 5*time.Second {
+		t.Errorf("a run on a page that draws nothing took %s", took)
+	}
+	// A failed step's screenshot does not wait either.
+	start = time.Now()
+	res = b.Run(ctx, protocol.Job{RunID: "run_stalled_3", Version: 1, Document: document(t, nav("/login.html"),
+		protocol.Step{Type: "script", Code: "throw new Error('boom')"}), Screenshots: true}, &recorder{})
+	if res.Status != protocol.RunFailed || !strings.Contains(res.Error, "boom") {
+		t.Fatalf("run %s: %s, want failed with boom", res.Status, res.Error)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a failed run on a page that draws nothing took %s", d)
+	}
+}
+
 // screenshotsShowTheirSteps paints the page a new colour at every step,
 // with every capture started late, and checks each step's screenshot.
 func screenshotsShowTheirSteps(t *testing.T, b *Browser) {

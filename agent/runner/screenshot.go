@@ -209,6 +209,9 @@ func (r *run) viewportPNG(ctx context.Context) ([]byte, error) {
 	return r.captureCall(ctx, proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng})
 }
 
+// captureWait bounds the browser's own capture with frames on demand.
+const captureWait = 3 * time.Second
+
 // maxTall bounds the height of a whole-page screenshot, in CSS pixels.
 const maxTall = 16384
 
@@ -238,10 +241,20 @@ func (r *run) captureTall(ctx context.Context, m *proto.PageGetLayoutMetricsResu
 // captureCall takes the screenshot req asks for. With frames on demand
 // (frames.go) the browser's own capture waits for the clock's frames, and
 // now and then, with other pages' frames under way, answers "Unable to
-// capture screenshot": it is asked again, at most three times in all.
+// capture screenshot": it is asked again, at most three times in all, and
+// each time for at most captureWait, as a page that stops drawing would
+// keep it waiting.
 func (r *run) captureCall(ctx context.Context, req proto.PageCaptureScreenshot) ([]byte, error) {
 	for attempt := 1; ; attempt++ {
-		res, err := req.Call(r.sess(ctx))
+		cctx, cancel := ctx, context.CancelFunc(func() {})
+		if r.browser.frames {
+			cctx, cancel = context.WithTimeout(ctx, captureWait)
+		}
+		res, err := req.Call(r.sess(cctx))
+		cancel()
+		if err != nil && ctx.Err() == nil && cctx.Err() != nil {
+			return nil, errors.New("the browser's capture did not answer in " + captureWait.String())
+		}
 		if err == nil {
 			return res.Data, nil
 		}

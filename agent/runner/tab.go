@@ -124,7 +124,7 @@ func (b *Browser) watch(t *tab, stop func(error), onDialog func(typ, msg string)
 	t.stop, t.onDialog = stop, onDialog
 	b.watched[string(t.sess.id)] = t
 	if b.frames {
-		t.clock.start(&b.frameMu, t.sess, &b.dropImages)
+		t.clock.start(&b.frameMu, t.sess, &b.dropImages, &b.starveFrames)
 	}
 }
 
