@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/testautomation/ta/agent/runner"
 	"github.com/testautomation/ta/hub/access"
 	"github.com/testautomation/ta/protocol"
 )
@@ -74,7 +75,29 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // per flow, Debian's Chromium), both without and with a screenshot after
 // every step, medians of b.N runs after a warm-up (-benchtime 10x). Goals
 // (issue 15): service ≤ 0.7x Playwright; screenshots cost ≤ 20% over none.
+// The agent runs its default (agent=chromium), then with the headless shell
+// the agent's --headless-shell auto picks (agent=headless-shell), if one is
+// installed; Playwright's anchors are measured again beside each.
 func BenchmarkFlowVsPlaywright(b *testing.B) {
+	b.Run("agent=chromium", func(b *testing.B) { flowVsPlaywright(b, sharedBrowser(b)) })
+	b.Run("agent=headless-shell", func(b *testing.B) {
+		path, err := runner.FindBrowser("")
+		if err != nil {
+			b.Fatal(err)
+		}
+		br, err := runner.Launch(context.Background(), runner.Options{BrowserPath: path})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer br.Close()
+		if br.Path() == path {
+			b.Skip("no headless shell installed")
+		}
+		flowVsPlaywright(b, br)
+	})
+}
+
+func flowVsPlaywright(b *testing.B, br *runner.Browser) {
 	if _, err := exec.LookPath("node"); err != nil {
 		b.Skip("node is not installed")
 	}
@@ -86,7 +109,7 @@ func BenchmarkFlowVsPlaywright(b *testing.B) {
 	c := o.members[access.TestManager]
 	base := site(b)
 	env := c.projectDo(o.project, "POST", "/api/environments", map[string]any{"name": "Local", "variables": map[string]string{"baseUrl": base}}).want(b, 201).str("id")
-	h.pairAgent(b, c, browserRunner{sharedBrowser(b)})
+	h.pairAgent(b, c, browserRunner{br})
 	id := c.createTest(b, o.project, flowDoc())
 	run := func(shots bool) time.Duration {
 		start := time.Now()
@@ -118,7 +141,7 @@ func BenchmarkFlowVsPlaywright(b *testing.B) {
 	svc, svcS, pwM, pwS := p50(plain), p50(shots), p50(pw), p50(pwShots)
 	// Playwright runs headless in its headless shell by default too: the
 	// second anchor, when the agent's browser is one.
-	if shell := sharedBrowser(b).Path(); shell != "" && strings.Contains(shell, "headless") {
+	if shell := br.Path(); shell != "" && strings.Contains(shell, "headless") {
 		pwSh, pwShS := p50(playwrightFlow(b, base, n, false, shell)), p50(playwrightFlow(b, base, n, true, shell))
 		b.ReportMetric(ms(pwSh), "playwright-shell-ms")
 		b.ReportMetric(ms(svc)/ms(pwSh), "x-playwright-shell")
