@@ -13,9 +13,9 @@ import (
 // The benchmarks run the same 20 steps on the fixture's login page, in a
 // fresh incognito context each time: through Browser.Run (no screenshots),
 // and as plain rod calls on the same Chromium. The hub's goal is a ratio
-// of at most 1.15. Both use the browser without frames on demand (plain):
-// rod's own pages in a headless shell started for them would never render,
-// and its waits for an animation frame would hang.
+// of at most 1.15. Both use the agent's default browser, without frames on
+// demand: rod's own pages in a headless shell started for them would never
+// render, and its waits for an animation frame would hang.
 
 func benchDocument(b *testing.B) protocol.Document { return benchDoc(b) }
 
@@ -51,7 +51,7 @@ func BenchmarkRun20Steps(b *testing.B) {
 	}
 	ctx := context.Background()
 	for b.Loop() {
-		res := plain(b).Run(ctx, protocol.Job{Version: 1, Document: doc}, discard{})
+		res := testBrowser.Run(ctx, protocol.Job{Version: 1, Document: doc}, discard{})
 		if res.Status != protocol.RunPassed {
 			b.Fatalf("%s: %s", res.Status, res.Error)
 		}
@@ -59,7 +59,7 @@ func BenchmarkRun20Steps(b *testing.B) {
 }
 
 func BenchmarkRawRod20Steps(b *testing.B) {
-	browser := rod.New().ControlURL(plain(b).url).NoDefaultDevice()
+	browser := rod.New().ControlURL(testBrowser.url).NoDefaultDevice()
 	if err := browser.Connect(); err != nil {
 		b.Fatal(err)
 	}
@@ -153,22 +153,19 @@ func shopDoc(b testing.TB) protocol.Document {
 
 // BenchmarkShopFlow runs shopDoc without and with a screenshot after every
 // step (the sign-in answer alone takes 300 ms of it), in the headless shell
-// with frames on demand (the shared test browser, when one is installed) and
-// in the browser itself (headless=chromium).
+// with frames on demand (when one is installed) and in the browser itself
+// (headless=chromium, the shared test browser).
 func BenchmarkShopFlow(b *testing.B) {
 	for _, br := range []struct {
 		name string
-		b    *Browser
-	}{{"shell", testBrowser}, {"chromium", plain(b)}} {
-		if br.name == "shell" && !testBrowser.frames {
-			continue
-		}
+		b    func(testing.TB) *Browser
+	}{{"shell", shell}, {"chromium", func(testing.TB) *Browser { return testBrowser }}} {
 		for _, shots := range []bool{false, true} {
 			b.Run(fmt.Sprintf("headless=%s/screenshots=%v", br.name, shots), func(b *testing.B) {
 				doc := shopDoc(b)
 				ctx := context.Background()
 				for b.Loop() {
-					res := br.b.Run(ctx, protocol.Job{Version: 1, Document: doc, Screenshots: shots}, discard{})
+					res := br.b(b).Run(ctx, protocol.Job{Version: 1, Document: doc, Screenshots: shots}, discard{})
 					if res.Status != protocol.RunPassed {
 						b.Fatalf("%s: %s", res.Status, res.Error)
 					}

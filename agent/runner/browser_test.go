@@ -38,13 +38,13 @@ func TestFindHeadlessShell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if testBrowser.frames != (found != "") || (found != "" && testBrowser.Path() != found) {
-		t.Errorf("found %q; the test browser runs %s, frames on demand %v", found, testBrowser.Path(), testBrowser.frames)
+	if found != "" && (!shell(t).frames || shell(t).Path() != found) {
+		t.Errorf("found %q; the shell's browser runs %s, frames on demand %v", found, shell(t).Path(), shell(t).frames)
 	}
 	if p, err := FindHeadlessShell(found); found != "" && (p != found || err != nil) {
 		t.Errorf("FindHeadlessShell(%q) = %q, %v", found, p, err)
 	}
-	if plain(t).frames {
+	if testBrowser.frames {
 		t.Error("HeadlessShell off still renders on demand")
 	}
 }

@@ -30,7 +30,8 @@ func TestMain(m *testing.M) {
 	}
 	site = httptest.NewServer(siteHandler())
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	b, err := Launch(ctx, Options{BrowserPath: path})
+	// The agent's default: the browser's own capture, no headless shell.
+	b, err := Launch(ctx, Options{BrowserPath: path, HeadlessShell: "off"})
 	cancel()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "launching Chromium:", err)
@@ -39,8 +40,8 @@ func TestMain(m *testing.M) {
 	}
 	testBrowser = b
 	code := m.Run()
-	if plainBrowser != nil {
-		_ = plainBrowser.Close()
+	if shellBrowser != nil {
+		_ = shellBrowser.Close()
 	}
 	if err := b.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "closing Chromium:", err)
@@ -50,25 +51,44 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// plainBrowser is a Browser without the headless shell (frames.go), for
-// the tests and benchmarks that compare or cover both; see plain.
+// shellBrowser is a Browser in the headless shell with frames on demand
+// (frames.go, --headless-shell auto), for the tests and benchmarks that
+// cover it; see shell.
 var (
-	plainOnce    sync.Once
-	plainBrowser *Browser
-	plainErr     error
+	shellOnce    sync.Once
+	shellBrowser *Browser
+	shellErr     error
 )
 
-// plain returns plainBrowser, launched on first use.
-func plain(tb testing.TB) *Browser {
-	plainOnce.Do(func() {
+// shell returns shellBrowser, launched on first use; it skips the test when
+// no headless shell is installed.
+func shell(tb testing.TB) *Browser {
+	shellOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		plainBrowser, plainErr = Launch(ctx, Options{BrowserPath: os.Getenv("TA_BROWSER"), HeadlessShell: "off"})
+		shellBrowser, shellErr = Launch(ctx, Options{BrowserPath: os.Getenv("TA_BROWSER")})
 	})
-	if plainErr != nil {
-		tb.Fatal(plainErr)
+	if shellErr != nil {
+		tb.Fatal(shellErr)
 	}
-	return plainBrowser
+	if !shellBrowser.frames {
+		tb.Skip("no headless shell installed")
+	}
+	return shellBrowser
+}
+
+// stalled reports whether a run lost a page to errStalled (the headless
+// shell now and then leaves a page undrawn after a navigation; frames.go).
+func stalled(res protocol.RunResult, rec *recorder) bool {
+	if strings.Contains(res.Error, "stopped drawing the page") {
+		return true
+	}
+	for _, l := range rec.logs() {
+		if strings.Contains(l, "stopped drawing the page") {
+			return true
+		}
+	}
+	return false
 }
 
 // cookieGate lets a test hold a page until another run has set its cookie.
