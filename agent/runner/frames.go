@@ -149,7 +149,7 @@ func (f *frameClock) tick() {
 // frame produces a frame, with a screenshot when params is set; f.mu must
 // be held.
 func (f *frameClock) frame(params *proto.HeadlessExperimentalScreenshotParams) (*proto.HeadlessExperimentalBeginFrameResult, error) {
-	if f.starve != nil && f.starve.Load() {
+	if f.starve.Load() {
 		return &proto.HeadlessExperimentalBeginFrameResult{}, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), frameTimeout)

@@ -77,8 +77,23 @@ func shell(tb testing.TB) *Browser {
 	return shellBrowser
 }
 
-// stalled reports whether a run lost a page to errStalled (the headless
-// shell now and then leaves a page undrawn after a navigation; frames.go).
+// unlessStalled runs a job with run, and once more should the headless
+// shell have left its page undrawn (errStalled: a Chromium fault now and
+// then after a navigation, see frames.go); it returns the last run's result
+// and events.
+func unlessStalled(t *testing.T, b *Browser, run func(*recorder) protocol.RunResult) (protocol.RunResult, *recorder) {
+	t.Helper()
+	rec := &recorder{}
+	res := run(rec)
+	if b.frames && stalled(res, rec) {
+		t.Log("the headless shell left the page undrawn (a Chromium fault, see errStalled): once more")
+		rec = &recorder{}
+		res = run(rec)
+	}
+	return res, rec
+}
+
+// stalled reports whether a run lost a page to errStalled.
 func stalled(res protocol.RunResult, rec *recorder) bool {
 	if strings.Contains(res.Error, "stopped drawing the page") {
 		return true

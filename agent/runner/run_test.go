@@ -265,8 +265,9 @@ func TestStepScreenshotShowsItsStep(t *testing.T) {
 	}
 }
 
-// dropping launches a headless shell whose frames come without an image.
-func dropping(t testing.TB) *Browser {
+// ownShell launches a headless shell of the test's own, closed when the
+// test ends; it skips the test when none is installed.
+func ownShell(t testing.TB) *Browser {
 	b, err := Launch(context.Background(), Options{BrowserPath: os.Getenv("TA_BROWSER")})
 	if err != nil {
 		t.Fatal(err)
@@ -275,6 +276,12 @@ func dropping(t testing.TB) *Browser {
 	if !b.frames {
 		t.Skip("no headless shell installed")
 	}
+	return b
+}
+
+// dropping launches a headless shell whose frames come without an image.
+func dropping(t testing.TB) *Browser {
+	b := ownShell(t)
 	b.dropImages.Store(true)
 	return b
 }
@@ -285,14 +292,7 @@ func dropping(t testing.TB) *Browser {
 // 10 s for its timeout, and the step after it timed out while waiting.
 func TestStalledPageRunsOn(t *testing.T) {
 	t.Parallel()
-	b, err := Launch(context.Background(), Options{BrowserPath: os.Getenv("TA_BROWSER")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if !b.frames {
-		t.Skip("no headless shell installed")
-	}
+	b := ownShell(t)
 	b.starveFrames.Store(true)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -355,21 +355,14 @@ func screenshotsShowTheirSteps(t *testing.T, b *Browser) {
 		protocol.Step{Type: "uncheck", Target: css("#green")}, click(css("#far")), fillStep(paint, "#0000ff"),
 		textIs(css("#red"), "equals", "Red"))
 	want = append(want, "#ff0000", "#00ff00", "#000000", "#ff00ff", "#ffff00", "#ffffff", "#0000ff", "#0000ff")
-	var rec *recorder
-	var res protocol.RunResult
-	for try := 1; ; try++ {
-		rec = &recorder{}
+	res, rec := unlessStalled(t, b, func(rec *recorder) protocol.RunResult {
 		mask := newMasker(nil)
 		r := &run{b: b, job: protocol.Job{RunID: "run_colors", Version: 1, Document: document(t, steps...), Screenshots: true},
 			mask: mask, vars: map[string]string{}, parent: ctx, out: &output{emit: rec, mask: mask, log: b.log},
 			shotDelay: 150 * time.Millisecond}
 		r.current.Store(-1)
-		res = r.execute(ctx)
-		if try == 2 || !b.frames || !stalled(res, rec) {
-			break
-		}
-		t.Log("the headless shell left the page undrawn (a Chromium fault, see errStalled): once more")
-	}
+		return r.execute(ctx)
+	})
 	mustPass(t, res)
 	checkArtifacts(t, rec)
 	for i, w := range want {
@@ -433,13 +426,9 @@ func TestScreenshotStepSizes(t *testing.T) {
 				protocol.Step{Type: "screenshot", Name: "logo", Target: tgt(loc("alt", "Company logo"))},
 				protocol.Step{Type: "screenshot", Name: "viewport again"})
 			b := br.b(t)
-			rec := &recorder{}
-			res := b.Run(ctx, protocol.Job{RunID: "run_sizes", Version: 1, Document: doc}, rec)
-			if b.frames && stalled(res, rec) {
-				t.Log("the headless shell left the page undrawn (a Chromium fault, see errStalled): once more")
-				rec = &recorder{}
-				res = b.Run(ctx, protocol.Job{RunID: "run_sizes", Version: 1, Document: doc}, rec)
-			}
+			res, rec := unlessStalled(t, b, func(rec *recorder) protocol.RunResult {
+				return b.Run(ctx, protocol.Job{RunID: "run_sizes", Version: 1, Document: doc}, rec)
+			})
 			mustPass(t, res)
 			size := func(name string) image.Point {
 				cfg, err := png.DecodeConfig(bytes.NewReader(rec.artifacts[name]))

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -79,25 +78,27 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // the agent's --headless-shell auto picks (agent=headless-shell), if one is
 // installed; Playwright's anchors are measured again beside each.
 func BenchmarkFlowVsPlaywright(b *testing.B) {
-	b.Run("agent=chromium", func(b *testing.B) { flowVsPlaywright(b, sharedBrowser(b)) })
+	b.Run("agent=chromium", func(b *testing.B) { flowVsPlaywright(b, sharedBrowser(b), "") })
 	b.Run("agent=headless-shell", func(b *testing.B) {
-		path, err := runner.FindBrowser("")
+		shell, err := runner.FindHeadlessShell("")
 		if err != nil {
 			b.Fatal(err)
 		}
-		br, err := runner.Launch(context.Background(), runner.Options{BrowserPath: path})
+		if shell == "" {
+			b.Skip("no headless shell installed")
+		}
+		br, err := runner.Launch(context.Background(), runner.Options{HeadlessShell: shell})
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer br.Close()
-		if br.Path() == path {
-			b.Skip("no headless shell installed")
-		}
-		flowVsPlaywright(b, br)
+		flowVsPlaywright(b, br, shell)
 	})
 }
 
-func flowVsPlaywright(b *testing.B, br *runner.Browser) {
+// flowVsPlaywright measures the flow through an agent on br; shell, when
+// br runs one, is also Playwright's second anchor.
+func flowVsPlaywright(b *testing.B, br *runner.Browser, shell string) {
 	if _, err := exec.LookPath("node"); err != nil {
 		b.Skip("node is not installed")
 	}
@@ -141,7 +142,7 @@ func flowVsPlaywright(b *testing.B, br *runner.Browser) {
 	svc, svcS, pwM, pwS := p50(plain), p50(shots), p50(pw), p50(pwShots)
 	// Playwright runs headless in its headless shell by default too: the
 	// second anchor, when the agent's browser is one.
-	if shell := br.Path(); shell != "" && strings.Contains(shell, "headless") {
+	if shell != "" {
 		pwSh, pwShS := p50(playwrightFlow(b, base, n, false, shell)), p50(playwrightFlow(b, base, n, true, shell))
 		b.ReportMetric(ms(pwSh), "playwright-shell-ms")
 		b.ReportMetric(ms(svc)/ms(pwSh), "x-playwright-shell")
