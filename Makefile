@@ -98,7 +98,7 @@ installers: deps ## build the agent's installers into bin/installers and the dow
 	$(GO) run ./installer/cmd/installers --out bin/installers --version $(VERSION) --downloads $(RUN_DATA)/downloads
 
 .PHONY: test
-test: deps fmt-check vet web-test ## gofmt check, go vet, all Go tests with the race detector, short fuzz runs, web unit and end-to-end tests
+test: deps size-check fmt-check vet web-test ## gofmt check, go vet, all Go tests with the race detector, short fuzz runs, web unit and end-to-end tests
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -run '^$$' -fuzz FuzzAuthBodies -fuzztime 5s ./hub/api
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 5s ./protocol
@@ -110,6 +110,11 @@ web-test: web ## web application: type check, unit tests (Vitest), end-to-end te
 	cd web && npx tsc -b && npx prettier --check src e2e --log-level warn
 	cd web && npx vitest run
 	cd web && npx playwright test
+
+.PHONY: size-check
+size-check: ## fail when a tracked file is over 5 MB (build outputs and dumps stay out of git)
+	@big=$$(git ls-files -z 2>/dev/null | xargs -0 -r stat -c '%s %n' 2>/dev/null | awk '$$1 > 5*1024*1024 {print $$2 " (" int($$1/1048576) " MB)"}'); \
+	if [ -n "$$big" ]; then echo "tracked files over 5 MB (build outputs belong in .gitignore):"; echo "$$big"; exit 1; fi
 
 .PHONY: fmt-check
 fmt-check: ## fail when a Go file is not gofmt-formatted
