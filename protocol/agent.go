@@ -20,7 +20,10 @@ import (
 // added pausing (hello's paused, the pause message), hello's os and arch,
 // and welcome's update (a newer agent the hub serves). Version 7 added CI
 // agents: a pairing request with an API token (PairRequest.APIToken).
-const Version = 7
+// Version 8 added token rotation (token, token.saved) and the refusal of
+// a second connection with a connected agent's token (error code
+// agent_connected).
+const Version = 8
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the
@@ -38,6 +41,24 @@ const Version = 7
 //	hub → agent  welcome    token accepted: the agent's id and name
 //	hub → agent  error      refused (bad token, wrong version, code expired);
 //	                        the hub closes the connection after it
+//
+// One token, one connection. A hello with the token of an agent that is
+// connected is answered by pinging that connection: when it answers
+// within a moment, the newcomer gets error with ErrorCode
+// ErrAgentConnected (the first connection is not touched, and the owner
+// sees the attempt); when it does not, it was dead and the newcomer
+// replaces it. A refused agent tries again with backoff: if it is the
+// real one, the connection the hub still held stops answering and it gets
+// in.
+//
+// Token rotation, while connected (its owner asks on the Agents page):
+//
+//	hub → agent  token        a new token (and ReqID); the agent stores it
+//	                          as it stores a paired one
+//	agent → hub  token.saved  the same ReqID once stored (Error if it could
+//	                          not be); from then on the old token is refused.
+//	                          A connection with the new token also confirms
+//	                          it (the answer may be lost on the way)
 //
 // The life of a run:
 //
@@ -98,7 +119,15 @@ const (
 	// MsgPause, agent to hub: Paused says whether it takes new runs (the
 	// tray's Pause); runs it holds go on.
 	MsgPause = "pause"
+	// MsgToken (hub to agent) and MsgTokenSaved (its answer) rotate the
+	// agent's token over its live connection.
+	MsgToken      = "token"
+	MsgTokenSaved = "token.saved"
 )
+
+// ErrAgentConnected is the error code of a hello refused because another
+// connection with the same token is connected and answering.
+const ErrAgentConnected = "agent_connected"
 
 // MaxArtifact bounds one artifact's size (a full-page screenshot).
 const MaxArtifact = 16 << 20
@@ -118,7 +147,7 @@ type Message struct {
 
 	// hello
 	Protocol int          `json:"protocol,omitempty"`
-	Token    string       `json:"token,omitempty"` // also in paired
+	Token    string       `json:"token,omitempty"` // also in paired and token
 	Pair     *PairRequest `json:"pair,omitempty"`
 	Agent    string       `json:"agent,omitempty"`    // the agent's build version
 	Parallel int          `json:"parallel,omitempty"` // runs it takes at once
@@ -145,7 +174,7 @@ type Message struct {
 	AgentID string `json:"agentId,omitempty"`
 	Name    string `json:"name,omitempty"`
 
-	// error
+	// error; token.saved when the token could not be stored
 	Error     string `json:"error,omitempty"`
 	ErrorCode string `json:"errorCode,omitempty"`
 
@@ -159,7 +188,7 @@ type Message struct {
 
 	// authoring messages (authoring.go)
 	Session  string         `json:"session,omitempty"` // rec_... or pck_...
-	ReqID    string         `json:"reqId,omitempty"`   // author.preview, script.try and their answers
+	ReqID    string         `json:"reqId,omitempty"`   // author.preview, script.try, token and their answers
 	Start    *AuthorStart   `json:"start,omitempty"`   // author.start
 	Status   string         `json:"status,omitempty"`  // author.status
 	Captured *Captured      `json:"captured,omitempty"`

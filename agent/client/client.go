@@ -163,16 +163,56 @@ func (c *Client) Token() string {
 	return tf.Token
 }
 
+// saveToken stores the token for its owner's eyes only: the folder 0700,
+// the file 0600, written to a fresh temporary file (CreateTemp makes it
+// 0600 whatever lies around) and renamed over the old one.
 func (c *Client) saveToken(agentID, token string) error {
 	if err := os.MkdirAll(c.cfg.ConfigDir, 0o700); err != nil {
 		return err
 	}
+	c.ownerOnly()
 	data, _ := json.Marshal(tokenFile{Hub: c.cfg.HubURL, AgentID: agentID, Token: token})
-	tmp := c.tokenPath() + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+	f, err := os.CreateTemp(c.cfg.ConfigDir, "agent-*.json.tmp")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, c.tokenPath())
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o600)
+	}
+	if err == nil {
+		err = os.Rename(tmp, c.tokenPath())
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+	}
+	return err
+}
+
+// ownerOnly takes away others' access to the config folder and the token
+// file, which an older agent, a copy or a permissive umask may have left
+// readable: whoever reads the token can connect as this computer. On
+// Windows, Chmod only sets the read-only flag: there the folder under the
+// user's profile (%AppData%, the default) is private by its inherited ACL
+// (the user, SYSTEM and Administrators), which is what owner-only means
+// there.
+func (c *Client) ownerOnly() {
+	for path, mode := range map[string]os.FileMode{c.cfg.ConfigDir: 0o700, c.tokenPath(): 0o600} {
+		info, err := os.Stat(path)
+		if err != nil || info.Mode().Perm()&^mode == 0 {
+			continue
+		}
+		if err := os.Chmod(path, info.Mode().Perm()&mode); err != nil {
+			c.log.Warn("cannot make the agent's token private", "path", path, "err", err)
+			continue
+		}
+		c.log.Warn("others could read the agent's token: made it readable by its owner only", "path", path,
+			"was", info.Mode().Perm().String())
+	}
 }
 
 func (c *Client) setState(f func(*State)) {
@@ -216,8 +256,21 @@ func (c *Client) SetPaused(paused bool) {
 // errUnauthorized says the hub refused the token: pair again.
 var errUnauthorized = errors.New("the hub refused this computer's token")
 
+// errAlreadyConnected is the hub refusing this connection because another
+// one with the same token is connected and answering
+// (protocol.ErrAgentConnected): another copy of the agent, or someone who
+// has its token. The agent keeps trying, more slowly: if the other
+// connection is its own old one, dead, the hub lets it in.
+var errAlreadyConnected = errors.New("the hub refused this connection: another connection with this computer's token is " +
+	"connected (another copy of this agent, or someone who has its token); trying again")
+
+// alreadyConnectedBackoff is the least backoff after errAlreadyConnected
+// (capped by MaxBackoff); the wait is half of it to all of it.
+const alreadyConnectedBackoff = 10 * time.Second
+
 // Run keeps the agent connected until ctx ends.
 func (c *Client) Run(ctx context.Context) error {
+	c.ownerOnly()
 	backoff := c.cfg.MinBackoff
 	for {
 		c.setState(func(s *State) { s.Phase = "connecting" })
@@ -239,6 +292,13 @@ func (c *Client) Run(ctx context.Context) error {
 		c.setState(func(s *State) { s.Phase, s.Err = "disconnected", err })
 		// Full jitter keeps many agents from reconnecting in step.
 		wait := time.Duration(rand.Int64N(int64(backoff))) + c.cfg.MinBackoff/2
+		if errors.Is(err, errAlreadyConnected) {
+			// Not a network blip: each try is shown to the computer's
+			// owner, so try slowly (at least half the floor, jittered).
+			c.log.Warn(err.Error())
+			backoff = max(backoff, min(alreadyConnectedBackoff, c.cfg.MaxBackoff))
+			wait = max(wait, backoff/2+time.Duration(rand.Int64N(int64(backoff/2)+1)))
+		}
 		c.log.Info("disconnected from the hub; reconnecting", "err", err, "in", wait.Round(time.Millisecond))
 		select {
 		case <-ctx.Done():

@@ -103,6 +103,9 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			if m.ErrorCode == "unauthorized" {
 				return connected, errUnauthorized
 			}
+			if m.ErrorCode == protocol.ErrAgentConnected {
+				return connected, errAlreadyConnected
+			}
 			return connected, errors.New(m.Error)
 		case protocol.MsgAssign:
 			if m.Job != nil {
@@ -112,6 +115,10 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			c.cancel(m.RunID)
 		case protocol.MsgAck:
 			c.box.ack(m.Ack)
+		case protocol.MsgToken:
+			if connected {
+				c.rotated(m)
+			}
 		case protocol.MsgAuthorStart, protocol.MsgAuthorMode, protocol.MsgAuthorStop, protocol.MsgAuthorPreview, protocol.MsgScriptTry, protocol.MsgPageGround:
 			if connected {
 				c.authoring(sctx, m)
@@ -235,5 +242,24 @@ func (c *Client) pinger(ctx context.Context, ws *websocket.Conn, drop context.Ca
 			drop()
 			return
 		}
+	}
+}
+
+// rotated stores the new token the hub sent and tells it so on this
+// connection; from then on the hub accepts only the new one. An error
+// keeps the old token in use and is reported to the hub.
+func (c *Client) rotated(m protocol.Message) {
+	answer := protocol.Message{Type: protocol.MsgTokenSaved, ReqID: m.ReqID}
+	if m.Token == "" {
+		answer.Error = "the hub sent no token"
+	} else if err := c.saveToken(m.AgentID, m.Token); err != nil {
+		c.log.Error("cannot store the new token the hub sent; the old one stays in use", "err", err)
+		answer.Error = "the agent could not store it: " + err.Error()
+	} else {
+		c.log.Info("the hub rotated this computer's token; the new one is stored")
+	}
+	select {
+	case c.live <- outMsg{msg: answer}:
+	default: // the connection is stuck: the hub times out, the old token stays
 	}
 }

@@ -28,6 +28,14 @@ type agentJSON struct {
 	Ephemeral bool   `json:"ephemeral"`
 	LastSeen  string `json:"lastSeen"`
 	CreatedAt string `json:"createdAt"`
+	// ConnectedFrom is the client address of its connection, while
+	// connected: the owner tells their own computer's from another.
+	ConnectedFrom string `json:"connectedFrom,omitempty"`
+	// RefusedAt and RefusedFrom: the last connection refused because the
+	// computer was connected with the same token (someone may have its
+	// token); null until one is, and again after the token is rotated.
+	RefusedAt   *string `json:"refusedAt"`
+	RefusedFrom *string `json:"refusedFrom"`
 }
 
 // listAgents answers the caller's paired computers and whether runs are
@@ -44,8 +52,13 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 	for _, a := range agents {
 		st := s.Dispatch.Status(a.ID)
 		connected = connected || st.Connected && !a.Ephemeral
-		out = append(out, agentJSON{ID: a.ID, Name: a.Name, OS: a.OS, Connected: st.Connected, Busy: st.Busy,
-			Headless: a.Headless, Paused: st.Paused, Ephemeral: a.Ephemeral, LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)})
+		aj := agentJSON{ID: a.ID, Name: a.Name, OS: a.OS, Connected: st.Connected, Busy: st.Busy, ConnectedFrom: st.From,
+			Headless: a.Headless, Paused: st.Paused, Ephemeral: a.Ephemeral, LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)}
+		if a.RefusedAt != nil {
+			at, from := a.RefusedAt.UTC().Format(timeFormat), a.RefusedFrom
+			aj.RefusedAt, aj.RefusedFrom = &at, &from
+		}
+		out = append(out, aj)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"agents": out, "needed": !connected})
 }

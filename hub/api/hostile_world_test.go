@@ -2,8 +2,12 @@ package api
 
 import (
 	"testing"
+	"time"
 
 	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/auth"
+	"github.com/testautomation/ta/hub/ids"
+	"github.com/testautomation/ta/hub/store"
 )
 
 // obj is a JSON object in a sample body.
@@ -56,6 +60,7 @@ type hostileWorld struct {
 	dataSet, dataPool                  string
 	token                              string
 	webhook                            string
+	agent                              string // paired with the owner, not connected
 }
 
 func newHostileWorld(t *testing.T, h *harness) hostileWorld {
@@ -82,6 +87,18 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 	w.batch = p("POST", "/api/runs", obj{"testIds": []any{w.test}, "environmentId": w.env}).want(t, 201).str("batchId")
 	w.token = c.do("POST", "/api/tokens", obj{"name": "CI"}).want(t, 201).str("id")
 	w.webhook = p("POST", "/api/webhooks", obj{"name": "CI", "url": "http://127.0.0.1:9/hook"}).want(t, 201).str("id")
+	// A computer paired with the owner whose agent is not running: its
+	// routes answer from the record (rotating its token is 409).
+	now := time.Now()
+	if err := h.store.CreatePairing(t.Context(), store.Pairing{Code: "HST-AGT", Hostname: "box", OS: "linux", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	_, digest := auth.NewToken()
+	a, err := h.store.ApprovePairing(t.Context(), "HST-AGT", ids.New("agt"), w.ownerID, digest, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.agent = a.ID
 	return w
 }
 
@@ -120,6 +137,7 @@ func (w hostileWorld) samples() map[string][]any {
 		"PUT /api/projects/{id}/members/{userId}": {obj{"role": "Tester"}},
 
 		"POST /api/agent/pair/{code}": {noBody},
+		"POST /api/agent/{id}/token":  {noBody},
 		"POST /api/runs/{id}/cancel":  {noBody},
 		"POST /api/runs": {obj{"testId": w.test, "environmentId": w.env, "headed": false, "screenshots": true},
 			obj{"testId": w.test, "environmentId": w.env, "dataSetId": w.dataSet, "rows": []any{0}},
@@ -206,7 +224,7 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 	case "id after members":
 		return w.o.ids[access.Tester], true
 	case "id after agent":
-		return "agt_aaaaaaaaaaaaaaaa", true // no agent is paired
+		return w.agent, true
 	case "id after record":
 		return "rec_aaaaaaaaaaaaaaaa", true // no agent, so no session
 	case "id after pick":

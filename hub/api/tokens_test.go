@@ -314,6 +314,7 @@ func TestTokenSessionRequired(t *testing.T) {
 		{"POST", "/api/auth/logout", nil},
 		{"PUT", "/api/profile", map[string]any{"name": "Renamed"}},
 		{"POST", "/api/agent/pair/K7Q-4MP", nil},
+		{"POST", "/api/agent/agt_aaaaaaaaaaaaaaaa/token", nil},
 	} {
 		wantCode(t, ci.do(rq.method, rq.path, rq.body), 403, codeSessionRequired)
 	}

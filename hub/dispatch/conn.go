@@ -44,7 +44,10 @@ type conn struct {
 	// told lists the runs the agent was told to cancel on this connection;
 	// only the read loop uses it.
 	told map[string]bool
-	addr string // the client address, while pairing
+	addr string // the client address
+	// rotations are the tokens offered to the agent that it has not
+	// answered yet, by request id; guarded by h.mu.
+	rotations map[string]*rotation
 	// waitingFor is the pairing this connection waits on; set before the
 	// connection is listed in h.waiting and not changed after.
 	waitingFor store.Pairing
@@ -220,7 +223,7 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(helloLimit) // raised once the agent is known
-	c := &conn{h: h, ws: ws, runs: map[string]*heldRun{}, parallel: 1, told: map[string]bool{}}
+	c := &conn{h: h, ws: ws, runs: map[string]*heldRun{}, parallel: 1, told: map[string]bool{}, addr: ClientAddress(r.RemoteAddr)}
 	ctx := r.Context()
 	defer ws.CloseNow()
 	hello, err := c.readHello(ctx)
@@ -248,6 +251,9 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 			c.send(ctx, protocol.Message{Type: protocol.MsgError, ErrorCode: "unauthorized", //nolint:errcheck
 				Error: "this computer's token is not valid (it was disconnected or the hub was reset): pair it again"})
 			ws.Close(websocket.StatusPolicyViolation, "unauthorized") //nolint:errcheck
+			return
+		}
+		if !c.admit(ctx) {
 			return
 		}
 	} else if hello.Pair.APIToken != "" {

@@ -185,6 +185,8 @@ type AgentStatus struct {
 	Headless bool
 	// Paused: it takes no new runs for now (its tray's Pause).
 	Paused bool
+	// From is the client address of its connection.
+	From string
 }
 
 // Status reports an agent's live state.
@@ -195,7 +197,7 @@ func (h *Hub) Status(agentID string) AgentStatus {
 	if !ok {
 		return AgentStatus{}
 	}
-	return AgentStatus{Connected: true, Busy: len(c.runs), Headless: c.agent.Headless, Paused: c.paused}
+	return AgentStatus{Connected: true, Busy: len(c.runs), Headless: c.agent.Headless, Paused: c.paused, From: c.addr}
 }
 
 // UserConnected reports whether the user has a connected agent that takes

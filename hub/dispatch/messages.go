@@ -77,6 +77,10 @@ func (c *conn) readLoop(ctx context.Context) {
 			}
 			continue
 		}
+		if m.Type == protocol.MsgTokenSaved {
+			c.tokenSaved(ctx, m)
+			continue
+		}
 		if authoringFromAgent(m.Type) {
 			// Authoring messages are live, kept in memory and never
 			// acknowledged (protocol/authoring.go).

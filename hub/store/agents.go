@@ -21,13 +21,18 @@ type Agent struct {
 	// Ephemeral: a CI command's agent (agent ci): it takes only the runs
 	// pinned to it and goes when the command ends.
 	Ephemeral bool
+	// RefusedAt and RefusedFrom: the last connection refused because the
+	// agent was connected and answering with the same token (nil, "":
+	// none since the token was last rotated).
+	RefusedAt   *time.Time
+	RefusedFrom string
 }
 
-const agentCols = `id, user_id, name, os, created_at, last_seen_at, headless, ephemeral`
+const agentCols = `id, user_id, name, os, created_at, last_seen_at, headless, ephemeral, refused_at, coalesce(refused_from, '')`
 
 func scanAgent(row pgx.Row) (Agent, error) {
 	var a Agent
-	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.OS, &a.CreatedAt, &a.LastSeenAt, &a.Headless, &a.Ephemeral)
+	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.OS, &a.CreatedAt, &a.LastSeenAt, &a.Headless, &a.Ephemeral, &a.RefusedAt, &a.RefusedFrom)
 	if isNoRows(err) {
 		return Agent{}, ErrNotFound
 	}
@@ -115,8 +120,40 @@ func (s *Store) DeletePairings(ctx context.Context, before time.Time) error {
 }
 
 // AgentByToken finds the agent a token belongs to and records it was seen.
+// A rotated token the agent has not confirmed yet (next_token_hash)
+// counts, and is confirmed by this use: the old one stops working.
 func (s *Store) AgentByToken(ctx context.Context, digest []byte, now time.Time) (Agent, error) {
-	return scanAgent(s.pool.QueryRow(ctx, `UPDATE agents SET last_seen_at = $2 WHERE token_hash = $1 RETURNING `+agentCols, digest, now))
+	return scanAgent(s.pool.QueryRow(ctx, `UPDATE agents SET last_seen_at = $2, token_hash = $1,
+		next_token_hash = CASE WHEN next_token_hash = $1 THEN NULL ELSE next_token_hash END,
+		refused_at = CASE WHEN next_token_hash = $1 THEN NULL ELSE refused_at END,
+		refused_from = CASE WHEN next_token_hash = $1 THEN NULL ELSE refused_from END
+		WHERE token_hash = $1 OR next_token_hash = $1 RETURNING `+agentCols, digest, now))
+}
+
+// RefuseAgentConnection records a connection refused because the agent
+// was already connected with the same token.
+func (s *Store) RefuseAgentConnection(ctx context.Context, id string, at time.Time, from string) error {
+	_, err := s.pool.Exec(ctx, `UPDATE agents SET refused_at = $2, refused_from = $3 WHERE id = $1`, id, at, from)
+	return err
+}
+
+// OfferAgentToken keeps a rotated token's digest until the agent confirms
+// it (ConfirmAgentToken); the current token works meanwhile.
+func (s *Store) OfferAgentToken(ctx context.Context, id string, digest []byte) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE agents SET next_token_hash = $2 WHERE id = $1`, id, digest)
+	if err == nil && tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return err
+}
+
+// ConfirmAgentToken makes the offered token the agent's only one and
+// forgets the refused connections it answered. false: another token was
+// offered since, or this one was confirmed already.
+func (s *Store) ConfirmAgentToken(ctx context.Context, id string, digest []byte) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE agents SET token_hash = next_token_hash, next_token_hash = NULL, refused_at = NULL, refused_from = NULL
+		WHERE id = $1 AND next_token_hash = $2`, id, digest)
+	return err == nil && tag.RowsAffected() == 1, err
 }
 
 // TouchAgent records that an agent was seen.

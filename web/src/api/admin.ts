@@ -119,6 +119,12 @@ export type PendingAgent = Schema<"Pending">;
 export const listPendingAgents = () => get<{ pending: PendingAgent[] }>("/api/agent/pending");
 export const listAgents = () => get<AgentList>("/api/agent");
 export const disconnectAgent = (id: string) => del(`/api/agent/${encodeURIComponent(id)}`);
+/**
+ * POST /api/agent/:id/token: a connected computer gets a new token over its
+ * connection and the old one stops working (409 agent_not_connected when
+ * it is not connected).
+ */
+export const rotateAgentToken = (id: string) => post<null>(`/api/agent/${encodeURIComponent(id)}/token`);
 const pairPath = (code: string) => `/api/agent/pair/${encodeURIComponent(code)}`;
 export const getPairing = (code: string) => get<Pairing>(pairPath(code));
 export const approvePairing = (code: string) => post<Agent>(pairPath(code), {});

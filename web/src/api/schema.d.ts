@@ -107,6 +107,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/{id}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a connected computer's token: it gets a new one, the old one stops working */
+        post: operations["postAgentIdToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/applications": {
         parameters: {
             query?: never;
@@ -1576,6 +1593,7 @@ export interface components {
         Agent: {
             busy: number;
             connected: boolean;
+            connectedFrom?: string;
             createdAt: string;
             ephemeral: boolean;
             headless: boolean;
@@ -1584,6 +1602,8 @@ export interface components {
             name: string;
             os: string;
             paused: boolean;
+            refusedAt: string | null;
+            refusedFrom: string | null;
         };
         Application: {
             baseUrl: string;
@@ -2634,6 +2654,27 @@ export interface operations {
         };
     };
     deleteAgentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postAgentIdToken: {
         parameters: {
             query?: never;
             header?: never;

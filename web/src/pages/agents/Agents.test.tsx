@@ -121,6 +121,50 @@ describe("AgentsPage", () => {
     await waitFor(() => expect(calls.some((c) => c.method === "DELETE")).toBe(true));
   });
 
+  it("warns of a connection refused with a computer's token and rotates the token", async () => {
+    let rotated = false;
+    const refused = { ...laptop, connectedFrom: "192.0.2.10", refusedAt: "2026-11-02T09:30:00Z", refusedFrom: "203.0.113.7" };
+    const { calls } = fakeFetch({
+      "GET /api/agent": () => ({
+        body: { agents: [rotated ? { ...laptop, refusedAt: null, refusedFrom: null } : refused], needed: false },
+      }),
+      "POST /api/agent/agt_laptop000000000000/token": () => {
+        rotated = true;
+        return { status: 204 };
+      },
+    });
+    const user = userEvent.setup();
+    renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
+    const alert = (await screen.findByText(/Someone tried to connect/)).closest<HTMLElement>("[role=alert]")!;
+    expect(alert).toHaveTextContent("Someone tried to connect with this computer's token at");
+    expect(alert).toHaveTextContent("from 203.0.113.7");
+    expect(alert).toHaveTextContent("It is connected now from 192.0.2.10.");
+    expect(within(alert).getByText(/2026/)).toHaveAttribute("datetime", "2026-11-02T09:30:00Z");
+    await user.click(within(alert).getByRole("button", { name: "Rotate the token of mia-laptop" }));
+    const dialog = screen.getByRole("dialog");
+    expect(dialog).toHaveTextContent("the old token no longer works");
+    await user.click(within(dialog).getByRole("button", { name: "Rotate token" }));
+    expect(await screen.findByText(/has a new token; the old one no longer works/)).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === "POST").map((c) => c.path)).toEqual(["/api/agent/agt_laptop000000000000/token"]);
+    await waitFor(() => expect(screen.queryByText(/Someone tried to connect/)).not.toBeInTheDocument());
+  });
+
+  it("says why a computer that is not connected cannot be rotated", async () => {
+    const away = { ...laptop, connected: false, busy: 0, refusedAt: "2026-11-02T09:30:00Z", refusedFrom: "203.0.113.7" };
+    fakeFetch({
+      "GET /api/agent": { body: { agents: [away], needed: true } },
+      "POST /api/agent/agt_laptop000000000000/token": {
+        status: 409,
+        body: { error: "this computer is not connected, so its token cannot be rotated", code: "agent_not_connected" },
+      },
+    });
+    const user = userEvent.setup();
+    renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
+    await user.click(await screen.findByRole("button", { name: "Rotate the token of mia-laptop" }));
+    await user.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Rotate token" }));
+    expect(await within(screen.getByRole("dialog")).findByText(/this computer is not connected/)).toBeInTheDocument();
+  });
+
   it("explains how to pair and opens a typed code", async () => {
     linuxBrowser();
     fakeFetch({ "GET /api/agent": { body: { agents: [], needed: true } }, "GET /api/agent/download": { body: { downloads: builds } } });

@@ -1,7 +1,9 @@
 // Agents: the caller's paired computers, which execute the runs they start,
 // and how to pair another. The list refreshes every few seconds so a
 // computer approved in another tab, or one that just connected, shows up.
-import { useState, type FormEvent } from "react";
+// A computer whose token someone else tried to connect with says so, and
+// its token can be rotated there.
+import { Fragment, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -11,10 +13,11 @@ import {
   listAgents,
   listPendingAgents,
   normalizeCode,
+  rotateAgentToken,
   type Agent,
   type PendingAgent,
 } from "../../api/admin";
-import { Confirm, Empty, ErrorBox, Loading, PageHeader, When } from "../../components/ui";
+import { Confirm, Empty, ErrorBox, formatDate, Loading, PageHeader, When } from "../../components/ui";
 import { AgentDownload } from "./AgentDownload";
 import "./agents.css";
 
@@ -23,6 +26,8 @@ export const AGENTS_POLL_MS = 5_000;
 export function AgentsPage() {
   const agents = useQuery({ queryKey: keys.agents, queryFn: listAgents, refetchInterval: AGENTS_POLL_MS });
   const [disconnecting, setDisconnecting] = useState<Agent | null>(null);
+  const [rotating, setRotating] = useState<Agent | null>(null);
+  const [rotated, setRotated] = useState<Agent | null>(null);
 
   return (
     <section className="agents">
@@ -47,17 +52,39 @@ export function AgentsPage() {
           {agents.data.agents.length === 0 ? (
             <Empty>No computers paired yet. Follow the steps below to pair one.</Empty>
           ) : (
-            <AgentTable agents={agents.data.agents} onDisconnect={setDisconnecting} />
+            <AgentTable agents={agents.data.agents} onDisconnect={setDisconnecting} onRotate={setRotating} />
           )}
         </>
       )}
+      {rotated && (
+        <p className="ok-box" role="status">
+          <strong>{rotated.name}</strong> has a new token; the old one no longer works.
+        </p>
+      )}
       <PairHelp />
       {disconnecting && <DisconnectAgent agent={disconnecting} onClose={() => setDisconnecting(null)} />}
+      {rotating && (
+        <RotateToken
+          agent={rotating}
+          onClose={(done) => {
+            setRotating(null);
+            if (done) setRotated(rotating);
+          }}
+        />
+      )}
     </section>
   );
 }
 
-function AgentTable({ agents, onDisconnect }: { agents: Agent[]; onDisconnect: (a: Agent) => void }) {
+function AgentTable({
+  agents,
+  onDisconnect,
+  onRotate,
+}: {
+  agents: Agent[];
+  onDisconnect: (a: Agent) => void;
+  onRotate: (a: Agent) => void;
+}) {
   return (
     <table className="table">
       <thead>
@@ -75,48 +102,59 @@ function AgentTable({ agents, onDisconnect }: { agents: Agent[]; onDisconnect: (
       </thead>
       <tbody>
         {agents.map((a) => (
-          <tr key={a.id}>
-            <td>
-              <strong>{a.name}</strong>
-            </td>
-            <td>{a.os || <span className="muted">—</span>}</td>
-            <td>
-              <span className={a.connected ? "badge badge-connected" : "badge badge-offline"}>{a.connected ? "Connected" : "Offline"}</span>
-              {a.ephemeral && (
-                <span
-                  className="badge badge-running"
-                  title="A CI command's agent (ta-agent ci): it runs only the tests its command started and goes away when the command ends."
-                >
-                  CI
+          <Fragment key={a.id}>
+            <tr>
+              <td>
+                <strong>{a.name}</strong>
+              </td>
+              <td>{a.os || <span className="muted">—</span>}</td>
+              <td>
+                <span className={a.connected ? "badge badge-connected" : "badge badge-offline"}>
+                  {a.connected ? "Connected" : "Offline"}
                 </span>
-              )}
-              {a.headless && (
-                <span className="badge badge-offline" title="This computer has no display: headed runs run there without a window.">
-                  No display
-                </span>
-              )}
-            </td>
-            <td>{a.connected ? "now" : <When at={a.lastSeen} />}</td>
-            <td>
-              {a.busy > 0 ? (
-                <span className="badge badge-running">
-                  Running {a.busy} run{a.busy === 1 ? "" : "s"}
-                </span>
-              ) : a.connected ? (
-                "Idle"
-              ) : (
-                <span className="muted">—</span>
-              )}
-            </td>
-            <td>
-              <When at={a.createdAt} />
-            </td>
-            <td className="agent-actions">
-              <button type="button" className="small" aria-label={`Disconnect ${a.name}`} onClick={() => onDisconnect(a)}>
-                Disconnect
-              </button>
-            </td>
-          </tr>
+                {a.ephemeral && (
+                  <span
+                    className="badge badge-running"
+                    title="A CI command's agent (ta-agent ci): it runs only the tests its command started and goes away when the command ends."
+                  >
+                    CI
+                  </span>
+                )}
+                {a.headless && (
+                  <span className="badge badge-offline" title="This computer has no display: headed runs run there without a window.">
+                    No display
+                  </span>
+                )}
+              </td>
+              <td>{a.connected ? "now" : <When at={a.lastSeen} />}</td>
+              <td>
+                {a.busy > 0 ? (
+                  <span className="badge badge-running">
+                    Running {a.busy} run{a.busy === 1 ? "" : "s"}
+                  </span>
+                ) : a.connected ? (
+                  "Idle"
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+              <td>
+                <When at={a.createdAt} />
+              </td>
+              <td className="agent-actions">
+                <button type="button" className="small" aria-label={`Disconnect ${a.name}`} onClick={() => onDisconnect(a)}>
+                  Disconnect
+                </button>
+              </td>
+            </tr>
+            {a.refusedAt && (
+              <tr className="agent-refused">
+                <td colSpan={7}>
+                  <TokenAttempt agent={a} onRotate={() => onRotate(a)} />
+                </td>
+              </tr>
+            )}
+          </Fragment>
         ))}
       </tbody>
     </table>
@@ -185,6 +223,69 @@ function PendingAgents() {
       )}
       <ErrorBox error={approve.error} title="The computer was not paired" />
     </section>
+  );
+}
+
+/**
+ * TokenAttempt tells the owner that a connection with this computer's token
+ * was refused while the computer was connected: someone may hold a copy of
+ * the token (or a second copy of the agent runs).
+ */
+function TokenAttempt({ agent, onRotate }: { agent: Agent; onRotate: () => void }) {
+  return (
+    <div className="notice notice-warn token-attempt" role="alert">
+      <p>
+        Someone tried to connect with this computer's token at <time dateTime={agent.refusedAt ?? ""}>{formatDate(agent.refusedAt)}</time>{" "}
+        from <code>{agent.refusedFrom}</code>. The hub refused, because <strong>{agent.name}</strong> was connected.
+        {agent.connected && agent.connectedFrom && (
+          <>
+            {" "}
+            It is connected now from <code>{agent.connectedFrom}</code>.
+          </>
+        )}{" "}
+        If that was not a second copy of your agent, rotate the token: a copy of the old one stops working.
+      </p>
+      <button type="button" className="small" aria-label={`Rotate the token of ${agent.name}`} onClick={onRotate}>
+        Rotate token
+      </button>
+    </div>
+  );
+}
+
+/** RotateToken gives a connected computer a new token over its connection. */
+function RotateToken({ agent, onClose }: { agent: Agent; onClose: (done: boolean) => void }) {
+  const qc = useQueryClient();
+  const rotate = useMutation({
+    mutationFn: () => rotateAgentToken(agent.id),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: ["agent"] });
+      onClose(true);
+    },
+  });
+  return (
+    <Confirm
+      title={`Rotate the token of ${agent.name}?`}
+      confirmLabel="Rotate token"
+      busy={rotate.isPending}
+      error={rotate.error}
+      onConfirm={() => rotate.mutate()}
+      onCancel={() => onClose(false)}
+    >
+      <p>
+        The hub sends <strong>{agent.name}</strong> a new token over its connection
+        {agent.connectedFrom ? (
+          <>
+            {" "}
+            (from <code>{agent.connectedFrom}</code>)
+          </>
+        ) : null}
+        ; once the agent has stored it, the old token no longer works. Its runs go on.
+      </p>
+      <p className="hint">
+        If that connection is not your computer's, disconnect the computer instead and pair it again. A computer that is not connected
+        cannot be rotated: start its agent first.
+      </p>
+    </Confirm>
   );
 }
 
