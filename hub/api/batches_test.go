@@ -172,7 +172,7 @@ func TestBatchAgentsVisibilityAndRerun(t *testing.T) {
 				status = protocol.RunFailed
 			}
 			seq++
-			a.send(protocol.Message{Type: protocol.MsgFinish, ID: seq, RunID: job.RunID, Result: &protocol.RunResult{Status: status, Passed: 1, Total: 1}})
+			a.send(protocol.Message{Type: protocol.MsgFinish, ID: seq, RunID: job.RunID, Result: report(job, status)})
 			a.acked(seq)
 		}
 	}

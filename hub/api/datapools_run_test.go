@@ -157,7 +157,7 @@ func TestPoolTakenAtDispatch(t *testing.T) {
 			dev.do("POST", "/api/runs/"+id+"/cancel", nil).want(t, 202)
 			continue
 		}
-		as.a.send(protocol.Message{Type: protocol.MsgFinish, ID: int64(n), RunID: id, Result: &protocol.RunResult{Status: protocol.RunPassed, Passed: 1, Total: 1}})
+		as.a.send(protocol.Message{Type: protocol.MsgFinish, ID: int64(n), RunID: id, Result: report(as.job, protocol.RunPassed)})
 	}
 	for id := range got {
 		waitFor(t, func() bool {
@@ -194,7 +194,7 @@ func TestPoolConsumeUntilEmptyAndReset(t *testing.T) {
 		for range 100 {
 			select {
 			case as := <-jobs:
-				a.send(protocol.Message{Type: protocol.MsgFinish, ID: finishSeq.Add(1), RunID: id, Result: &protocol.RunResult{Status: protocol.RunPassed, Passed: 1, Total: 1}})
+				a.send(protocol.Message{Type: protocol.MsgFinish, ID: finishSeq.Add(1), RunID: id, Result: report(as.job, protocol.RunPassed)})
 				waitFor(t, func() bool { return tester.do("GET", "/api/runs/"+id, nil).json()["status"] == "passed" })
 				return id, as.job, true
 			case <-time.After(100 * time.Millisecond):

@@ -177,7 +177,7 @@ func TestRunLimits(t *testing.T) {
 	// A finish with a NUL in its texts is stored, cleaned.
 	mgr3, a3, run3 := rawRun(t, h)
 	a3.send(protocol.Message{Type: protocol.MsgFinish, ID: 1, RunID: run3, Result: &protocol.RunResult{Status: protocol.RunFailed,
-		Error: "bad\x00error", Steps: []protocol.StepResult{{Index: 0, ID: "s\x001", Status: "failed", Error: "x\x00y"}}}})
+		Total: 1, Error: "bad\x00error", Steps: []protocol.StepResult{{Index: 0, ID: "s\x001", Status: "failed", Error: "x\x00y"}}}})
 	a3.acked(1)
 	r3 := mgr3.do("GET", "/api/runs/"+run3, nil).want(t, 200).json()
 	if r3["status"] != "failed" || r3["error"] != "baderror" {

@@ -79,7 +79,7 @@ func TestMetrics(t *testing.T) {
 	took := int64(120)
 	a.send(protocol.Message{Type: protocol.MsgEvent, RunID: runID, Event: &protocol.Event{Seq: 1, Kind: protocol.RunStarted}})
 	a.send(protocol.Message{Type: protocol.MsgEvent, RunID: runID, Event: &protocol.Event{Seq: 2, Kind: protocol.StepFinished,
-		StepType: "navigate", Status: "passed", DurationMs: &took}})
+		Index: protocol.Ptr(0), StepType: "navigate", Status: "passed", DurationMs: &took}})
 	a.send(protocol.Message{Type: protocol.MsgFinish, RunID: runID, Result: &protocol.RunResult{Status: "passed", Passed: 1, Total: 1,
 		DurationMs: 1500, Steps: []protocol.StepResult{{Index: 0, ID: "s1", Type: "navigate", Status: "passed", DurationMs: took}}}})
 	for i := 0; mgr.do("GET", "/api/runs/"+runID, nil).status != 200; i++ {

@@ -162,3 +162,23 @@ func TestRawAgentCannotMisbehave(t *testing.T) {
 		t.Error("an event stream resumed past run.finished did not end")
 	}
 }
+
+// report is the result a real agent sends for a job that ended with
+// status: passed, every step passed; failed, the last step failed; else
+// every step skipped. The hub checks results against the job.
+func report(job protocol.Job, status string) *protocol.RunResult {
+	n := len(job.Document.Steps)
+	res := &protocol.RunResult{Status: status, Total: n, Steps: []protocol.StepResult{}}
+	for i, st := range job.Document.Steps {
+		s := protocol.StepSkipped
+		switch {
+		case status == protocol.RunPassed, status == protocol.RunFailed && i < n-1:
+			s = protocol.StepPassed
+			res.Passed++
+		case status == protocol.RunFailed:
+			s = protocol.StepFailed
+		}
+		res.Steps = append(res.Steps, protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Status: s})
+	}
+	return res
+}

@@ -122,7 +122,7 @@ func finishJob(t *testing.T, a *rawAgent, job protocol.Job, seq *int64, status s
 	a.send(protocol.Message{Type: protocol.MsgAccept, RunID: job.RunID})
 	*seq++
 	start := time.Now()
-	a.send(protocol.Message{Type: protocol.MsgFinish, ID: *seq, RunID: job.RunID, Result: &protocol.RunResult{Status: status, Passed: 1, Total: 2, DurationMs: 1234}})
+	a.send(protocol.Message{Type: protocol.MsgFinish, ID: *seq, RunID: job.RunID, Result: report(job, status)})
 	a.acked(*seq)
 	return job.RunID, time.Since(start)
 }
@@ -397,7 +397,7 @@ func TestWebhookBatchFinishedOnceUnderRace(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				a.send(protocol.Message{Type: protocol.MsgFinish, ID: id, RunID: jobs[k].RunID, Result: &protocol.RunResult{Status: protocol.RunPassed, Passed: 1, Total: 1}})
+				a.send(protocol.Message{Type: protocol.MsgFinish, ID: id, RunID: jobs[k].RunID, Result: report(jobs[k], protocol.RunPassed)})
 			}()
 		}
 		wg.Wait()

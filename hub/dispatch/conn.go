@@ -96,6 +96,7 @@ func (c *conn) reader(ctx context.Context) {
 type heldRun struct {
 	userID string
 	mask   *masker
+	shape  jobShape // what the job asked for: reports are checked against it
 	// finished is the agent's run.finished event, stored only once the
 	// result is, so a watcher that sees it finds the run final.
 	finished *protocol.Event
@@ -154,10 +155,12 @@ func truncate(s string, n int) string {
 	return s
 }
 
-func (c *conn) hold(runID, userID string, secrets map[string]string) {
+func (c *conn) hold(runID, userID string, job protocol.Job) {
+	mask := newMasker(job.Secrets)
+	shape := shapeOf(job, mask)
 	c.h.mu.Lock()
 	defer c.h.mu.Unlock()
-	c.runs[runID] = &heldRun{userID: userID, mask: newMasker(secrets)}
+	c.runs[runID] = &heldRun{userID: userID, mask: mask, shape: shape}
 }
 
 func (c *conn) release(runID string) {
@@ -209,7 +212,7 @@ func (c *conn) held(ctx context.Context, runID string) (*heldRun, bool, error) {
 			Error: "the hub can no longer prepare this run: " + err.Error()})
 		return nil, false, ferr
 	}
-	c.hold(runID, r.UserID, job.Secrets)
+	c.hold(runID, r.UserID, job)
 	c.h.mu.Lock()
 	defer c.h.mu.Unlock()
 	return c.runs[runID], true, nil

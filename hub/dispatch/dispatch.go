@@ -362,7 +362,7 @@ func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
 	}
 	job.FirstSeq = last + 1
 	job.LeaseMs = h.Lease.Milliseconds()
-	c.hold(r.ID, r.UserID, job.Secrets)
+	c.hold(r.ID, r.UserID, job)
 	if err := c.send(ctx, protocol.Message{Type: protocol.MsgAssign, RunID: r.ID, Job: &job}); err != nil {
 		c.release(r.ID)
 		if _, err := h.Store.Requeue(ctx, r.ID, c.agent.ID); err != nil {

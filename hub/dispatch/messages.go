@@ -186,6 +186,10 @@ func (c *conn) handle(ctx context.Context, m protocol.Message, content *frame) e
 		if !protocol.Final(res.Status) {
 			res.Status = protocol.RunError
 		}
+		if why := hr.shape.checkResult(res); why != "" {
+			return c.misreport(ctx, m.RunID, hr, why)
+		}
+		hr.shape.fillResult(&res)
 		c.h.mu.Lock()
 		final := hr.finished
 		c.h.mu.Unlock()
@@ -225,6 +229,10 @@ func (c *conn) event(ctx context.Context, m protocol.Message, hr *heldRun) error
 	if e.Time.IsZero() {
 		e.Time = h.Now().UTC()
 	}
+	if why := hr.shape.checkEvent(e); why != "" {
+		return c.misreport(ctx, m.RunID, hr, why)
+	}
+	hr.shape.fillEvent(&e)
 	if e.Kind == protocol.RunFinished {
 		h.mu.Lock()
 		hr.finished = &e
@@ -269,6 +277,9 @@ func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun, f 
 			name = prefix + name
 		}
 	}
+	if why := hr.shape.checkArtifact(*a); why != "" {
+		return c.misreport(ctx, m.RunID, hr, why)
+	}
 	if !protocol.ValidArtifactName(name) {
 		c.h.log.Warn("agent sent an artifact with an unsafe name", "run", m.RunID)
 		return nil
@@ -286,6 +297,27 @@ func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun, f 
 		return c.overLimit(ctx, m.RunID, fmt.Sprintf("the run's artifacts went over %d MiB, the hub's limit for one run", c.h.Limits.ArtifactBytes>>20))
 	}
 	return c.h.Artifacts.Put(ctx, m.RunID, name, f.data)
+}
+
+// misreport ends a run whose agent reported what its job does not allow
+// (jobShape) as error, names the agent in the log, and tells it to stop
+// the run.
+func (c *conn) misreport(ctx context.Context, runID string, hr *heldRun, why string) error {
+	c.h.log.Warn("agent reported what its run does not allow; the run ends as error", "run", runID, "agent", c.agent.ID,
+		"user", c.agent.UserID, "why", why)
+	total := len(hr.shape.steps)
+	if hr.shape.rows != nil {
+		total = len(hr.shape.rows)
+	}
+	res := protocol.RunResult{Status: protocol.RunError, Total: total,
+		Error: "the agent's report does not match the run, so the hub did not take it: " + why}
+	if _, err := c.h.finish(ctx, runID, c.agent.ID, res); err != nil {
+		return err
+	}
+	c.release(runID)
+	c.told[runID] = true
+	go c.h.Kick(context.WithoutCancel(ctx), hr.userID)
+	return c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: runID})
 }
 
 // overLimit ends a run that went over its limits as error and tells its
