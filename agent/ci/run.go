@@ -79,11 +79,15 @@ func (c *command) run(ctx context.Context) (int, error) {
 		c.cancelAll(results)
 	}
 	c.out.summary(results)
-	var lost error
+	var lost, refused error
 	for _, r := range results {
 		var gone *hubGoneError
-		if err := r.get().err; errors.As(err, &gone) {
+		var ae *apiError
+		switch err := r.get().err; {
+		case errors.As(err, &gone):
 			lost = err
+		case errors.As(err, &ae) && ae.Status == 401:
+			refused = err // revoked or expired while the runs went on
 		}
 	}
 	if c.o.JUnit != "" {
@@ -94,6 +98,9 @@ func (c *command) run(ctx context.Context) (int, error) {
 	}
 	if lost != nil {
 		return ExitError, fmt.Errorf("%w: the runs' results are unknown; see them on the hub once it is back", lost)
+	}
+	if refused != nil {
+		return ExitError, fmt.Errorf("the hub stopped taking this command's API token: %w", refused)
 	}
 	return exitCode(results, interrupted), nil
 }
@@ -330,7 +337,10 @@ func (c *command) removeAgent() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		api := *c.api
 		api.wait = 5 * time.Second
-		if err := api.do(ctx, "DELETE", "/api/agent/"+url.PathEscape(c.agentID), nil, nil); err != nil {
+		var ae *apiError
+		err := api.do(ctx, "DELETE", "/api/agent/"+url.PathEscape(c.agentID), nil, nil)
+		// A refused token: the hub removed its CI agents with it.
+		if err != nil && !(errors.As(err, &ae) && ae.Status == 401) {
 			c.out.line("note: the hub did not remove this CI agent (" + err.Error() + "); it removes it by itself within an hour")
 		}
 		cancel()

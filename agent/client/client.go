@@ -95,12 +95,13 @@ type Config struct {
 	// APIToken makes this a CI command's agent (agent ci): without a
 	// stored agent token it joins with this API token instead of a
 	// pairing code, and takes only the runs pinned to it. A hub that
-	// refuses the token ends Run with a *RefusedError.
+	// refuses the token (or has too many CI agents for it already) ends
+	// Run with a *RefusedError.
 	APIToken string
 }
 
-// RefusedError is the hub refusing a CI agent's API token: trying again
-// would not help.
+// RefusedError is the hub refusing a CI agent's API token (or one more CI
+// agent for it): trying again would not help.
 type RefusedError struct{ Reason string }
 
 func (e *RefusedError) Error() string { return e.Reason }

@@ -97,7 +97,9 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 				c.log.Info("a newer agent is available from the hub", "version", m.Update.Version, "get it at", m.Update.URL)
 			}
 		case protocol.MsgError:
-			if m.ErrorCode == "unauthorized" && hello.Pair != nil && hello.Pair.APIToken != "" {
+			// A refused API token, or one with too many CI agents already:
+			// trying again would not help.
+			if (m.ErrorCode == "unauthorized" || m.ErrorCode == "too_many_ci_agents") && hello.Pair != nil && hello.Pair.APIToken != "" {
 				return connected, &RefusedError{Reason: m.Error}
 			}
 			if m.ErrorCode == "unauthorized" {

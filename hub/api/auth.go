@@ -125,11 +125,14 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, toUserJSON(u))
 }
 
+// logout ends the caller's session, and with it that session's event
+// streams (streams.go); the user's other sessions go on.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	if err := s.store.DeleteSession(r.Context(), currentSession(r)); err != nil {
 		s.internal(w, r, err)
 		return
 	}
+	s.accessChanged()
 	s.clearCookie(w, r)
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -264,6 +267,10 @@ type resetInput struct {
 	Password string `json:"password"`
 }
 
+// reset sets a new password with a reset link: account recovery, so it
+// signs out every session and revokes every API token of the account
+// (whoever had it may have made some), which ends their event streams and
+// disconnects their CI agents.
 func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 	var in resetInput
 	if !decode(w, r, &in) {
@@ -297,15 +304,22 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
-	s.log.Info("password reset", "user", userID)
+	s.log.Info("password reset; the account's sessions ended and its API tokens were revoked", "user", userID)
+	s.accessChanged()
 	w.WriteHeader(http.StatusNoContent)
 }
 
 type passwordInput struct {
 	CurrentPassword string `json:"currentPassword"`
 	NewPassword     string `json:"newPassword"`
+	// RevokeTokens also revokes the account's API tokens (and so
+	// disconnects its CI agents); default false: a plain change keeps them.
+	RevokeTokens bool `json:"revokeTokens" doc:"also revoke every API token of the account, which disconnects its CI agents (default false)"`
 }
 
+// changePassword sets a new password: the caller's other sessions end
+// (and their event streams), and with revokeTokens the account's API
+// tokens are revoked too.
 func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	var in passwordInput
 	if !decode(w, r, &in) {
@@ -339,12 +353,14 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		err = s.store.LoginSucceeded(r.Context(), attempt, email)
 	}
 	if err == nil {
-		err = s.store.ChangePassword(r.Context(), u.ID, hash, currentSession(r), s.Now())
+		err = s.store.ChangePassword(r.Context(), u.ID, hash, currentSession(r), s.Now(), in.RevokeTokens)
 	}
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
+	s.log.Info("password changed; the other sessions ended", "user", u.ID, "tokensRevoked", in.RevokeTokens)
+	s.accessChanged()
 	w.WriteHeader(http.StatusNoContent)
 }
 

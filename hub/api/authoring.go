@@ -279,12 +279,15 @@ func (s *Server) recordingPreview(w http.ResponseWriter, r *http.Request) {
 
 // recordingEvents streams a recording's captured steps and statuses; a
 // client resumes with Last-Event-ID and gets the latest of every step
-// changed since.
+// changed since. It ends when the caller may no longer see it (streams.go).
 func (s *Server) recordingEvents(w http.ResponseWriter, r *http.Request) {
 	id, ok := s.loadSession(w, r, kindRecording, recordingNotFound)
 	if !ok {
 		return
 	}
+	_, project, _, _ := s.authoring.Owner(id)
+	ctx, done := s.guardStream(r, project)
+	defer done()
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		writeError(w, http.StatusInternalServerError, codeInternal, "streaming is not supported here")
@@ -314,7 +317,7 @@ func (s *Server) recordingEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-wake:
 		case <-keep.C:

@@ -18,12 +18,15 @@ const eventPage = 256
 
 // runEvents streams a run's events as server-sent events: every stored
 // event after Last-Event-ID first (read a page at a time), then new ones as
-// they come, until run.finished.
+// they come, until run.finished, or until the caller may no longer see
+// them (streams.go).
 func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	run, _, ok := s.loadRun(w, r)
 	if !ok {
 		return
 	}
+	ctx, done := s.guardStream(r, run.ProjectID)
+	defer done()
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		writeError(w, http.StatusInternalServerError, codeInternal, "streaming is not supported here")
@@ -46,7 +49,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	defer keep.Stop()
 	finalSeen := false
 	for {
-		events, err := s.store.Events(r.Context(), run.ID, after, eventPage)
+		events, err := s.store.Events(ctx, run.ID, after, eventPage)
 		if err != nil {
 			return
 		}
@@ -56,7 +59,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			// A final run has its run.finished stored with the status, so
 			// one more read finds it if this one came just before.
-			if cur, err := s.store.Run(r.Context(), run.ID); err != nil || protocol.Final(cur.Status) {
+			if cur, err := s.store.Run(ctx, run.ID); err != nil || protocol.Final(cur.Status) {
 				finalSeen = true
 				continue
 			}
@@ -74,7 +77,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 			continue // more history to replay
 		}
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-wake:
 		case <-keep.C:

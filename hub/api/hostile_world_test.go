@@ -122,7 +122,7 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/auth/register": {obj{"name": "New Person", "email": "new.person@example.com", "password": pw}},
 		"POST /api/auth/forgot":   {obj{"email": w.ownerEmail}},
 		"POST /api/auth/reset":    {obj{"token": "abcdefabcdef", "password": pw}},
-		"POST /api/auth/password": {obj{"currentPassword": pw, "newPassword": pw}},
+		"POST /api/auth/password": {obj{"currentPassword": pw, "newPassword": pw}, obj{"currentPassword": pw, "newPassword": pw, "revokeTokens": false}},
 		"PUT /api/profile":        {obj{"name": "Renamed Person"}},
 		"POST /api/tokens": {obj{"name": "CI", "projectId": w.o.project, "role": "Tester", "expiresAt": "2099-01-01T00:00:00Z"},
 			obj{"name": "Everywhere"}},

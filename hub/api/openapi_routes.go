@@ -29,8 +29,8 @@ func apiRoutes() []apiRoute {
 		route("GET", "/auth/session", "The signed-in user, or null").public().out(200, orNull{user}),
 		route("POST", "/auth/register", "Register and sign in").public().in(registration{}).out(201, user),
 		route("POST", "/auth/forgot", "Send a password reset link (always 204)").public().in(forgotInput{}).empty(204),
-		route("POST", "/auth/reset", "Set a new password with a reset token").public().in(resetInput{}).empty(204),
-		route("POST", "/auth/password", "Change one's password; signs out the other sessions").in(passwordInput{}).empty(204),
+		route("POST", "/auth/reset", "Set a new password with a reset token; signs out every session and revokes every API token (CI agents disconnect)").public().in(resetInput{}).empty(204),
+		route("POST", "/auth/password", "Change one's password; signs out the other sessions, and with revokeTokens revokes the API tokens").in(passwordInput{}).empty(204),
 		route("GET", "/context", "The caller, their organizations and projects with their role in each").out(200, contextJSON{}),
 		route("GET", "/profile", "The caller's profile and recent runs").out(200, profileJSON{}),
 		route("PUT", "/profile", "Change one's name").in(profileInput{}).out(200, savedProfileJSON{}),
@@ -38,7 +38,7 @@ func apiRoutes() []apiRoute {
 		route("GET", "/tokens", "The caller's API tokens (never their text); session only").out(200, jsonObj{"tokens": []tokenJSON{}}),
 		route("POST", "/tokens", "Create an API token: its text is in this answer only; session only").in(tokenInput{}).
 			out(201, tokenCreatedJSON{}),
-		route("DELETE", "/tokens/{id}", "Revoke an API token; session only").empty(204),
+		route("DELETE", "/tokens/{id}", "Revoke an API token: its event streams end and its CI agents disconnect within a second; session only").empty(204),
 
 		route("GET", "/members", "Sign-in accounts (platform administrators)").out(200, jsonObj{"members": []userJSON{}}),
 		route("POST", "/members", "Create a sign-in account").in(accountInput{}).out(201, user),
@@ -71,7 +71,7 @@ func apiRoutes() []apiRoute {
 		route("DELETE", "/applications/{id}", "Delete an application").empty(204),
 		route("GET", "/runs/{id}", "A run: 202 while queued or running, 200 once finished (JUnit XML with Accept: application/xml)").
 			out(200, run).out(202, run).file(200, "application/xml", "JUnit XML, when the request's Accept asks for XML"),
-		route("GET", "/runs/{id}/events", "The run's live events (server-sent events; Last-Event-ID resumes)").
+		route("GET", "/runs/{id}/events", "The run's live events (server-sent events; Last-Event-ID resumes); ends within a second when the caller loses access").
 			file(200, "text/event-stream", "Events run.started, step.started, step.retry, step.finished, artifact, log, run.finished"),
 		route("GET", "/runs/{id}/artifacts/{name}", "A screenshot or other artifact of the run").
 			file(200, "application/octet-stream", "The artifact, with its own content type"),
@@ -93,7 +93,7 @@ func apiRoutes() []apiRoute {
 		route("POST", "/script", "A Playwright Test script of a document, or of a test's current version").
 			in(docBody(false, jsonObj{"testId": ""})).out(200, jsonObj{"language": "", "script": ""}),
 		route("GET", "/record/{id}", "A recording: the steps captured so far").out(200, authoring.RecordingView{}),
-		route("GET", "/record/{id}/events", "Captured steps, live (server-sent events)").file(200, "text/event-stream", "Recording events"),
+		route("GET", "/record/{id}/events", "Captured steps, live (server-sent events); ends within a second when the caller loses access").file(200, "text/event-stream", "Recording events"),
 		route("POST", "/record/{id}/stop", "Stop a recording").out(200, authoring.RecordingView{}),
 		route("GET", "/record/{id}/preview", "A screenshot of the page where recording is").file(200, "image/png", "PNG screenshot"),
 		route("GET", "/pick/{id}", "A picker session: the picked element and its locators").out(200, authoring.PickerView{}),

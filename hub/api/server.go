@@ -81,6 +81,9 @@ type Server struct {
 	authoring *authoring.Manager
 	// sseSubscribers counts live run event streams (a metrics gauge).
 	sseSubscribers atomic.Int64
+	// streams are the open event streams, ended when their caller loses
+	// access (streams.go).
+	streams streamGuard
 }
 
 // Authoring is the server's recording and picker sessions; the hub runs

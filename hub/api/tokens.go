@@ -360,8 +360,9 @@ func highestRole(orgs []store.OrgWithProjects) access.Role {
 	return best
 }
 
-// revokeToken revokes one of the caller's tokens at once; anyone else's
-// is not found.
+// revokeToken revokes one of the caller's tokens at once: its requests
+// are refused, its event streams end and its CI agents are disconnected
+// (streams.go, dispatch/ci.go); anyone else's is not found.
 func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	err := store.ErrNotFound
@@ -375,21 +376,22 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 	default:
 		s.log.Info("api token revoked", "user", currentUserID(r), "token", id)
+		s.accessChanged()
 		w.WriteHeader(http.StatusNoContent)
 	}
 }
 
 // agentAPIToken checks the API token a CI command's agent joins with
-// (dispatch.Config.APITokens): its user's id, or an error wrapping
-// dispatch.ErrTokenRefused that says why, under the same bad-token limit
-// as the API's.
-func (s *Server) agentAPIToken(ctx context.Context, raw, from string) (string, error) {
-	u, _, refused, err := s.checkAPIToken(ctx, raw, from)
+// (dispatch.Config.APITokens): the token and its user, or an error
+// wrapping dispatch.ErrTokenRefused that says why, under the same
+// bad-token limit as the API's.
+func (s *Server) agentAPIToken(ctx context.Context, raw, from string) (dispatch.CIToken, error) {
+	u, tok, refused, err := s.checkAPIToken(ctx, raw, from)
 	switch {
 	case err != nil:
-		return "", err
+		return dispatch.CIToken{}, err
 	case refused != nil:
-		return "", fmt.Errorf("%w: %s", dispatch.ErrTokenRefused, refused.msg)
+		return dispatch.CIToken{}, fmt.Errorf("%w: %s", dispatch.ErrTokenRefused, refused.msg)
 	}
-	return u.ID, nil
+	return dispatch.CIToken{UserID: u.ID, TokenID: tok.ID}, nil
 }

@@ -294,6 +294,9 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 	h.log.Info("agent connected", "agent", c.agent.ID, "user", c.agent.UserID, "parallel", c.parallel, "paused", hello.Paused,
 		"version", hello.Agent)
 	go h.Kick(context.WithoutCancel(ctx), c.agent.UserID)
+	if c.agent.Ephemeral {
+		h.watchCI() // it lives no longer than its API token (ci.go)
+	}
 	c.readLoop(ctx)
 	h.log.Info("agent disconnected", "agent", c.agent.ID)
 }

@@ -60,10 +60,10 @@ type Config struct {
 	// they are masked again in everything an agent sends back.
 	Secrets Opener
 	// APITokens checks the API token a CI command's agent joins with
-	// (ci.go) and returns its user; a token it refuses gives an error
+	// (ci.go) and returns it with its user; a token it refuses gives an error
 	// wrapping ErrTokenRefused with the reason. Nil: CI agents are refused.
 	// from is the connection's client address (for the bad-token limit).
-	APITokens func(ctx context.Context, token, from string) (userID string, err error)
+	APITokens func(ctx context.Context, token, from string) (CIToken, error)
 	// Metrics records runs, queue waits and steps; nil records nothing.
 	Metrics *metrics.Metrics
 }
@@ -81,6 +81,7 @@ type Hub struct {
 	kicking   map[string]*sync.Mutex                // guarded by mu: one assignment pass per user at a time
 	pairings  int                                   // guarded by mu: connections waiting on a pairing code
 	authoring AuthoringSink                         // guarded by mu: where authoring messages go
+	ci        ciState                               // CI agents' token checks and idleness (ci.go)
 	// outageAt is when the database last failed the dispatcher (unix
 	// nanoseconds by Now): leases are not judged for a while after, since
 	// renewals could not be stored and agents are still reconnecting.

@@ -95,13 +95,6 @@ func (s *Store) ApprovePairing(ctx context.Context, code, agentID, userID string
 	return a, tx.Commit(ctx)
 }
 
-// CreateEphemeralAgent creates a CI command's agent for a user, with its
-// token digest: the API token that authorized it stands in for a pairing.
-func (s *Store) CreateEphemeralAgent(ctx context.Context, agentID, userID, name, os string, tokenDigest []byte, now time.Time) (Agent, error) {
-	return scanAgent(s.pool.QueryRow(ctx, `INSERT INTO agents (id, user_id, name, os, token_hash, created_at, last_seen_at, headless, ephemeral)
-		VALUES ($1, $2, $3, $4, $5, $6, $6, true, true) RETURNING `+agentCols, agentID, userID, name, os, tokenDigest, now))
-}
-
 // DeleteEphemeralAgents removes CI agents last seen before a time (their
 // command ended without saying so), except those still connected (keep),
 // and returns their ids.
@@ -121,13 +114,15 @@ func (s *Store) DeletePairings(ctx context.Context, before time.Time) error {
 
 // AgentByToken finds the agent a token belongs to and records it was seen.
 // A rotated token the agent has not confirmed yet (next_token_hash)
-// counts, and is confirmed by this use: the old one stops working.
+// counts, and is confirmed by this use: the old one stops working. A CI
+// agent whose API token was revoked or expired is not found.
 func (s *Store) AgentByToken(ctx context.Context, digest []byte, now time.Time) (Agent, error) {
-	return scanAgent(s.pool.QueryRow(ctx, `UPDATE agents SET last_seen_at = $2, token_hash = $1,
+	return scanAgent(s.pool.QueryRow(ctx, `UPDATE agents a SET last_seen_at = $2, token_hash = $1,
 		next_token_hash = CASE WHEN next_token_hash = $1 THEN NULL ELSE next_token_hash END,
 		refused_at = CASE WHEN next_token_hash = $1 THEN NULL ELSE refused_at END,
 		refused_from = CASE WHEN next_token_hash = $1 THEN NULL ELSE refused_from END
-		WHERE token_hash = $1 OR next_token_hash = $1 RETURNING `+agentCols, digest, now))
+		WHERE (a.token_hash = $1 OR a.next_token_hash = $1) AND `+validTokenSQL+`
+		RETURNING `+agentCols, digest, now))
 }
 
 // RefuseAgentConnection records a connection refused because the agent

@@ -64,9 +64,10 @@ func (s *Store) CreateReset(ctx context.Context, digest []byte, userID string, n
 	return err
 }
 
-// ConsumeReset uses a reset token once: it sets the new password hash and
-// ends every session of the account, all in one transaction. An unknown,
-// used or expired token gives ErrNotFound.
+// ConsumeReset uses a reset token once: it sets the new password hash,
+// ends every session of the account and revokes its API tokens (a reset is
+// account recovery: whoever had the account may have made some), all in
+// one transaction. An unknown, used or expired token gives ErrNotFound.
 func (s *Store) ConsumeReset(ctx context.Context, digest []byte, now time.Time, hash string) (userID string, err error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
@@ -85,6 +86,9 @@ func (s *Store) ConsumeReset(ctx context.Context, digest []byte, now time.Time, 
 		return "", err
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, userID); err != nil {
+		return "", err
+	}
+	if _, err := tx.Exec(ctx, revokeTokensSQL, userID, now); err != nil {
 		return "", err
 	}
 	// Other outstanding links for the account die with this use.
@@ -177,9 +181,13 @@ func (s *Store) ResetUser(ctx context.Context, digest []byte, now time.Time) (st
 	return userID, err
 }
 
+// revokeTokensSQL revokes every API token of user $1 at $2.
+const revokeTokensSQL = `UPDATE api_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`
+
 // ChangePassword stores a new hash, ends the account's other sessions and
-// voids its outstanding reset links, in one transaction.
-func (s *Store) ChangePassword(ctx context.Context, userID, hash string, keepSession []byte, now time.Time) error {
+// voids its outstanding reset links, and with revokeTokens revokes its API
+// tokens too, in one transaction.
+func (s *Store) ChangePassword(ctx context.Context, userID, hash string, keepSession []byte, now time.Time, revokeTokens bool) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return err
@@ -194,6 +202,11 @@ func (s *Store) ChangePassword(ctx context.Context, userID, hash string, keepSes
 		{`UPDATE password_resets SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL`, []any{userID, now}},
 	} {
 		if _, err := tx.Exec(ctx, q.sql, q.args...); err != nil {
+			return err
+		}
+	}
+	if revokeTokens {
+		if _, err := tx.Exec(ctx, revokeTokensSQL, userID, now); err != nil {
 			return err
 		}
 	}

@@ -2,7 +2,8 @@
 // profile, run `ta-agent ci --suite Smoke --junit report.xml` against the
 // hub: live progress, a JUnit file, exit code 1 because one test fails; fix
 // the test, exit 0. The command joins as a CI agent of the token's user: no
-// pairing, no agent left behind.
+// pairing, no agent left behind. A password change that also revokes the
+// API tokens (a box on the profile's form) stops the command.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -117,5 +118,19 @@ test("create a token in the profile, run the Smoke suite from the command line, 
     expect(code, out).toBe(0);
     expect(out).toContain("3 test run(s): 3 passed");
     expect(readFileSync(report, "utf8")).toContain('failures="0"');
+  });
+
+  await test.step("a password change that also revokes the API tokens: the command is refused", async () => {
+    await page.goto("/profile");
+    await page.getByLabel("Current password").fill(cid.password);
+    await page.getByLabel("New password", { exact: true }).fill("cid-password-34");
+    await page.getByLabel("Repeat the new password").fill("cid-password-34");
+    await page.getByRole("checkbox", { name: "Also revoke my API tokens and CI agents" }).check();
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByText(/Your password was changed\./)).toContainText("your API tokens were revoked");
+    await expect(page.getByText(/^Revoked /)).toBeVisible();
+    const { code, out } = await runCI(token, ["--suite", "Smoke"]);
+    expect(code, out).toBe(2);
+    expect(out).toContain("this API token was revoked");
   });
 });

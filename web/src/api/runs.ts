@@ -237,9 +237,13 @@ export function fetchProfile(): Promise<Profile> {
   return get("/api/profile");
 }
 
-/** POST /api/auth/password: 204; the hub signs the user's other sessions out. */
-export function changePassword(currentPassword: string, newPassword: string): Promise<null> {
+/**
+ * POST /api/auth/password: 204; the hub signs the user's other sessions out
+ * and, with revokeTokens, revokes their API tokens (their CI agents disconnect).
+ */
+export function changePassword(currentPassword: string, newPassword: string, revokeTokens = false): Promise<null> {
   const body: Body<"/api/auth/password", "post"> = { currentPassword, newPassword };
+  if (revokeTokens) body.revokeTokens = true;
   return post("/api/auth/password", body);
 }
 

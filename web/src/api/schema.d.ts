@@ -219,7 +219,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change one's password; signs out the other sessions */
+        /** Change one's password; signs out the other sessions, and with revokeTokens revokes the API tokens */
         post: operations["postAuthPassword"];
         delete?: never;
         options?: never;
@@ -253,7 +253,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with a reset token */
+        /** Set a new password with a reset token; signs out every session and revokes every API token (CI agents disconnect) */
         post: operations["postAuthReset"];
         delete?: never;
         options?: never;
@@ -929,7 +929,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Captured steps, live (server-sent events) */
+        /** Captured steps, live (server-sent events); ends within a second when the caller loses access */
         get: operations["getRecordIdEvents"];
         put?: never;
         post?: never;
@@ -1083,7 +1083,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The run's live events (server-sent events; Last-Event-ID resumes) */
+        /** The run's live events (server-sent events; Last-Event-ID resumes); ends within a second when the caller loses access */
         get: operations["getRunsIdEvents"];
         put?: never;
         post?: never;
@@ -1487,7 +1487,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API token; session only */
+        /** Revoke an API token: its event streams end and its CI agents disconnect within a second; session only */
         delete: operations["deleteTokensId"];
         options?: never;
         head?: never;
@@ -2014,6 +2014,8 @@ export interface components {
         PasswordInput: {
             currentPassword?: string;
             newPassword?: string;
+            /** @description also revoke every API token of the account, which disconnects its CI agents (default false) */
+            revokeTokens?: boolean;
         };
         Pending: {
             code: string;

@@ -135,7 +135,10 @@ function RevokeToken({ token, onClose }: { token: ApiToken; onClose: () => void 
       onConfirm={() => revoke.mutate()}
       onCancel={onClose}
     >
-      <p>Jobs and scripts using this token are refused from now on. This cannot be undone: create a new token to replace it.</p>
+      <p>
+        Jobs and scripts using this token are refused from now on, and the CI commands running with it are disconnected. This cannot be
+        undone: create a new token to replace it.
+      </p>
     </Confirm>
   );
 }

@@ -76,6 +76,33 @@ describe("ProfilePage", () => {
     expect(screen.getByLabelText("Current password")).toHaveValue("");
   });
 
+  it("revokes the API tokens too when asked, and says so", async () => {
+    let tokenLists = 0;
+    const { calls } = fakeFetch({
+      "GET /api/profile": { body: profile },
+      "GET /api/tokens": () => {
+        tokenLists++;
+        return noTokens;
+      },
+      "POST /api/auth/password": { status: 204 },
+    });
+    renderPage(<ProfilePage />, { route: "/profile", path: "/profile" });
+    const box = await screen.findByRole("checkbox", { name: "Also revoke my API tokens and CI agents" });
+    expect(box).not.toBeChecked();
+    await userEvent.click(box);
+    await fill("old-password-1", "new-password-1", "new-password-1");
+    expect(await screen.findByRole("status")).toHaveTextContent(
+      "Your other sessions were signed out, and your API tokens were revoked (their CI agents disconnected).",
+    );
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({
+      currentPassword: "old-password-1",
+      newPassword: "new-password-1",
+      revokeTokens: true,
+    });
+    expect(box).not.toBeChecked();
+    await waitFor(() => expect(tokenLists).toBe(2)); // the token list shows them revoked
+  });
+
   it("shows the hub's issues beside their fields", async () => {
     fakeFetch({
       "GET /api/profile": { body: profile },

@@ -1,7 +1,8 @@
 // The signed-in user's profile (/profile): who they are, changing their
 // name (PUT /api/profile), the runs they started last (in any project), and
-// changing the password, which signs out their other sessions
-// (POST /api/auth/password), and their API tokens (ApiTokens.tsx).
+// changing the password, which signs out their other sessions and, when
+// asked, revokes their API tokens (POST /api/auth/password), and their API
+// tokens (ApiTokens.tsx).
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -9,6 +10,7 @@ import { ApiError, describeError } from "../../api";
 import { changePassword, fetchProfile, saveProfileName, type Profile } from "../../api/runs";
 import { ErrorBox, Empty, Loading, PageHeader, formatDate } from "../../components/ui";
 import { RunTable } from "../runs/runBits";
+import { tokenKeys } from "../../api/tokens";
 import { ApiTokens } from "./ApiTokens";
 import "./profile.css";
 
@@ -153,12 +155,16 @@ function PasswordForm() {
   const [next, setNext] = useState("");
   const [repeat, setRepeat] = useState("");
   const [mismatch, setMismatch] = useState(false);
+  const [revokeTokens, setRevokeTokens] = useState(false);
+  const qc = useQueryClient();
   const change = useMutation({
-    mutationFn: () => changePassword(current, next),
-    onSuccess: () => {
+    mutationFn: (revoke: boolean) => changePassword(current, next, revoke),
+    onSuccess: (_, revoke) => {
       setCurrent("");
       setNext("");
       setRepeat("");
+      setRevokeTokens(false);
+      if (revoke) void qc.invalidateQueries({ queryKey: tokenKeys.list });
     },
   });
   const submit = (e: FormEvent) => {
@@ -168,7 +174,7 @@ function PasswordForm() {
       return;
     }
     setMismatch(false);
-    change.mutate();
+    change.mutate(revokeTokens);
   };
   const currentIssue = issueFor(change.error, "currentPassword");
   const newIssue = issueFor(change.error, "newPassword");
@@ -244,6 +250,21 @@ function PasswordForm() {
             </span>
           )}
         </div>
+        <div className="field">
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={revokeTokens}
+              onChange={(e) => setRevokeTokens(e.target.checked)}
+              aria-describedby="revoke-tokens-hint"
+            />
+            Also revoke my API tokens and CI agents
+          </label>
+          <span className="hint" id="revoke-tokens-hint">
+            For when someone else may have used your account: every API token stops working and the CI commands running with them are
+            disconnected. Create new tokens afterwards.
+          </span>
+        </div>
         {fieldless && (
           <div className="error-box" role="alert">
             <strong>The password was not changed: </strong>
@@ -252,7 +273,8 @@ function PasswordForm() {
         )}
         {change.isSuccess && (
           <p className="ok-box" role="status">
-            Your password was changed. Your other sessions were signed out.
+            Your password was changed. Your other sessions were signed out
+            {change.variables ? ", and your API tokens were revoked (their CI agents disconnected)." : "."}
           </p>
         )}
         <div className="row">
