@@ -19,6 +19,8 @@ type tab struct {
 	sess   session
 	clock  frameClock // runs while a run uses the tab, with Browser.frames
 
+	refusals refusals // what its page tried to open and was refused (guard.go)
+
 	// Set while a run uses the tab (see watch).
 	stop     func(error)           // cancels the run with a cause
 	onDialog func(typ, msg string) // reports a dismissed dialog
@@ -49,11 +51,12 @@ func (b *Browser) newTab(ctx context.Context) (t *tab, err error) {
 		return t, err
 	}
 	t.sess = session{c: b.root.c, w: b.root.w, id: at.SessionID}
+	b.tabs.Store(string(at.SessionID), t)
 	s := t.sess.with(ctx)
-	for _, req := range []interface {
+	for _, req := range append([]interface {
 		proto.Request
 		Call(proto.Client) error
-	}{proto.PageEnable{}, proto.InspectorEnable{}, proto.EmulationSetFocusEmulationEnabled{Enabled: true}} {
+	}{proto.PageEnable{}, proto.InspectorEnable{}, proto.EmulationSetFocusEmulationEnabled{Enabled: true}}, guardRequests()...) {
 		if err = req.Call(s); err != nil {
 			return t, fmt.Errorf("%s: %w", req.ProtoReq(), err)
 		}
@@ -66,6 +69,9 @@ func (b *Browser) newTab(ctx context.Context) (t *tab, err error) {
 func (b *Browser) dispose(t *tab) {
 	if t == nil || t.ctxID == "" {
 		return
+	}
+	if t.sess.id != "" {
+		defer b.tabs.Delete(string(t.sess.id))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
