@@ -78,6 +78,7 @@ func TestSecretsMasked(t *testing.T) {
 		{Type: "script", Code: "throw new Error('leak ' + ${secrets.PASSWORD})"},
 		{Type: "navigate", URL: "http://${secrets.PASSWORD}.invalid/"},
 		{Type: "script", Code: "location = 'file:///tmp/' + ${secrets.PASSWORD}"}, // refused, naming the address
+		{Type: "script", Code: "throw new Error('leak ' + vars.secrets.PASSWORD)"},
 	}
 	for i, last := range lasts {
 		t.Run(last.Type+strconv.Itoa(i), func(t *testing.T) {
@@ -113,6 +114,24 @@ func TestSecretsMasked(t *testing.T) {
 				t.Errorf("no healing log")
 			}
 		})
+	}
+}
+
+// TestScriptVarsSecrets (issue 26, finding 11): a script step reads a
+// secret as vars.secrets.NAME, as the README says; one the run was not
+// given fails the step naming it.
+func TestScriptVarsSecrets(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	doc := document(t, nav("/login.html"),
+		protocol.Step{Type: "script", Code: "document.getElementById('greeting').textContent = 'length ' + vars.secrets.PW.length"},
+		textIs(css("#greeting"), "equals", "length 10"),
+		protocol.Step{Type: "script", Code: "return vars.secrets.MISSING"})
+	res, _ := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Secrets: map[string]string{"PW": "0123456789"}})
+	if res.Status != protocol.RunFailed || res.Steps[2].Status != protocol.StepPassed ||
+		!strings.Contains(res.Steps[3].Error, "unknown secret ${secrets.MISSING}") {
+		t.Fatalf("status %s: %+v", res.Status, res.Steps)
 	}
 }
 
