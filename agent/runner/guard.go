@@ -39,22 +39,21 @@ import (
 // to observe before rod's client sees them, so a refusal logged while a
 // step's request ran is recorded before that request's answer returns.
 
-// guardPatterns are the tab's Fetch interceptions.
-var guardPatterns = []*proto.FetchRequestPattern{
-	{URLPattern: "file:*"},
-	{URLPattern: "filesystem:*"},
-	{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageResponse},
+// GuardPatterns are the Fetch interceptions of a guarded page: requests
+// for file: and filesystem: addresses, and documents' responses (for their
+// redirects). A paused request is answered as FetchRefusal says. The
+// authoring browser's pages take them too.
+func GuardPatterns() []*proto.FetchRequestPattern {
+	return []*proto.FetchRequestPattern{
+		{URLPattern: "file:*"},
+		{URLPattern: "filesystem:*"},
+		{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageResponse},
+	}
 }
 
 // guardRequests turn the guard on in a new tab's session.
-func guardRequests() []interface {
-	proto.Request
-	Call(proto.Client) error
-} {
-	return []interface {
-		proto.Request
-		Call(proto.Client) error
-	}{proto.LogEnable{}, proto.FetchEnable{Patterns: guardPatterns}}
+func guardRequests() []setupRequest {
+	return []setupRequest{proto.LogEnable{}, proto.FetchEnable{Patterns: GuardPatterns()}}
 }
 
 // refusals holds what a tab's page tried to open and was refused, for the
@@ -120,8 +119,8 @@ func (b *Browser) observe(data []byte) {
 			RequestID          string `json:"requestId"`
 			URL                string `json:"url"` // Page.windowOpen
 			Request            struct{ URL string }
-			ResponseStatusCode int                      `json:"responseStatusCode"`
-			ResponseHeaders    []proto.FetchHeaderEntry `json:"responseHeaders"`
+			ResponseStatusCode int                       `json:"responseStatusCode"`
+			ResponseHeaders    []*proto.FetchHeaderEntry `json:"responseHeaders"`
 			Entry              struct{ Source, Text string }
 		} `json:"params"`
 	}
@@ -133,7 +132,7 @@ func (b *Browser) observe(data []byte) {
 	case "Fetch.requestPaused":
 		msg = b.decide(e.SessionID, e.Params.RequestID, e.Params.Request.URL, e.Params.ResponseStatusCode, e.Params.ResponseHeaders)
 	case "Log.entryAdded":
-		msg = blockedByBrowser(e.Params.Entry.Source, e.Params.Entry.Text)
+		msg = LogRefusal(e.Params.Entry.Source, e.Params.Entry.Text)
 	case "Page.windowOpen":
 		if protocol.RefusedScheme(e.Params.URL) != "" {
 			msg = refused("opening a window at", e.Params.URL, protocol.OpenRule)
@@ -147,19 +146,10 @@ func (b *Browser) observe(data []byte) {
 	}
 }
 
-// decide answers a paused request: it fails a request for an address a
-// test may not open, and a document redirected to one; it lets the rest
-// go on. It returns the refusal, if any.
-func (b *Browser) decide(sessionID, id, u string, status int, headers []proto.FetchHeaderEntry) string {
-	var msg string
-	switch {
-	case status == 0 && protocol.RefusedScheme(u) != "":
-		msg = refused("opening", u, protocol.OpenRule)
-	case status >= 300 && status < 400:
-		if to := redirectTarget(u, headers); to != "" && protocol.RefusedScheme(to) != "" {
-			msg = refused("the redirect from "+clipURL(u)+" to", to, protocol.OpenRule)
-		}
-	}
+// decide answers a paused request as FetchRefusal says and returns the
+// refusal, if any.
+func (b *Browser) decide(sessionID, id, u string, status int, headers []*proto.FetchHeaderEntry) string {
+	msg := FetchRefusal(u, status, headers)
 	req := wireRequest{Method: "Fetch.continueRequest", Params: proto.FetchContinueRequest{RequestID: proto.FetchRequestID(id)}}
 	if msg != "" {
 		req = wireRequest{Method: "Fetch.failRequest", Params: proto.FetchFailRequest{RequestID: proto.FetchRequestID(id),
@@ -172,9 +162,28 @@ func (b *Browser) decide(sessionID, id, u string, status int, headers []proto.Fe
 	return msg
 }
 
+// FetchRefusal says why a request paused by GuardPatterns must fail, or
+// "" when it may go on: a request for an address a test may not open, or
+// a document redirected (status 3xx) to one. status is 0 at the request
+// stage.
+func FetchRefusal(u string, status int, headers []*proto.FetchHeaderEntry) string {
+	switch {
+	case status == 0 && protocol.RefusedScheme(u) != "":
+		return refused("opening", u, protocol.OpenRule)
+	case status >= 300 && status < 400:
+		if to := redirectTarget(u, headers); to != "" && protocol.RefusedScheme(to) != "" {
+			return refused("the redirect from "+clipURL(u)+" to", to, protocol.OpenRule)
+		}
+	}
+	return ""
+}
+
 // redirectTarget is where a redirect response sends the browser.
-func redirectTarget(from string, headers []proto.FetchHeaderEntry) string {
+func redirectTarget(from string, headers []*proto.FetchHeaderEntry) string {
 	for _, h := range headers {
+		if h == nil {
+			continue
+		}
 		if !strings.EqualFold(h.Name, "Location") {
 			continue
 		}
@@ -191,9 +200,9 @@ func redirectTarget(from string, headers []proto.FetchHeaderEntry) string {
 	return ""
 }
 
-// blockedByBrowser reads a Log entry in which Chromium says it refused to
-// open an address a page asked for; it returns the refusal, or "".
-func blockedByBrowser(source, text string) string {
+// LogRefusal reads a Log entry in which Chromium says it refused to open
+// an address a page asked for; it returns the refusal, or "".
+func LogRefusal(source, text string) string {
 	if source != "security" {
 		return ""
 	}

@@ -26,6 +26,12 @@ type tab struct {
 	onDialog func(typ, msg string) // reports a dismissed dialog
 }
 
+// setupRequest is a request a new tab's session gets before its first run.
+type setupRequest interface {
+	proto.Request
+	Call(proto.Client) error
+}
+
 // newTab creates a fresh incognito context and page, ready for input: the
 // page domain is on (dialogs are seen), focus is emulated so typing works
 // in pages that are not the focused window, and the renderer is up.
@@ -53,10 +59,8 @@ func (b *Browser) newTab(ctx context.Context) (t *tab, err error) {
 	t.sess = session{c: b.root.c, w: b.root.w, id: at.SessionID}
 	b.tabs.Store(string(at.SessionID), t)
 	s := t.sess.with(ctx)
-	for _, req := range append([]interface {
-		proto.Request
-		Call(proto.Client) error
-	}{proto.PageEnable{}, proto.InspectorEnable{}, proto.EmulationSetFocusEmulationEnabled{Enabled: true}}, guardRequests()...) {
+	for _, req := range append([]setupRequest{proto.PageEnable{}, proto.InspectorEnable{},
+		proto.EmulationSetFocusEmulationEnabled{Enabled: true}}, guardRequests()...) {
 		if err = req.Call(s); err != nil {
 			return t, fmt.Errorf("%s: %w", req.ProtoReq(), err)
 		}
