@@ -97,8 +97,9 @@
 // redirects of documents to refused addresses (Fetch interception), and
 // reads what Chromium refused a page itself (guard.go). Such a refusal
 // fails the step that was running, "<what> <address> refused: a test may
-// only open http:, https: and about:blank pages"; one that comes after the
-// last step fails the run.
+// only open http:, https: and about:blank pages" (one that comes after the
+// last step ended, from a timer or a slow redirect, is blocked all the
+// same, but no step is left to report it).
 //
 // # Artifacts
 //

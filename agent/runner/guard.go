@@ -134,7 +134,9 @@ func (b *Browser) observe(data []byte) {
 	case "Log.entryAdded":
 		msg = LogRefusal(e.Params.Entry.Source, e.Params.Entry.Text)
 	case "Page.windowOpen":
-		if protocol.RefusedScheme(e.Params.URL) != "" {
+		// A blob: window shows what the page itself made (a PDF it built,
+		// say), as a data: frame does; Chromium opens both.
+		if s := protocol.RefusedScheme(e.Params.URL); s != "" && s != "blob" {
 			msg = refused("opening a window at", e.Params.URL, protocol.OpenRule)
 		}
 	}

@@ -165,3 +165,20 @@ func TestGuardBlocksWhatTheRunnerIsAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestPageOwnContentStillOpens: the guard refuses no address a page makes
+// of its own content, which Chromium opens: data: images and frames, a
+// blob: window (an invoice the page built), about:blank and srcdoc frames.
+func TestPageOwnContentStillOpens(t *testing.T) {
+	t.Parallel()
+	res, _ := runSteps(t, nav("/login.html"),
+		scriptStep(`const f = document.createElement('iframe'); f.src = 'data:text/html,<p>framed</p>'; document.body.append(f);
+const g = document.createElement('iframe'); g.srcdoc = '<p>srcdoc</p>'; document.body.append(g);
+const i = new Image(); i.src = 'data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=='; document.body.append(i);
+window.open(URL.createObjectURL(new Blob(['<p>invoice</p>'], {type: 'text/html'})));
+window.open('about:blank');`),
+		typed("assertVisible", &protocol.Target{Locators: []protocol.Locator{loc("text", "framed")}, Frame: []protocol.Locator{loc("css", "iframe[src^=data]")}}),
+		short(scriptStep("const i = document.images[document.images.length - 1]; if (!i.complete || !i.naturalWidth) throw new Error('no image')"), 2000),
+		textIs(css("h1"), "equals", "Sign in"))
+	mustPass(t, res)
+}

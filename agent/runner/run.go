@@ -93,12 +93,6 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 		}
 		res.Status, res.Error = r.outcome(ctx, sr)
 	}
-	if res.Status == protocol.RunPassed && r.tab != nil {
-		// Something the last step started (a timer, a redirect) came after it.
-		if why := r.tab.refusals.take(); why != "" {
-			res.Status, res.Error = protocol.RunFailed, "after the last step: "+why
-		}
-	}
 	r.flush()
 	r.drain(&res)
 	res.DurationMs = time.Since(start).Milliseconds()
