@@ -10,7 +10,7 @@ const DSLVersion = 2
 type Issue struct {
 	Path    string `json:"path"`
 	Message string `json:"message"` // a sentence for people: "url is required for a navigate step"
-	Code    string `json:"code"`    // a word for programs: required, unknown, type, enum, range, too_long, duplicate, format, conflict, unsupported, json
+	Code    string `json:"code"`    // a word for programs: required, unknown, type, enum, range, too_long, duplicate, format, conflict, unsupported, url_scheme, json
 }
 
 // Document is a test: the DSL, version 2.

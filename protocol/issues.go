@@ -21,6 +21,7 @@ const (
 	CodeFormat      = "format"      // a string of the wrong shape
 	CodeConflict    = "conflict"    // parameters that exclude each other
 	CodeUnsupported = "unsupported" // valid elsewhere, not supported here
+	CodeURLScheme   = "url_scheme"  // an address the browser may not open (see RefusedScheme)
 )
 
 // issueList collects issues.

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -191,27 +192,55 @@ func (r *renderer) component(s Step) {
 // arrow function of one argument, vars, to run in the page: each ${name}
 // in the code becomes vars.name and each ${secrets.NAME} vars.secrets.NAME,
 // so values travel as arguments rather than being pasted into the code.
-// refs lists the references the code uses, in order.
+// The code may also write vars.secrets.NAME itself (how the registry and
+// the README say a script reads a secret). refs lists the references the
+// code uses, in order, such a secret as "secrets.NAME".
 func ScriptSource(code string) (fn string, refs []string) {
 	body, refs := scriptBody(code)
 	return "(vars) => {\n" + body + "\n}", refs
 }
+
+// varsSecretRe finds vars.secrets.NAME written in a script's code, not as
+// the end of a longer name (myvars.secrets.X, a.vars.secrets.X).
+var varsSecretRe = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])vars\.secrets\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 func scriptBody(code string) (string, []string) {
 	segs, _ := splitRefs(code, false)
 	var b strings.Builder
 	var refs []string
 	seen := map[string]bool{}
+	use := func(ref string) {
+		if !seen[ref] {
+			seen[ref] = true
+			refs = append(refs, ref)
+		}
+	}
 	for _, g := range segs {
 		if !g.IsRef {
 			b.WriteString(g.Text)
+			for _, m := range varsSecretRe.FindAllStringSubmatch(g.Text, -1) {
+				use(SecretPrefix + m[2])
+			}
 			continue
 		}
 		b.WriteString("vars." + g.Ref)
-		if !seen[g.Ref] {
-			seen[g.Ref] = true
-			refs = append(refs, g.Ref)
-		}
+		use(g.Ref)
 	}
 	return b.String(), refs
+}
+
+// ExplicitSecretRefs returns d with each script's vars.secrets.NAME
+// written ${secrets.NAME}: the same code once ScriptSource hands it to the
+// page, and a reference that whoever looks for ${secrets.NAME} sees (the
+// hub sends a run only the secrets its document refers to that way).
+func ExplicitSecretRefs(d Document) Document {
+	steps := make([]Step, len(d.Steps))
+	for i, st := range d.Steps {
+		if st.Type == "script" && strings.Contains(st.Code, "vars.secrets.") {
+			st.Code = varsSecretRe.ReplaceAllString(st.Code, "${1}$${"+SecretPrefix+"${2}}")
+		}
+		steps[i] = st
+	}
+	d.Steps = steps
+	return d
 }

@@ -93,3 +93,23 @@ func TestScriptSource(t *testing.T) {
 		t.Errorf("ScriptSource = %q, %v", fn, refs)
 	}
 }
+
+// TestScriptReadsVarsSecrets (issue 26, finding 11): a script may read a
+// secret as vars.secrets.NAME, as the registry and the README say; it is
+// a reference like ${secrets.NAME}, and ExplicitSecretRefs spells it so
+// without changing the code that runs.
+func TestScriptReadsVarsSecrets(t *testing.T) {
+	code := "const pw = vars.secrets.PW; return [pw, vars.secrets.PW, ${secrets.K}, myvars.secrets.NO, a.vars.secrets.NO2, vars.secrets.Two_2]"
+	fn, refs := ScriptSource(code)
+	if strings.Join(refs, ",") != "secrets.PW,secrets.K,secrets.Two_2" {
+		t.Errorf("refs %v", refs)
+	}
+	d := ExplicitSecretRefs(Document{DSL: 2, Name: "x", Steps: []Step{{ID: "s1", Type: "script", Code: code}, {ID: "s2", Type: "fill", Value: Ptr("vars.secrets.PW")}}})
+	want := "const pw = ${secrets.PW}; return [pw, ${secrets.PW}, ${secrets.K}, myvars.secrets.NO, a.vars.secrets.NO2, ${secrets.Two_2}]"
+	if d.Steps[0].Code != want || *d.Steps[1].Value != "vars.secrets.PW" {
+		t.Errorf("explicit: %q", d.Steps[0].Code)
+	}
+	if fn2, refs2 := ScriptSource(d.Steps[0].Code); fn2 != fn || strings.Join(refs2, ",") != strings.Join(refs, ",") {
+		t.Errorf("the code that runs changed:\n%s\n%s", fn, fn2)
+	}
+}

@@ -149,7 +149,7 @@ func buildRegistry() []StepType {
 	el := target(true, "the element to act on")
 	return []StepType{
 		{Type: "navigate", Description: "Open a URL in the page.", Params: common(NavigateTimeoutMs,
-			Param{Name: "url", Type: ParamString, Required: true, Description: "the address: absolute, or relative to the environment's base URL"})},
+			Param{Name: "url", Type: ParamString, Required: true, Description: "the address: absolute http: or https: (or about:blank), or relative to the environment's base URL; other schemes such as file: are refused"})},
 		action("click", "Click an element.", el),
 		action("dblclick", "Double-click an element.", el),
 		action("hover", "Move the mouse over an element.", el),

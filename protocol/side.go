@@ -41,7 +41,8 @@ type Skipped struct {
 // rest of its test comes through; a test whose every command is skipped
 // comes back without steps. Issues are what stops the whole import: input
 // that is not a project, a test or command that is not an object, a test
-// without a name. Disabled commands (// prefix) and comment-only rows are
+// without a name, an address the browser may not open (an open command's,
+// or the project's url; see RefusedScheme). Disabled commands (// prefix) and comment-only rows are
 // skipped as Selenium IDE skips them (not listed), and kept in the
 // description of the next step. Issues carry the prefix "tests[i].". It
 // never panics.
@@ -58,6 +59,7 @@ func ImportSide(data []byte) (docs []Document, skipped []Skipped, issues []Issue
 	var base string
 	if v := m["url"]; v != nil {
 		base, _ = d.str("url", v)
+		checkOpenable(&d.issues, "url", base)
 	}
 	suites := sideSuites(m["suites"])
 	var tests []any
@@ -126,6 +128,12 @@ func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[s
 	doc := Document{DSL: DSLVersion, Name: name, Suite: suites[id], Steps: steps, Description: c.describe("")}
 	doc.normalise()
 	vi := doc.validate()
+	if refused := refusedOpens(vi, from); len(refused) > 0 {
+		// An address the browser may not open is not left out as a
+		// command we cannot convert: the import is refused, as saving it
+		// would be.
+		return doc, skipped, refused
+	}
 	// A step that would not be valid goes too, with the command that made it.
 	bad := map[int]string{}
 	for _, is := range vi {
@@ -151,6 +159,24 @@ func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[s
 	slices.SortFunc(skipped, func(a, b Skipped) int { return a.Index - b.Index })
 	doc.Steps = kept
 	return doc, skipped, doc.validate()
+}
+
+// refusedOpens returns, at the path of the command that made it, each
+// issue of a step whose address the browser may not open (see
+// RefusedScheme).
+func refusedOpens(vi []Issue, from []int) []Issue {
+	var out []Issue
+	for _, is := range vi {
+		var k int
+		if is.Code != CodeURLScheme {
+			continue
+		}
+		if _, err := fmt.Sscanf(is.Path, "steps[%d]", &k); err == nil && k >= 0 && k < len(from) {
+			is.Path = index("commands", from[k]) + ".target"
+		}
+		out = append(out, is)
+	}
+	return out
 }
 
 // sideSuites maps test ids to the name of the first suite listing them;

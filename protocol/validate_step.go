@@ -106,8 +106,21 @@ func checkStringParam(l *issueList, path string, s *Step, param Param) {
 		}
 	case param.Name == "key" && strings.TrimSpace(v) == "":
 		l.add(path, CodeRequired, "key may not be blank")
+	case param.Name == "url":
+		checkText(l, path, param.Name, v, maxTextLen)
+		checkOpenable(l, path, v)
 	default:
 		checkText(l, path, param.Name, v, maxTextLen)
+	}
+}
+
+// checkOpenable refuses a URL the browser is sent to when its literal text
+// starts with a scheme a test may not open (see RefusedScheme); what a
+// reference holds is checked by the agent when the step runs.
+func checkOpenable(l *issueList, path, u string) {
+	if scheme := RefusedScheme(u); scheme != "" {
+		l.add(path, CodeURLScheme, "%s: addresses are refused: %s; give an http(s) address, or one relative to the base URL such as ${baseUrl}/login",
+			clip(scheme, 40), OpenRule)
 	}
 }
 

@@ -46,6 +46,9 @@ func newPageState(m *Manager, b *browser, inc *rod.Browser, page *rod.Page, owne
 // isolated world of every frame, now and after each navigation.
 func (pg *pageState) install() error {
 	p := pg.page.Context(pg.ctx)
+	if err := guard(pg.ctx, pg.page, func(why string) { pg.m.log.Info("authoring page", "refused", why) }); err != nil {
+		return err
+	}
 	wait := p.EachEvent(
 		func(e *proto.RuntimeExecutionContextCreated) { pg.contextCreated(e) },
 		func(e *proto.RuntimeExecutionContextDestroyed) { pg.contextDestroyed(e.ExecutionContextID) },

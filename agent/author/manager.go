@@ -262,6 +262,9 @@ func (m *Manager) Start(ctx context.Context, id string, s protocol.AuthorStart, 
 	if s.URL == "" {
 		return errors.New("no start URL")
 	}
+	if why := protocol.CheckOpenURL(s.URL); why != "" {
+		return fmt.Errorf("opening %s refused: %s", s.URL, why)
+	}
 	headed := s.Headed && m.opts.CanHead
 	out.Status(id, protocol.SessionStarting, s.URL, "")
 	// Known before the browser starts (seconds, the first time), so a stop

@@ -95,11 +95,18 @@ func (m *Manager) Try(ctx context.Context, req protocol.TryRequest) protocol.Try
 	}
 	lctx, stopListening := context.WithCancel(ctx)
 	defer stopListening()
+	var refusal firstRefusal // what the script made the page try to open, and Chromium refused
 	go page.Context(lctx).EachEvent(func(e *proto.RuntimeConsoleAPICalled) {
 		cmu.Lock()
 		defer cmu.Unlock()
 		if len(console) < protocol.MaxConsoleLines {
 			console = append(console, protocol.ConsoleLine{Level: consoleLevel(e.Type), Text: mask(cut(consoleText(e.Args), maxConsoleText))})
+		}
+	}, func(e *proto.LogEntryAdded) { // the page's guard enabled Log
+		if e.Entry != nil {
+			if why := runner.LogRefusal(string(e.Entry.Source), e.Entry.Text); why != "" {
+				refusal.add(why)
+			}
 		}
 	})()
 
@@ -112,6 +119,9 @@ func (m *Manager) Try(ctx context.Context, req protocol.TryRequest) protocol.Try
 	cmu.Lock()
 	res.Console = console
 	cmu.Unlock()
+	if why := refusal.get(); why != "" && err == nil {
+		return fail(why)
+	}
 	if err != nil {
 		if tctx.Err() != nil && ctx.Err() == nil {
 			// A busy loop holds the page: stop it.
@@ -284,14 +294,25 @@ func (m *Manager) freshPage(ctx context.Context, url string, limit time.Duration
 		m.idleCheck()
 		return nil, nil, fmt.Errorf("cannot open a browser context: %w", err)
 	}
+	gctx, stopGuard := context.WithCancel(ctx) // the page's guard ends with it
 	done := func() {
+		stopGuard()
 		_ = proto.TargetDisposeBrowserContext{BrowserContextID: inc.BrowserContextID}.Call(b.rod)
 		m.idleCheck()
+	}
+	if why := protocol.CheckOpenURL(url); url != "" && why != "" {
+		done()
+		return nil, nil, fmt.Errorf("opening %s refused: %s", url, why)
 	}
 	page, err := inc.Page(proto.TargetCreateTarget{URL: "about:blank"})
 	if err != nil {
 		done()
 		return nil, nil, fmt.Errorf("cannot open a browser page: %w", err)
+	}
+	var refusal firstRefusal
+	if err := guard(gctx, page, refusal.add); err != nil {
+		done()
+		return nil, nil, fmt.Errorf("cannot prepare the page: %w", err)
 	}
 	if url == "" || url == "about:blank" {
 		return page, done, nil
@@ -304,6 +325,9 @@ func (m *Manager) freshPage(ctx context.Context, url string, limit time.Duration
 	}
 	if err == nil {
 		err = page.Context(octx).WaitLoad()
+	}
+	if why := refusal.get(); why != "" {
+		err = errors.New(why) // a redirect to a refused address: say so
 	}
 	if err != nil {
 		done()

@@ -2,9 +2,12 @@ package author
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/protocol"
 )
 
@@ -38,6 +41,9 @@ func TestTry(t *testing.T) {
 			console: []protocol.ConsoleLine{{Level: "log", Text: "pw ***"}},
 			err:     "the script threw: Error: bad ***"},
 		{name: "secret in the value", req: protocol.TryRequest{Code: `return ${secrets.PW}`, Secrets: map[string]string{"PW": secret}}, value: `"***"`},
+		// Issue 26, finding 11: vars.secrets.NAME, as the README says.
+		{name: "vars.secrets", req: protocol.TryRequest{Code: `console.log(vars.secrets.PW); return [vars.secrets.PW.length, vars.secrets.PW]`,
+			Secrets: map[string]string{"PW": secret}}, value: `[10,"***"]`, console: []protocol.ConsoleLine{{Level: "log", Text: "***"}}},
 		{name: "busy loop", req: protocol.TryRequest{Code: `while (true) {}`, TimeoutMs: 500}, value: `null`, err: "the script did not finish within 500 ms", maxMillis: 10_000},
 		{name: "never settles", req: protocol.TryRequest{Code: `await new Promise(() => {})`, TimeoutMs: 300}, value: `null`, err: "the script did not finish within 300 ms", maxMillis: 10_000},
 		{name: "unknown variable", req: protocol.TryRequest{Code: `return ${nope}`}, value: `null`, err: "${nope}"},
@@ -103,4 +109,62 @@ func TestTryInRecording(t *testing.T) {
 	}
 	p.MustElement("p").MustClick()
 	out.waitSteps(t, "navigate,click")
+}
+
+// TestAuthoringRefusesSchemes (issue 26, finding 1a): a script tried, a
+// recording and a picker never open an address a test may not open: the
+// start address is refused, what a tried script makes the page open is
+// refused and said, and an authoring page asked to go to a file: page
+// (as an address typed in a headed window would) loads nothing of it.
+func TestAuthoringRefusesSchemes(t *testing.T) {
+	dir := t.TempDir()
+	const marker = "tat_MARKER_never_in_authoring"
+	if err := os.WriteFile(filepath.Join(dir, "agent.json"), []byte(marker), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := "file://" + filepath.ToSlash(filepath.Join(dir, "agent.json"))
+	srv := site(t, map[string]string{"/": `<!doctype html><title>Shop</title><p>hi</p>`})
+	m := manager(t)
+	ctx := context.Background()
+	refusal := "refused: " + protocol.OpenRule
+	for _, c := range []struct {
+		name string
+		req  protocol.TryRequest
+		want string
+	}{
+		{"a file: start address", protocol.TryRequest{URL: file, Code: "return document.body.innerText"}, "opening " + file + " " + refusal},
+		{"a view-source: start address", protocol.TryRequest{URL: "view-source:" + srv.URL + "/", Code: "return 1"}, refusal},
+		{"location", protocol.TryRequest{URL: srv.URL + "/", Code: "location = '" + file + "'; await new Promise(r => setTimeout(r, 200)); return document.body.innerText"},
+			"opening " + file + " " + refusal},
+		{"window.open", protocol.TryRequest{URL: srv.URL + "/", Code: "window.open('" + file + "')"}, "opening " + file + " " + refusal},
+		{"an iframe", protocol.TryRequest{URL: srv.URL + "/", Code: "const f = document.createElement('iframe'); f.src = '" + file + "'; document.body.append(f)"},
+			"opening " + file + " " + refusal},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := m.Try(ctx, c.req)
+			if res.Error == nil || !strings.Contains(res.Error.Message, c.want) {
+				t.Errorf("error %+v, want %q", res.Error, c.want)
+			}
+			if strings.Contains(string(res.Value), marker) {
+				t.Errorf("the file reached the script: %s", res.Value)
+			}
+		})
+	}
+	for _, kind := range []string{protocol.AuthorRecord, protocol.AuthorPick} {
+		err := m.Start(ctx, kind+"-refused", protocol.AuthorStart{Kind: kind, URL: file}, newSink())
+		if err == nil || !strings.Contains(err.Error(), "opening "+file+" "+refusal) {
+			t.Errorf("%s at %s: %v", kind, file, err)
+		}
+	}
+	_, _, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	nav, err := proto.PageNavigate{URL: file}.Call(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nav.ErrorText != "net::ERR_BLOCKED_BY_CLIENT" {
+		t.Errorf("navigating the recording's page to %s: %q", file, nav.ErrorText)
+	}
+	if html := p.MustEval(`() => document.documentElement ? document.documentElement.outerHTML : ""`).Str(); strings.Contains(html, marker) {
+		t.Errorf("the recording's page shows the file: %s", html)
+	}
 }

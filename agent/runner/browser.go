@@ -103,7 +103,8 @@ type Browser struct {
 	url          string // the DevTools WebSocket address
 	dataDir      string // --user-data-dir, removed on Close
 	l            *launcher.Launcher
-	root         session // the browser-level session
+	root         session  // the browser-level session
+	tabs         sync.Map // session id -> *tab: every tab open, for observe (guard.go)
 
 	bg     context.Context // ends on Close or when the browser is gone
 	stopBg context.CancelFunc
@@ -179,13 +180,15 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 		return nil, fmt.Errorf("connecting to %s: %w", path, err)
 	}
 	w := newWire(ws)
-	c := cdp.New().Start(w)
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	b := &Browser{opts: opts, log: log, path: path, frames: frames, url: u, dataDir: dir, l: l,
-		root: session{c: c, w: w}, gone: make(chan struct{}), watched: map[string]*tab{}}
+		gone: make(chan struct{}), watched: map[string]*tab{}}
+	w.observe = b.observe // before the client starts reading
+	b.root = session{c: cdp.New().Start(w), w: w}
+	c := b.root.c
 	b.bg, b.stopBg = context.WithCancel(context.Background())
 	go b.events(c.Event())
 	if !headed {

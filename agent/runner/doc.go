@@ -88,6 +88,19 @@
 // viewport is scrolled into view for its failure screenshot. Used: the values the step used after
 // interpolation (url, value, key, expected, ms, name), secrets masked.
 //
+// # Where a run may go
+//
+// A run opens only http: and https: pages and about:blank
+// (protocol.CheckOpenURL). A navigate step to anything else, after
+// interpolation and resolution against the baseUrl, fails before the
+// browser is asked; every tab also fails requests for file: addresses and
+// redirects of documents to refused addresses (Fetch interception), and
+// reads what Chromium refused a page itself (guard.go). Such a refusal
+// fails the step that was running, "<what> <address> refused: a test may
+// only open http:, https: and about:blank pages" (one that comes after the
+// last step ended, from a timer or a slow redirect, is blocked all the
+// same, but no step is left to report it).
+//
 // # Artifacts
 //
 // With job.Screenshots a viewport JPEG follows every passed step, named

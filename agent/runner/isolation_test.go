@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/protocol"
 )
 
@@ -75,9 +77,11 @@ func TestSecretsMasked(t *testing.T) {
 		short(protocol.Step{Type: "assertUrl", Expected: protocol.Ptr("nope"), Match: "equals"}, 1000),
 		{Type: "script", Code: "throw new Error('leak ' + ${secrets.PASSWORD})"},
 		{Type: "navigate", URL: "http://${secrets.PASSWORD}.invalid/"},
+		{Type: "script", Code: "location = 'file:///tmp/' + ${secrets.PASSWORD}"}, // refused, naming the address
+		{Type: "script", Code: "throw new Error('leak ' + vars.secrets.PASSWORD)"},
 	}
-	for _, last := range lasts {
-		t.Run(last.Type, func(t *testing.T) {
+	for i, last := range lasts {
+		t.Run(last.Type+strconv.Itoa(i), func(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -110,6 +114,24 @@ func TestSecretsMasked(t *testing.T) {
 				t.Errorf("no healing log")
 			}
 		})
+	}
+}
+
+// TestScriptVarsSecrets (issue 26, finding 11): a script step reads a
+// secret as vars.secrets.NAME, as the README says; one the run was not
+// given fails the step naming it.
+func TestScriptVarsSecrets(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	doc := document(t, nav("/login.html"),
+		protocol.Step{Type: "script", Code: "document.getElementById('greeting').textContent = 'length ' + vars.secrets.PW.length"},
+		textIs(css("#greeting"), "equals", "length 10"),
+		protocol.Step{Type: "script", Code: "return vars.secrets.MISSING"})
+	res, _ := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Secrets: map[string]string{"PW": "0123456789"}})
+	if res.Status != protocol.RunFailed || res.Steps[2].Status != protocol.StepPassed ||
+		!strings.Contains(res.Steps[3].Error, "unknown secret ${secrets.MISSING}") {
+		t.Fatalf("status %s: %+v", res.Status, res.Steps)
 	}
 }
 
@@ -173,7 +195,20 @@ func TestDialogsAreDismissed(t *testing.T) {
 
 func TestPageCrashIsError(t *testing.T) {
 	t.Parallel()
-	res, rec := runSteps(t, nav("/login.html"), protocol.Step{Type: "navigate", URL: "chrome://crash"}, fillStep(css("#email"), "x"))
+	// chrome://crash is no page a test may open: the renderer is crashed
+	// from outside while the second step waits.
+	page := siteURL("/login.html?crash=" + strconv.FormatInt(time.Now().UnixNano(), 36))
+	rec := &recorder{}
+	go func() {
+		for start := time.Now(); !slices.Contains(rec.kinds(), "step.started[1]") && time.Since(start) < 20*time.Second; {
+			time.Sleep(10 * time.Millisecond)
+		}
+		crashPage(page)
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	defer cancel()
+	doc := document(t, protocol.Step{Type: "navigate", URL: page}, protocol.Step{Type: "wait", Ms: protocol.Ptr(10000)}, fillStep(css("#email"), "x"))
+	res := testBrowser.Run(ctx, protocol.Job{RunID: "run_test", Version: 1, Document: doc}, rec)
 	if res.Status != protocol.RunError || !strings.Contains(res.Error, "crashed") {
 		t.Fatalf("status %s error %q, want error: the page crashed", res.Status, res.Error)
 	}
@@ -182,5 +217,39 @@ func TestPageCrashIsError(t *testing.T) {
 	}
 	if k := rec.kinds(); k[len(k)-1] != "run.finished:error" {
 		t.Errorf("events %v", k)
+	}
+}
+
+// crashPage crashes the renderer of the run's tab showing url, once one does.
+func crashPage(url string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		targets, err := proto.TargetGetTargets{}.Call(testBrowser.root.with(ctx))
+		if err != nil {
+			return
+		}
+		for _, ti := range targets.TargetInfos {
+			if ti.URL != url {
+				continue
+			}
+			testBrowser.mu.Lock()
+			var crash *tab
+			for _, tb := range testBrowser.watched {
+				if tb.target == ti.TargetID {
+					crash = tb
+				}
+			}
+			testBrowser.mu.Unlock()
+			if crash != nil {
+				cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+				err := proto.PageCrash{}.Call(crash.sess.with(cctx)) // no answer comes: the renderer is gone
+				cancel()
+				if err == nil || !strings.Contains(err.Error(), "pending navigations") {
+					return
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -125,6 +125,7 @@ func gate(name string) chan struct{} {
 //
 //	/cookie?set=V&gate=G  sets the cookie who=V, then opens gate G
 //	/cookie?wait=G        waits for gate G, then shows the request's cookies
+//	/redirect?to=U        redirects to U (302), whatever it is
 //	/slow                 answers after 300 ms
 func siteHandler() http.Handler {
 	mux := http.NewServeMux()
@@ -152,6 +153,10 @@ func siteHandler() http.Handler {
 		if g := q.Get("gate"); g != "" {
 			defer close(gate(g))
 		}
+	})
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", r.URL.Query().Get("to"))
+		w.WriteHeader(http.StatusFound)
 	})
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(300 * time.Millisecond)

@@ -47,6 +47,9 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 	start := time.Now()
 	err := s.execute(ctx)
 	r.flush()
+	if why := r.refusal(ctx, st); why != "" && ctx.Err() == nil {
+		err = permanent("%s", why) // what the page tried says more than what followed from it
+	}
 	own := err != nil && ctx.Err() == nil // the step's own failure, not the run's end
 	if own {
 		r.probe(ctx)

@@ -16,11 +16,17 @@ import (
 // navigate opens a URL and waits for the page's load event. A URL that is
 // not absolute is resolved against the baseUrl variable, if any.
 func navigate(s *stepRun, ctx context.Context, st protocol.Step) error {
+	if protocol.RefusedScheme(st.URL) != "" {
+		return permanent("%s", refused("navigate to", st.URL, protocol.OpenRule))
+	}
 	target, err := s.r.absolute(st.URL)
 	if err != nil {
 		return err
 	}
 	s.used["url"] = target
+	if why := protocol.CheckOpenURL(target); why != "" { // the base URL can be anything
+		return permanent("%s", refused("navigate to", target, why))
+	}
 	nav, err := proto.PageNavigate{URL: target}.Call(s.r.sess(ctx))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -48,13 +54,16 @@ func (r *run) absolute(u string) (string, error) {
 			if p.Host != "" {
 				return u, nil
 			}
-		case "about", "data", "file", "blob", "chrome":
+		case "about": // about:blank; CheckOpenURL refuses the others
 			return u, nil
 		}
 	}
 	base, ok := r.lookup("baseUrl")
 	if !ok || base == "" {
 		return "", permanent("the url %q is not absolute after interpolation: write a full address such as https://example.com/login, or give the environment a baseUrl variable", u)
+	}
+	if protocol.RefusedScheme(base) != "" {
+		return "", permanent("%s", refused("navigate to", u+" under the baseUrl "+base, protocol.OpenRule))
 	}
 	b, err := url.Parse(base)
 	if err != nil || b.Scheme == "" || b.Host == "" {

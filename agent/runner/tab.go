@@ -19,9 +19,17 @@ type tab struct {
 	sess   session
 	clock  frameClock // runs while a run uses the tab, with Browser.frames
 
+	refusals refusals // what its page tried to open and was refused (guard.go)
+
 	// Set while a run uses the tab (see watch).
 	stop     func(error)           // cancels the run with a cause
 	onDialog func(typ, msg string) // reports a dismissed dialog
+}
+
+// setupRequest is a request a new tab's session gets before its first run.
+type setupRequest interface {
+	proto.Request
+	Call(proto.Client) error
 }
 
 // newTab creates a fresh incognito context and page, ready for input: the
@@ -49,11 +57,10 @@ func (b *Browser) newTab(ctx context.Context) (t *tab, err error) {
 		return t, err
 	}
 	t.sess = session{c: b.root.c, w: b.root.w, id: at.SessionID}
+	b.tabs.Store(string(at.SessionID), t)
 	s := t.sess.with(ctx)
-	for _, req := range []interface {
-		proto.Request
-		Call(proto.Client) error
-	}{proto.PageEnable{}, proto.InspectorEnable{}, proto.EmulationSetFocusEmulationEnabled{Enabled: true}} {
+	for _, req := range append([]setupRequest{proto.PageEnable{}, proto.InspectorEnable{},
+		proto.EmulationSetFocusEmulationEnabled{Enabled: true}}, guardRequests()...) {
 		if err = req.Call(s); err != nil {
 			return t, fmt.Errorf("%s: %w", req.ProtoReq(), err)
 		}
@@ -66,6 +73,9 @@ func (b *Browser) newTab(ctx context.Context) (t *tab, err error) {
 func (b *Browser) dispose(t *tab) {
 	if t == nil || t.ctxID == "" {
 		return
+	}
+	if t.sess.id != "" {
+		defer b.tabs.Delete(string(t.sess.id))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -22,6 +22,9 @@ import (
 type wire struct {
 	ws   *cdp.WebSocket
 	next atomic.Int64 // the last pipelined request's id, from pipeBase up
+	// observe, set before the first Read, sees every event before rod's
+	// client does, on the reader (Browser.observe); it must not block.
+	observe func(event []byte)
 
 	mu      sync.Mutex                // guards the fields below
 	waiting map[int64]chan wireAnswer // by request id: answers to pipelined requests
@@ -75,6 +78,9 @@ func (w *wire) Read() ([]byte, error) {
 			return nil, err
 		}
 		id := answerID(data)
+		if id == 0 && w.observe != nil {
+			w.observe(data)
+		}
 		if id < pipeBase {
 			return data, nil
 		}

@@ -97,44 +97,53 @@ func (s *Server) loadAuthorEnv(w http.ResponseWriter, r *http.Request, sc scope,
 
 // startURL resolves a start address: absolute http(s), or relative to the
 // environment's base URL (also written ${baseUrl}/...); empty takes the
-// base URL itself. issue is "" when it is fine.
-func startURL(raw, base string, required bool) (string, string) {
+// base URL itself. bad is nil when it is fine; an address the browser may
+// not open (protocol.RefusedScheme) is refused with code url_scheme.
+func startURL(raw, base string, required bool) (string, *Issue) {
 	raw = strings.TrimSpace(raw)
+	issue := func(code, msg string) (string, *Issue) { return "", &Issue{Path: "url", Code: code, Message: msg} }
 	if len(raw) > maxStartURL {
-		return "", fmt.Sprintf("url is longer than %d characters", maxStartURL)
+		return issue("format", fmt.Sprintf("url is longer than %d characters", maxStartURL))
+	}
+	if scheme := protocol.RefusedScheme(raw); scheme != "" {
+		return issue(protocol.CodeURLScheme, fmt.Sprintf("url is a %s: address: %s", clipText(scheme, 40), protocol.OpenRule))
 	}
 	if strings.ContainsAny(raw, "\x00\r\n") {
-		return "", "url must be one line of text"
+		return issue("format", "url must be one line of text")
 	}
 	rest, templated := strings.CutPrefix(raw, "${baseUrl}")
 	if raw == "" && base == "" {
 		if required {
-			return "", "url is required: an http(s) address, or a path relative to the environment's base URL"
+			return issue("format", "url is required: an http(s) address, or a path relative to the environment's base URL")
 		}
-		return "", ""
+		return "", nil
 	}
 	if !templated {
 		if u, err := url.Parse(raw); err == nil && u.IsAbs() {
 			if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return "", "url must be an http or https address"
+				return issue("format", "url must be an http or https address")
 			}
-			return raw, ""
+			return raw, nil
 		}
 	}
 	if base == "" {
-		return "", "url is relative but the environment has no base URL: give an address starting with http:// or https://"
+		return issue("format", "url is relative but the environment has no base URL: give an address starting with http:// or https://")
 	}
 	b, err := url.Parse(base)
 	if err != nil || !b.IsAbs() || (b.Scheme != "http" && b.Scheme != "https") {
-		return "", "the environment's base URL is not an http(s) address"
+		code := "format"
+		if protocol.RefusedScheme(base) != "" {
+			code = protocol.CodeURLScheme
+		}
+		return issue(code, "the environment's base URL is not an http(s) address: "+protocol.OpenRule)
 	}
 	if rest == "" && !templated {
 		rest = raw
 	}
 	if rest == "" {
-		return base, ""
+		return base, nil
 	}
-	return strings.TrimRight(base, "/") + "/" + strings.TrimLeft(rest, "/"), ""
+	return strings.TrimRight(base, "/") + "/" + strings.TrimLeft(rest, "/"), nil
 }
 
 // authorError answers a hub/authoring error.
@@ -221,9 +230,9 @@ func (s *Server) recordStart(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	u, issue := startURL(in.URL, env.vars["baseUrl"], true)
-	if issue != "" {
-		writeIssues(w, "the recording is not valid", issueList{{Path: "url", Code: "format", Message: issue}})
+	u, bad := startURL(in.URL, env.vars["baseUrl"], true)
+	if bad != nil {
+		writeIssues(w, "the recording is not valid", issueList{*bad})
 		return
 	}
 	sess, err := s.authoring.Start(r.Context(), authoring.Start{Kind: protocol.AuthorRecord, UserID: currentUserID(r), ProjectID: sc.Project.ID,
@@ -350,9 +359,9 @@ func (s *Server) pickStart(w http.ResponseWriter, r *http.Request) {
 	}
 	u := ""
 	if in.RecordingID == "" {
-		var issue string
-		if u, issue = startURL(in.URL, env.vars["baseUrl"], true); issue != "" {
-			writeIssues(w, "the picker is not valid", issueList{{Path: "url", Code: "format", Message: issue}})
+		var bad *Issue
+		if u, bad = startURL(in.URL, env.vars["baseUrl"], true); bad != nil {
+			writeIssues(w, "the picker is not valid", issueList{*bad})
 			return
 		}
 	}
@@ -485,9 +494,9 @@ func (s *Server) tryScript(w http.ResponseWriter, r *http.Request) {
 	}
 	u := ""
 	if in.RecordingID == "" {
-		var issue string
-		if u, issue = startURL(in.URL, env.vars["baseUrl"], false); issue != "" {
-			writeIssues(w, "the script cannot be tried", issueList{{Path: "url", Code: "format", Message: issue}})
+		var bad *Issue
+		if u, bad = startURL(in.URL, env.vars["baseUrl"], false); bad != nil {
+			writeIssues(w, "the script cannot be tried", issueList{*bad})
 			return
 		}
 	}

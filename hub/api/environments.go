@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"sort"
@@ -34,6 +35,7 @@ import (
 	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
 )
 
 // SecretBox encrypts secret values at rest; Config.Secrets holds the hub's.
@@ -221,6 +223,9 @@ func readEnvironmentInput(fields map[string]json.RawMessage) (environmentInput, 
 				issues.add(path, "type", "a variable's value must be a string")
 				continue
 			}
+			if k == "baseUrl" {
+				issues.baseURLVariable(path, v)
+			}
 			if issues.value(path, "the variable's value", v); ok {
 				in.variables[k] = v
 			}
@@ -265,6 +270,15 @@ func readEnvironmentInput(fields map[string]json.RawMessage) (environmentInput, 
 		}
 	}
 	return in, issues
+}
+
+// baseURLVariable refuses a baseUrl variable the browser may not open
+// (protocol.RefusedScheme): every relative navigate of a run goes there.
+func (l *issueList) baseURLVariable(path, v string) {
+	if scheme := protocol.RefusedScheme(v); scheme != "" {
+		l.add(path, protocol.CodeURLScheme, fmt.Sprintf("baseUrl is a %s: address: %s; give an http(s) address such as https://staging.example.com",
+			clipText(scheme, 40), protocol.OpenRule))
+	}
 }
 
 // bodyRecord resolves the id of a record named in a create-or-update body:

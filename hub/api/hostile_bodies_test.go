@@ -125,6 +125,46 @@ func labelRefused(status int, body []byte) string {
 
 var indexRE = regexp.MustCompile(`\[\d+\]`)
 
+// refusedOpens are addresses a test may not send the browser to (issue 26,
+// finding 1a), written as browsers still read them.
+var refusedOpens = []string{"file:///etc/passwd", "  JaVa\tScript:alert(1)", "view-source:http://127.0.0.1/", "data:text/html,x"}
+
+// urlRE matches the paths of addresses: a step's url, a base URL, a
+// webhook's url.
+var urlRE = regexp.MustCompile(`\.(url|baseUrl)$`)
+
+// opensInBrowser reports a value in a sample body that is an address: a
+// url or baseUrl member, or the target of a Selenium open command.
+func opensInBrowser(root any, path string) bool {
+	if urlRE.MatchString(path) {
+		return true
+	}
+	parent, ok := strings.CutSuffix(path, ".target")
+	if !ok {
+		return false
+	}
+	var cmd any
+	replaceAt(root, parent, func(cur any) any { cmd = cur; return cur })
+	m, _ := cmd.(map[string]any)
+	return m != nil && m["command"] == "open"
+}
+
+// schemeRefused wants a refusal with an issue at path: 422, or the
+// validate route's 200 with valid false. (A version 1 document's open is
+// named as the step it migrates to: steps[i].url, not steps[i].target.)
+func schemeRefused(path string) func(int, []byte) string {
+	migrated := strings.TrimSuffix(path, ".target") + ".url"
+	return func(status int, body []byte) string {
+		if status != http.StatusUnprocessableEntity && !(status == http.StatusOK && bytes.Contains(body, []byte(`"valid":false`))) {
+			return "an address the browser may not open was accepted"
+		}
+		if !bytes.Contains(body, []byte(`"path":"`+path+`"`)) && !bytes.Contains(body, []byte(`"path":"`+migrated+`"`)) {
+			return "the refusal has no issue at " + path
+		}
+		return ""
+	}
+}
+
 // withNUL puts a NUL character in the middle of s.
 func withNUL(s string) string { return s[:len(s)/2] + "\x00" + s[len(s)/2:] }
 
@@ -206,6 +246,11 @@ func bodyRequests(t *testing.T, path string, samples []any, project string) []ho
 			s, isString := l.value.(string)
 			if isString {
 				add(at+" with a NUL", mustJSON(t, l.set(root, withNUL(s))), refused)
+			}
+			if isString && !l.key && opensInBrowser(root, l.path) {
+				for _, u := range refusedOpens {
+					add(at+" opening "+clipFor(u), mustJSON(t, l.set(root, u)), schemeRefused(strings.TrimPrefix(l.path, ".")))
+				}
 			}
 			kind := indexRE.ReplaceAllString(l.path, "[]")
 			if l.key || l.path == "" || kinds[kind] {

@@ -151,7 +151,7 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/pick/{id}/close":    {noBody},
 		"POST /api/scripts/try":        {obj{"code": "return 1", "url": "/", "environmentId": w.env, "timeoutMs": 1000}},
 
-		"POST /api/environments": {obj{"name": "Production", "variables": obj{"user": "carol"}, "secrets": obj{"TOKEN": "s3cret"}, "applicationId": w.app},
+		"POST /api/environments": {obj{"name": "Production", "variables": obj{"user": "carol", "baseUrl": "https://carol.example.com"}, "secrets": obj{"TOKEN": "s3cret"}, "applicationId": w.app},
 			obj{"id": w.env, "name": "Staging", "variables": obj{"user": "bob"}}},
 		"POST /api/secrets":      {obj{"environmentId": w.env, "name": "PASSWORD", "value": "hunter2"}},
 		"POST /api/applications": {obj{"name": "Admin", "baseUrl": "https://admin.example.com", "description": "back office\nfor staff"}},

@@ -196,7 +196,7 @@ func (s *Server) groundURL(text, firstNavigate string, vars map[string]string) s
 	}
 	if firstNavigate != "" {
 		u := protocol.Interpolate(firstNavigate, func(ref string) (string, bool) { v, ok := vars[ref]; return v, ok })
-		if abs, issue := startURL(u, vars["baseUrl"], false); issue == "" && abs != "" {
+		if abs, bad := startURL(u, vars["baseUrl"], false); bad == nil && abs != "" {
 			return abs
 		}
 	}

@@ -361,7 +361,8 @@ func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request, run store
 const codeComponentUnavailable = "component_unavailable"
 
 // runDocument is the document a new run of t executes, as JSON: its
-// current version with every component call expanded (hub/components).
+// current version with every component call expanded (hub/components),
+// scripts' vars.secrets.NAME written ${secrets.NAME}.
 // A document that does not validate, or calls a component that no longer
 // exists, answers issues instead.
 func (s *Server) runDocument(ctx context.Context, t store.Test) ([]byte, []protocol.Issue, error) {
@@ -380,6 +381,8 @@ func (s *Server) runDocument(ctx context.Context, t store.Test) ([]byte, []proto
 	if err != nil {
 		return nil, nil, err
 	}
-	data, err := json.Marshal(expanded)
+	// A script reading vars.secrets.NAME gets that secret (the run is
+	// sent the secrets its document refers to as ${secrets.NAME}).
+	data, err := json.Marshal(protocol.ExplicitSecretRefs(expanded))
 	return data, nil, err
 }
