@@ -119,6 +119,7 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 		Language:  language.New(cfg.LLM, logger),
 		Downloads: dl,
 		Metrics:   m, MetricsAllow: cfg.MetricsAllow,
+		RegisterPerAddress: cfg.RegisterLimit,
 	})
 	if err != nil {
 		return nil, nil, nil, err

@@ -57,6 +57,11 @@ type Config struct {
 	LoginPerEmail   int           // failures per email in the window; default 5
 	LoginPerAddress int           // failures per client address; default 20
 
+	// Limits on registrations and reset links (limits.go).
+	RegisterPerAddress int // accounts registered per client address per hour; default 5
+	ResetPerAddress    int // reset requests per client address per 15 minutes; default 10
+	ResetPerEmail      int // reset links written per account per hour; default 3
+
 	// Metrics is served at /metrics and times every request; nil: none.
 	Metrics *metrics.Metrics
 	// MetricsAllow are the client addresses that may read /metrics
@@ -111,6 +116,15 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.LoginPerAddress == 0 {
 		cfg.LoginPerAddress = 20
+	}
+	if cfg.RegisterPerAddress == 0 {
+		cfg.RegisterPerAddress = 5
+	}
+	if cfg.ResetPerAddress == 0 {
+		cfg.ResetPerAddress = 10
+	}
+	if cfg.ResetPerEmail == 0 {
+		cfg.ResetPerEmail = 3
 	}
 	origin := normalOrigin(cfg.Origin)
 	if cfg.Origin != "" && origin == "" {
