@@ -82,6 +82,7 @@ type Server struct {
 	background sync.WaitGroup
 	pairs      pairGuard
 	origin     string // Config.Origin normalized; "" when not configured
+	baseHost   string // origin's host name: the one name besides loopback ones the hub answers to (host.go)
 	// authoring keeps recording and picker sessions (nil without Dispatch).
 	authoring *authoring.Manager
 	// sseSubscribers counts live run event streams (a metrics gauge).
@@ -134,7 +135,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy, origin: origin,
+	s := &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy, origin: origin, baseHost: originHost(origin),
 		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pairs: pairGuard{misses: map[string][]time.Time{}}}
 	cfg.Metrics.Gauge("ta_sse_subscribers", "Live run event streams (server-sent events) now.",
 		func() float64 { return float64(s.sseSubscribers.Load()) })
@@ -159,10 +160,11 @@ func setDefault(d *time.Duration, v time.Duration) {
 func (s *Server) agentConnect(w http.ResponseWriter, r *http.Request) { s.Dispatch.ServeAgent(w, r) }
 
 // Handler returns the hub's HTTP handler: /healthz, /metrics, the API
-// under /api and whatever serves the rest (the web application).
+// under /api and whatever serves the rest (the web application), each only
+// for requests addressed to a host the hub answers to (ownHost).
 func (s *Server) Handler(rest http.Handler) http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.recoverer, s.Metrics.HTTP)
+	r.Use(s.recoverer, s.Metrics.HTTP, s.ownHost)
 	r.Get("/healthz", s.health)
 	r.Get("/metrics", s.serveMetrics)
 	r.Route("/api", s.routes)
