@@ -192,6 +192,18 @@ func TestHubBinary(t *testing.T) {
 	if !strings.Contains(h.log(), "Hub running at "+h.url) || !strings.Contains(h.log(), "sign in as root@example.com") {
 		t.Errorf("start-up does not say where the hub is and how to sign in:\n%s", h.log())
 	}
+	// Without HUB_BASE_URL only loopback names and addresses are served,
+	// and the hub says so at start.
+	if !strings.Contains(h.log(), "HUB_BASE_URL not set: only requests addressed to localhost or an IP address are accepted") {
+		t.Errorf("start-up does not say which host names are served:\n%s", h.log())
+	}
+	foreign, _ := http.NewRequest("GET", h.url+"/api/auth/session", nil)
+	foreign.Host = "rebound.example"
+	if resp, err := http.DefaultClient.Do(foreign); err != nil || resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("a request addressed to another host name: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	pid := postmasterPID(t, data)
 	if os.Geteuid() == 0 {
 		st, err := os.Stat(filepath.Join(data, "pg"))

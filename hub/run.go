@@ -119,6 +119,7 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 		Language:  language.New(cfg.LLM, logger),
 		Downloads: dl,
 		Metrics:   m, MetricsAllow: cfg.MetricsAllow,
+		RegisterPerAddress: cfg.RegisterLimit,
 	})
 	if err != nil {
 		return nil, nil, nil, err
@@ -271,6 +272,13 @@ func announce(ctx context.Context, st *store.Store, cfg config, logger *slog.Log
 		how = "open it in a browser and sign in, or create an account"
 	}
 	logger.Info("hub ready", "url", cfg.BaseURL, "listen", cfg.Addr, "sign-in", how)
+	// Requests addressed to other host names are refused (api/host.go).
+	if cfg.Origin == "" {
+		logger.Warn("HUB_BASE_URL not set: only requests addressed to localhost or an IP address are accepted (a guard against DNS rebinding); " +
+			"set HUB_BASE_URL=https://<name> to serve the hub under a host name")
+	} else {
+		logger.Info("requests are accepted when addressed to HUB_BASE_URL's host, localhost or an IP address", "baseURL", cfg.BaseURL)
+	}
 	fmt.Fprintf(os.Stderr, "\n  Hub running at %s\n  %s\n\n", cfg.BaseURL, how)
 }
 

@@ -157,8 +157,10 @@ func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request) (string, st
 // codePairingGone: the code is right but its computer no longer waits.
 const codePairingGone = "pairing_gone"
 
+// pendingJSON is a computer waiting for approval, without its code: id is
+// an opaque handle, good for nothing but telling entries apart.
 type pendingJSON struct {
-	Code     string `json:"code"`
+	ID       string `json:"id"`
 	Hostname string `json:"hostname"`
 	OS       string `json:"os"`
 	Since    string `json:"since"`
@@ -166,12 +168,12 @@ type pendingJSON struct {
 
 // pendingAgents lists the computers waiting for approval whose pairing
 // connection comes from the caller's own address: computers near the
-// caller, approvable in one click. Others' computers stay out of sight,
-// so nobody can take a computer that is not beside them.
+// caller. An address is shared behind NAT or a proxy, so the list shows
+// names, never codes: approving still takes the code the computer shows.
 func (s *Server) pendingAgents(w http.ResponseWriter, r *http.Request) {
 	out := []pendingJSON{}
 	for _, p := range s.Dispatch.WaitingFrom(clientAddress(r)) {
-		out = append(out, pendingJSON{Code: p.Code, Hostname: p.Hostname, OS: p.OS, Since: p.Since.UTC().Format(timeFormat)})
+		out = append(out, pendingJSON{ID: p.ID, Hostname: p.Hostname, OS: p.OS, Since: p.Since.UTC().Format(timeFormat)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"pending": out})
 }

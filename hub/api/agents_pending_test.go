@@ -106,8 +106,10 @@ func TestAgentLastSeenAndHeadless(t *testing.T) {
 }
 
 // Computers waiting for approval are listed only to users whose browser
-// comes from the same address, approvable in one click; a code whose
-// computer stopped waiting answers 410 pairing_gone.
+// comes from the same address, by name and never by code: anyone sharing
+// the address (NAT, a proxy) sees the list, so approving still takes the
+// code the computer shows, and the list's id does not stand in for it. A
+// code whose computer stopped waiting answers 410 pairing_gone.
 func TestPendingAgentsAndGoneCodes(t *testing.T) {
 	h := newHarness(t)
 	ann, _ := h.register("Ann")
@@ -127,13 +129,33 @@ func TestPendingAgentsAndGoneCodes(t *testing.T) {
 		t.Fatalf("Ann, beside the computer, sees %v", p)
 	}
 	w := p[0].(map[string]any)
-	if w["code"] != st.Code || w["hostname"] != "build-box" || w["os"] != "linux" || w["since"] != time.Unix(0, h.clock.Load()).UTC().Format(timeFormat) {
+	id, _ := w["id"].(string)
+	if !strings.HasPrefix(id, "pnd_") || w["hostname"] != "build-box" || w["os"] != "linux" || w["since"] != time.Unix(0, h.clock.Load()).UTC().Format(timeFormat) {
 		t.Errorf("pending computer %v", w)
+	}
+	compact := strings.ReplaceAll(st.Code, "-", "")
+	if body := string(ann.do("GET", "/api/agent/pending", nil).body); strings.Contains(body, st.Code) || strings.Contains(body, compact) ||
+		strings.Contains(body, `"code"`) {
+		t.Errorf("the pending list gives away the pairing code %s: %s", st.Code, body)
+	}
+	if again := pending(ann)[0].(map[string]any)["id"]; again != id {
+		t.Errorf("the id changed between two reads: %v, %v", id, again)
 	}
 	if p := pending(far); len(p) != 0 {
 		t.Errorf("Farah, at another address, sees Ann's computer: %v", p)
 	}
-	ann.do("POST", "/api/agent/pair/"+w["code"].(string), nil).want(t, 201)
+	// Someone else behind the same address sees the computer, but its id
+	// is no code: it approves nothing.
+	neighbour, _ := h.register("Neighbour")
+	if p := pending(neighbour); len(p) != 1 {
+		t.Fatalf("a neighbour at the same address sees %v", p)
+	}
+	neighbour.do("POST", "/api/agent/pair/"+id, nil).wantCode(t, 404, codeNotFound)
+	neighbour.do("GET", "/api/agent/pair/"+id, nil).wantCode(t, 404, codeNotFound)
+	if len(agentsByName(t, neighbour)) != 0 {
+		t.Fatal("the neighbour paired a computer without its code")
+	}
+	ann.do("POST", "/api/agent/pair/"+st.Code, nil).want(t, 201)
 	a.waitFor(t, "a connection", func(s agentclient.State) bool { return s.Phase == "connected" })
 	if p := pending(ann); len(p) != 0 {
 		t.Errorf("still pending after approval: %v", p)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/ids"
@@ -203,6 +204,13 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
+	if issues := in.validate(); len(issues) > 0 {
+		writeIssues(w, "the account details are not valid", issues)
+		return
+	}
+	if !s.takeRequest(w, r, s.registerLimit(), "too many accounts were registered from this address; try again later") {
+		return
+	}
 	u, ok := s.newAccount(w, r, in, false)
 	if !ok {
 		return
@@ -219,8 +227,10 @@ type forgotInput struct {
 	Email string `json:"email"`
 }
 
-// forgot always answers 204 so it tells nobody which emails have accounts;
-// for a real account it prints a reset link to the hub's log.
+// forgot answers 204 whatever the email, so it tells nobody which emails
+// have accounts; for a real account it prints a reset link to the hub's
+// log. Too many requests from one address answer 429; too many links for
+// one account answer 204 and write none (limits.go says why).
 func (s *Server) forgot(w http.ResponseWriter, r *http.Request) {
 	var in forgotInput
 	if !decode(w, r, &in) {
@@ -231,6 +241,9 @@ func (s *Server) forgot(w http.ResponseWriter, r *http.Request) {
 	issues.email("email", email)
 	if len(issues) > 0 {
 		writeIssues(w, "the email is not valid", issues)
+		return
+	}
+	if !s.takeRequest(w, r, s.resetAddressLimit(), "too many password reset requests from this address; try again later") {
 		return
 	}
 	// The work for a real account happens after the answer, so the answer
@@ -248,6 +261,14 @@ func (s *Server) forgot(w http.ResponseWriter, r *http.Request) {
 func (s *Server) sendResetLink(ctx context.Context, email string) {
 	u, err := s.store.UserByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
+		return
+	}
+	var wait time.Duration
+	if err == nil {
+		wait, err = s.store.TakeRequest(ctx, s.resetEmailLimit(), u.ID, s.Now())
+	}
+	if err == nil && wait > 0 {
+		s.log.Warn("password reset link for "+u.Email+" not written: "+strconv.Itoa(s.ResetPerEmail)+" were written within the hour", "user", u.ID)
 		return
 	}
 	token, digest := auth.NewToken()

@@ -118,6 +118,9 @@ func (h *harness) handler(t testing.TB) http.Handler {
 		Dispatch:  h.dispatch,
 		Artifacts: arts,
 		Metrics:   h.metrics, MetricsAllow: h.allow,
+		// Tests register many accounts from 127.0.0.1; limits_test.go
+		// lowers it to test the limit itself.
+		RegisterPerAddress: 1000,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -153,7 +153,8 @@ func buildOpenAPI(routes []apiRoute) schema {
 			},
 			"responses": schema{
 				"Error": schema{"description": "An error: 400 malformed, 401 not signed in, 403 not allowed, 404 not found " +
-					"(or another project's), 409 conflict, 413 too large, 415 not JSON, 422 invalid (with issues), 429 too many attempts.",
+					"(or another project's), 409 conflict, 413 too large, 415 not JSON, 421 addressed to a host name the hub does not answer to, " +
+					"422 invalid (with issues), 429 too many attempts.",
 					"content": schema{"application/json": schema{"schema": schemaRef("Error")}}},
 			},
 		},

@@ -56,7 +56,7 @@ func apiRoutes() []apiRoute {
 
 		route("GET", "/agent", "The caller's paired computers and whether an agent is needed").
 			out(200, jsonObj{"agents": []agentJSON{}, "needed": false}),
-		route("GET", "/agent/pending", "Computers near the caller waiting for pairing approval").out(200, jsonObj{"pending": []pendingJSON{}}),
+		route("GET", "/agent/pending", "Computers near the caller waiting for pairing approval, without their codes").out(200, jsonObj{"pending": []pendingJSON{}}),
 		route("GET", "/agent/download", "The agent installers, or with os and arch one installer").
 			q("os", "desktop operating system", "linux", "windows", "macos").q("arch", "processor", "amd64", "arm64").
 			q("kind", "installer kind (deb, tar.gz, exe, msi, zip)").

@@ -57,6 +57,11 @@ type Config struct {
 	LoginPerEmail   int           // failures per email in the window; default 5
 	LoginPerAddress int           // failures per client address; default 20
 
+	// Limits on registrations and reset links (limits.go).
+	RegisterPerAddress int // accounts registered per client address per hour; default 5
+	ResetPerAddress    int // reset requests per client address per 15 minutes; default 10
+	ResetPerEmail      int // reset links written per account per hour; default 3
+
 	// Metrics is served at /metrics and times every request; nil: none.
 	Metrics *metrics.Metrics
 	// MetricsAllow are the client addresses that may read /metrics
@@ -77,6 +82,7 @@ type Server struct {
 	background sync.WaitGroup
 	pairs      pairGuard
 	origin     string // Config.Origin normalized; "" when not configured
+	baseHost   string // origin's host name: the one name besides loopback ones the hub answers to (host.go)
 	// authoring keeps recording and picker sessions (nil without Dispatch).
 	authoring *authoring.Manager
 	// sseSubscribers counts live run event streams (a metrics gauge).
@@ -115,6 +121,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.LoginPerAddress == 0 {
 		cfg.LoginPerAddress = 20
 	}
+	if cfg.RegisterPerAddress == 0 {
+		cfg.RegisterPerAddress = 5
+	}
+	if cfg.ResetPerAddress == 0 {
+		cfg.ResetPerAddress = 10
+	}
+	if cfg.ResetPerEmail == 0 {
+		cfg.ResetPerEmail = 3
+	}
 	origin := normalOrigin(cfg.Origin)
 	if cfg.Origin != "" && origin == "" {
 		return nil, fmt.Errorf("origin %q is not an http or https address like https://tests.example.com", cfg.Origin)
@@ -123,7 +138,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy, origin: origin,
+	s := &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy, origin: origin, baseHost: originHost(origin),
 		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pairs: pairGuard{misses: map[string][]time.Time{}}}
 	cfg.Metrics.Gauge("ta_sse_subscribers", "Live run event streams (server-sent events) now.",
 		func() float64 { return float64(s.sseSubscribers.Load()) })
@@ -148,10 +163,11 @@ func setDefault(d *time.Duration, v time.Duration) {
 func (s *Server) agentConnect(w http.ResponseWriter, r *http.Request) { s.Dispatch.ServeAgent(w, r) }
 
 // Handler returns the hub's HTTP handler: /healthz, /metrics, the API
-// under /api and whatever serves the rest (the web application).
+// under /api and whatever serves the rest (the web application), each only
+// for requests addressed to a host the hub answers to (ownHost).
 func (s *Server) Handler(rest http.Handler) http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.recoverer, s.Metrics.HTTP)
+	r.Use(s.recoverer, s.Metrics.HTTP, s.ownHost)
 	r.Get("/healthz", s.health)
 	r.Get("/metrics", s.serveMetrics)
 	r.Route("/api", s.routes)

@@ -216,13 +216,14 @@ func TestWebhookRunAndBatchDeliveries(t *testing.T) {
 		t.Errorf("batch.finished payload %s", batches[0].body)
 	}
 
-	// The log: newest first, all succeeded at the first attempt.
+	// The log: newest first, all succeeded at the first attempt (without
+	// the status: the receiver is on loopback).
 	ds := mgr.do("GET", "/api/webhooks/"+hookID+"/deliveries", nil).want(t, 200).json()["deliveries"].([]any)
 	if len(ds) != 4 {
 		t.Fatalf("%d deliveries logged, want 4: %v", len(ds), ds)
 	}
 	first := ds[0].(map[string]any)
-	if first["status"] != "succeeded" || num(first["attempts"]) != 1 || num(first["responseStatus"]) != 200 || len(first["attemptLog"].([]any)) != 1 {
+	if first["status"] != "succeeded" || num(first["attempts"]) != 1 || first["responseStatus"] != nil || len(first["attemptLog"].([]any)) != 1 {
 		t.Errorf("delivery %v", first)
 	}
 	if last := ds[3].(map[string]any); last["subject"] != runID || last["event"] != "run.finished" {
@@ -292,13 +293,15 @@ func TestWebhookRetries(t *testing.T) {
 	}
 	d := deliveries(flakyID)
 	log, _ := d["attemptLog"].([]any)
-	if d["status"] != "succeeded" || num(d["attempts"]) != 3 || len(log) != 3 || num(log[0].(map[string]any)["responseStatus"]) != 500 ||
-		num(log[2].(map[string]any)["responseStatus"]) != 200 || d["error"] != nil {
+	// Both receivers are on loopback: the log says failed or not, no more
+	// (TestWebhookPrivateReceiversFailAlike).
+	if d["status"] != "succeeded" || num(d["attempts"]) != 3 || len(log) != 3 || log[0].(map[string]any)["error"] != webhooks.InternalFailure ||
+		log[2].(map[string]any)["error"] != nil || d["error"] != nil {
 		t.Errorf("flaky target's delivery %v", d)
 	}
 	d = deliveries(hangID)
 	log, _ = d["attemptLog"].([]any)
-	if d["status"] != "failed" || num(d["attempts"]) != 3 || len(log) != 3 || !strings.Contains(d["error"].(string), "no answer within") ||
+	if d["status"] != "failed" || num(d["attempts"]) != 3 || len(log) != 3 || d["error"] != webhooks.InternalFailure ||
 		d["nextAttemptAt"] != nil {
 		t.Errorf("hanging target's delivery %v", d)
 	}

@@ -51,6 +51,9 @@ type conn struct {
 	// waitingFor is the pairing this connection waits on; set before the
 	// connection is listed in h.waiting and not changed after.
 	waitingFor store.Pairing
+	// pendingID names the waiting computer in pending lists in place of its
+	// code (which only the computer shows); set with waitingFor.
+	pendingID string
 	// seen is when last_seen_at was last written for this connection;
 	// guarded by h.mu.
 	seen time.Time
@@ -466,6 +469,7 @@ func (c *conn) pair(ctx context.Context, req *protocol.PairRequest, remote strin
 	}
 	c.approved = make(chan pairingResult, 1)
 	c.waitingFor = p
+	c.pendingID = ids.New("pnd")
 	c.h.mu.Lock()
 	c.h.waiting[p.Code] = c
 	c.h.mu.Unlock()
@@ -503,9 +507,12 @@ func ClientAddress(remote string) string {
 	return host
 }
 
-// Waiting is a computer waiting for its pairing code to be approved.
+// Waiting is a computer waiting for its pairing code to be approved. It
+// carries no code: approving takes the code the computer shows, so that
+// sharing an address (NAT, a proxy) with a computer is not enough to take
+// it. ID is an opaque handle that tells entries apart.
 type Waiting struct {
-	Code     string
+	ID       string
 	Hostname string
 	OS       string
 	Since    time.Time
@@ -518,12 +525,12 @@ func (h *Hub) WaitingFrom(addr string) []Waiting {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	out := []Waiting{}
-	for code, c := range h.waiting {
+	for _, c := range h.waiting {
 		if c.addr == addr {
-			out = append(out, Waiting{Code: code, Hostname: c.waitingFor.Hostname, OS: c.waitingFor.OS, Since: c.waitingFor.CreatedAt})
+			out = append(out, Waiting{ID: c.pendingID, Hostname: c.waitingFor.Hostname, OS: c.waitingFor.OS, Since: c.waitingFor.CreatedAt})
 		}
 	}
-	slices.SortFunc(out, func(a, b Waiting) int { return cmp.Or(a.Since.Compare(b.Since), strings.Compare(a.Code, b.Code)) })
+	slices.SortFunc(out, func(a, b Waiting) int { return cmp.Or(a.Since.Compare(b.Since), strings.Compare(a.ID, b.ID)) })
 	return out
 }
 

@@ -161,10 +161,13 @@ func (s *Store) LoginSucceeded(ctx context.Context, attempt int64, email string)
 	return err
 }
 
-// PruneAuth deletes sign-in failures older than since, and reset links
-// used or expired before it.
+// PruneAuth deletes sign-in failures and counted requests (limits.go)
+// older than since, and reset links used or expired before it.
 func (s *Store) PruneAuth(ctx context.Context, since time.Time) error {
 	if _, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE at < $1`, since); err != nil {
+		return err
+	}
+	if _, err := s.pool.Exec(ctx, `DELETE FROM request_counts WHERE at < $1`, since); err != nil {
 		return err
 	}
 	_, err := s.pool.Exec(ctx, `DELETE FROM password_resets WHERE expires_at < $1 OR used_at < $1`, since)

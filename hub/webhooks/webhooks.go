@@ -10,23 +10,20 @@
 // records the attempt; a failure (no answer, a time-out, a status other
 // than 2xx, including redirects, which are not followed) is tried again
 // after Backoff, at most len(Backoff)+1 attempts, then the delivery fails.
+// The delivery log keeps each attempt's status or error, except that of a
+// receiver on a loopback or private address: only success or failure, in
+// the same time (deliver.go).
 // A claim is a lease: a hub that stops mid-attempt leaves the row due
 // again after Timeout plus a margin, so a restart loses nothing. All times
 // of deliveries are the database's clock.
 package webhooks
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
-	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/testautomation/ta/hub/secretbox"
@@ -192,107 +189,4 @@ func (w *Worker) listenOnce(ctx context.Context) error {
 		}
 		w.Wake()
 	}
-}
-
-// deliver makes one attempt and records it.
-func (w *Worker) deliver(ctx context.Context, d store.ClaimedDelivery) {
-	a := w.attempt(ctx, d)
-	if ctx.Err() != nil {
-		return // stopping: the claim's lease lets the next hub try again
-	}
-	if !a.Succeeded && !a.final && d.Attempt <= len(w.Backoff) {
-		a.RetryIn = w.Backoff[d.Attempt-1]
-	}
-	if err := w.Store.RecordAttempt(ctx, d.ID, d.Attempt, a.Attempt); err != nil {
-		w.Logger.Warn("webhooks: record attempt", "delivery", d.ID, "err", err)
-	}
-	if !a.Succeeded {
-		w.Logger.Info("webhooks: delivery attempt failed", "delivery", d.ID, "webhook", d.WebhookID, "event", d.Event,
-			"attempt", d.Attempt, "status", a.ResponseStatus, "err", a.Error, "retryIn", a.RetryIn)
-	}
-}
-
-// outcome is an attempt's result; final marks failures no retry can help.
-type outcome struct {
-	store.Attempt
-	final bool
-}
-
-func (w *Worker) attempt(ctx context.Context, d store.ClaimedDelivery) outcome {
-	if !d.Enabled && d.Event != Ping {
-		return outcome{Attempt: store.Attempt{Error: "the webhook is disabled"}, final: true}
-	}
-	if w.Secrets == nil {
-		return outcome{Attempt: store.Attempt{Error: "this hub has no secret key, so it cannot sign"}, final: true}
-	}
-	secret, err := w.Secrets.Open(d.SecretCiphertext, d.SecretNonce, SecretAAD(d.WebhookID))
-	if err != nil {
-		return outcome{Attempt: store.Attempt{Error: "the signing secret does not decrypt with this hub's key: rotate it"}, final: true}
-	}
-	start := time.Now()
-	p, err := w.payload(ctx, d, start)
-	if errors.Is(err, errGone) {
-		return outcome{Attempt: store.Attempt{Error: err.Error()}, final: true}
-	}
-	if err != nil {
-		w.Logger.Warn("webhooks: build payload", "delivery", d.ID, "err", err)
-		return outcome{Attempt: store.Attempt{Error: "the hub could not read what to send; it will try again"}}
-	}
-	data, err := body(d.Format, p)
-	if err != nil {
-		return outcome{Attempt: store.Attempt{Error: "the hub could not encode the payload"}, final: true}
-	}
-	code, err := w.post(ctx, d, string(secret), data)
-	a := store.Attempt{ResponseStatus: code, DurationMs: time.Since(start).Milliseconds()}
-	switch {
-	case err != nil:
-		a.Error = err.Error()
-	case code >= 200 && code < 300:
-		a.Succeeded = true
-	default:
-		a.Error = fmt.Sprintf("the receiver answered %d %s", code, http.StatusText(code))
-	}
-	return outcome{Attempt: a}
-}
-
-// post sends body signed with secret and answers the response status.
-// Errors never carry the address (it may hold a token, as Slack's do).
-func (w *Worker) post(ctx context.Context, d store.ClaimedDelivery, secret string, data []byte) (int, error) {
-	ctx, cancel := context.WithTimeout(ctx, w.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(data))
-	if err != nil {
-		return 0, errors.New("the address is not a valid URL")
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", UserAgent)
-	req.Header.Set(HeaderEvent, d.Event)
-	req.Header.Set(HeaderDelivery, d.ID)
-	req.Header.Set(HeaderSignature, Sign(secret, data))
-	res, err := w.client.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		var ne net.Error
-		switch {
-		case errors.Is(err, errRefusedAddress):
-			return 0, errRefusedAddress
-		case errors.Is(err, context.DeadlineExceeded), ctx.Err() != nil, errors.As(err, &ne) && ne.Timeout():
-			return 0, fmt.Errorf("no answer within %s", w.Timeout)
-		}
-		return 0, errors.New(cut(err.Error()))
-	}
-	defer res.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
-	return res.StatusCode, nil
-}
-
-// cut bounds an error message kept in the delivery log.
-func cut(s string) string {
-	if len(s) > 300 {
-		return s[:300] + "…"
-	}
-	return s
 }

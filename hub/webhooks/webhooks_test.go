@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/testautomation/ta/hub/store"
 )
 
 // GitHub's documented example: the same scheme verifies with the same code
@@ -35,6 +37,20 @@ func TestCheckURL(t *testing.T) {
 		"http://169.254.169.254/latest/meta-data":          false,
 		"http://[fe80::1%25eth0]/":                         false,
 		"http://[::ffff:169.254.169.254]/":                 false,
+		"http://[64:ff9b::a9fe:a9fe]/":                     false, // NAT64 of 169.254.169.254
+		"http://[64:ff9b::169.254.169.254]/":               false,
+		"http://[64:ff9b:1:a9fe:a9:fe00::]/":               false, // local-use NAT64, /48
+		"http://[64:ff9b:1::a9fe:a9fe]/":                   false, // local-use NAT64, /96
+		"http://[::169.254.169.254]/":                      false, // IPv4-compatible
+		"http://[::ffff:0:a9fe:a9fe]/":                     false, // IPv4-translated
+		"http://[2002:a9fe:a9fe::1]/":                      false, // 6to4
+		"http://[2001:0:4136:e378:8000:63bf:5601:5601]/":   false, // Teredo, client 169.254.169.254 inverted
+		"http://[2001:0:a9fe:a9fe::1]/":                    false, // Teredo, server 169.254.169.254
+		"http://[64:ff9b::0:0]/":                           false, // NAT64 of 0.0.0.0
+		"http://[64:ff9b::7f00:1]/":                        true,  // NAT64 of loopback: allowed as loopback is
+		"http://[64:ff9b::808:808]/":                       true,
+		"http://[2002:808:808::1]/":                        true,
+		"http://[2001:db8::a9fe:a9fe]/":                    true, // documentation range, nothing embedded
 		"http://0.0.0.0/":                                  false,
 		"https://example.com/a b":                          false,
 		"https://example.com/" + strings.Repeat("x", 1981): false,
@@ -49,6 +65,7 @@ func TestCheckURL(t *testing.T) {
 func TestGuardDial(t *testing.T) {
 	for addr, refused := range map[string]bool{
 		"169.254.169.254:80": true, "[fe80::1]:443": true, "[::ffff:169.254.1.1]:80": true,
+		"[64:ff9b::a9fe:a9fe]:80": true, "[2002:a9fe:1::]:80": true, "[::a9fe:a9fe]:80": true, "0.1.2.3:80": true,
 		"127.0.0.1:80": false, "10.1.2.3:443": false, "[2001:db8::1]:443": false,
 	} {
 		err := guardDial("tcp", addr, nil)
@@ -85,5 +102,47 @@ func TestSlackBody(t *testing.T) {
 	data, _ = body(FormatJSON, p)
 	if !strings.Contains(string(data), `"event":"run.finished"`) || strings.Contains(string(data), `"batch"`) {
 		t.Errorf("json body %s", data)
+	}
+}
+
+// Internal names the hub's own machine and network, in every form Refused
+// reads.
+func TestInternal(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1": true, "::1": true, "10.1.2.3": true, "172.16.0.1": true, "192.168.1.1": true, "100.64.0.1": true,
+		"fd00::1": true, "fec0::1": true, "::ffff:127.0.0.1": true, "64:ff9b::7f00:1": true, "64:ff9b::a00:1": true,
+		"2002:c0a8:101::1": true, "::127.0.0.2": true, "169.254.169.254": false, "fe80::1%eth0": false,
+		"8.8.8.8": false, "2606:4700::1111": false, "64:ff9b::808:808": false, "2002:808:808::1": false, "100.128.0.1": false,
+	} {
+		if got := Internal(netip.MustParseAddr(addr)); got != want {
+			t.Errorf("Internal(%s) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+// A public receiver's answer is kept; a loopback or private one's is not:
+// every failure there reads the same, so the delivery log cannot tell a
+// closed port from an open one or one service from another.
+func TestSummarize(t *testing.T) {
+	refused := errors.New("dial tcp: connect: connection refused")
+	for _, tc := range []struct {
+		code     int
+		err      error
+		internal bool
+		want     store.Attempt
+		detail   string
+	}{
+		{200, nil, false, store.Attempt{ResponseStatus: 200, Succeeded: true}, ""},
+		{501, nil, false, store.Attempt{ResponseStatus: 501, Error: "the receiver answered 501 Not Implemented"}, ""},
+		{0, refused, false, store.Attempt{Error: refused.Error()}, ""},
+		{204, nil, true, store.Attempt{Succeeded: true}, ""},
+		{501, nil, true, store.Attempt{Error: InternalFailure}, "the receiver answered 501 Not Implemented"},
+		{302, nil, true, store.Attempt{Error: InternalFailure}, "the receiver answered 302 Found"},
+		{0, refused, true, store.Attempt{Error: InternalFailure}, refused.Error()},
+	} {
+		got, detail := summarize(tc.code, tc.err, tc.internal)
+		if got != tc.want || detail != tc.detail {
+			t.Errorf("summarize(%d, %v, %v) = %+v, %q; want %+v, %q", tc.code, tc.err, tc.internal, got, detail, tc.want, tc.detail)
+		}
 	}
 }

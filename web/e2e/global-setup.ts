@@ -73,7 +73,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const llmEnv = { HUB_LLM_BASE_URL: llm.baseURL, HUB_LLM_API_KEY: FAKE_LLM_KEY, HUB_LLM_MODEL: FAKE_LLM_MODEL };
   const out = createWriteStream(log);
   const hub = spawn(join(bin, "hub"), ["--addr", `127.0.0.1:${port}`, "--data", join(tmp, "data")], {
-    env: { ...process.env, HUB_BASE_URL: hubURL, HUB_ADMIN_EMAIL: "root@e2e.test", HUB_ADMIN_PASSWORD: "root-password-1", ...llmEnv },
+    // The specs register many accounts from 127.0.0.1: more than the hub allows one address by default.
+    env: {
+      ...process.env,
+      HUB_BASE_URL: hubURL,
+      HUB_ADMIN_EMAIL: "root@e2e.test",
+      HUB_ADMIN_PASSWORD: "root-password-1",
+      HUB_REGISTER_PER_ADDR: "1000",
+      ...llmEnv,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   hub.stdout?.pipe(out);

@@ -80,7 +80,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Computers near the caller waiting for pairing approval */
+        /** Computers near the caller waiting for pairing approval, without their codes */
         get: operations["getAgentPending"];
         put?: never;
         post?: never;
@@ -2018,8 +2018,8 @@ export interface components {
             revokeTokens?: boolean;
         };
         Pending: {
-            code: string;
             hostname: string;
+            id: string;
             os: string;
             since: string;
         };
@@ -2490,7 +2490,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description An error: 400 malformed, 401 not signed in, 403 not allowed, 404 not found (or another project's), 409 conflict, 413 too large, 415 not JSON, 422 invalid (with issues), 429 too many attempts. */
+        /** @description An error: 400 malformed, 401 not signed in, 403 not allowed, 404 not found (or another project's), 409 conflict, 413 too large, 415 not JSON, 421 addressed to a host name the hub does not answer to, 422 invalid (with issues), 429 too many attempts. */
         Error: {
             headers: {
                 [name: string]: unknown;

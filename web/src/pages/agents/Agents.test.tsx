@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../test/render";
 import { AgentBanner } from "./AgentBanner";
-import { AgentsPage } from "./AgentsPage";
+import { AgentsPage, WRONG_CODE_MESSAGE } from "./AgentsPage";
 import { EXPIRED_MESSAGE, GONE_MESSAGE, PairPage } from "./PairPage";
 
 afterEach(() => {
@@ -243,11 +243,14 @@ describe("PairPage", () => {
     );
   });
 
-  it("lists computers waiting near the user and approves one in one click", async () => {
-    let pending = [{ code: "K7Q-4MP", hostname: "mia-desktop", os: "linux", since: new Date(Date.now() - 3 * 60_000).toISOString() }];
+  it("lists computers waiting near the user without their codes and approves one with the code it shows", async () => {
+    let pending = [
+      { id: "pnd_desktop000000000000", hostname: "mia-desktop", os: "linux", since: new Date(Date.now() - 3 * 60_000).toISOString() },
+    ];
     const { calls } = fakeFetch({
       "GET /api/agent": { body: { agents: [], needed: true } },
       "GET /api/agent/pending": () => ({ body: { pending } }),
+      "POST /api/agent/pair/ZZZ-999": { status: 404, body: { error: "no computer is waiting with this code", code: "not_found" } },
       "POST /api/agent/pair/K7Q-4MP": () => {
         pending = [];
         return { status: 201, body: { ...laptop, name: "mia-desktop", busy: 0, headless: false } };
@@ -255,10 +258,22 @@ describe("PairPage", () => {
     });
     renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
     const section = await screen.findByRole("region", { name: "Computers waiting for approval" });
-    expect(section).toHaveTextContent("mia-desktop linux · code K7Q-4MP · waiting for 3 minutes");
+    expect(section).toHaveTextContent("mia-desktop linux · waiting for 3 minutes");
+    expect(screen.queryByLabelText("Code shown on mia-desktop")).not.toBeInTheDocument();
     await userEvent.click(within(section).getByRole("button", { name: "Approve mia-desktop" }));
+    const field = within(section).getByLabelText("Code shown on mia-desktop");
+    expect(within(section).getByRole("button", { name: "Pair" })).toBeDisabled();
+    expect(calls.filter((c) => c.method === "POST")).toEqual([]);
+
+    await userEvent.type(field, "zzz999");
+    await userEvent.click(within(section).getByRole("button", { name: "Pair" }));
+    expect(await within(section).findByRole("alert")).toHaveTextContent(`The computer was not paired: ${WRONG_CODE_MESSAGE}`);
+
+    await userEvent.clear(field);
+    await userEvent.type(field, "k7q4mp");
+    await userEvent.click(within(section).getByRole("button", { name: "Pair" }));
     expect(await within(section).findByRole("status")).toHaveTextContent("Paired: mia-desktop is now one of your computers.");
-    expect(calls.filter((c) => c.method === "POST").map((c) => c.path)).toEqual(["/api/agent/pair/K7Q-4MP"]);
+    expect(calls.filter((c) => c.method === "POST").map((c) => c.path)).toEqual(["/api/agent/pair/ZZZ-999", "/api/agent/pair/K7Q-4MP"]);
   });
 
   it("shows no waiting section when no computer waits", async () => {

@@ -4,7 +4,7 @@
 // A computer whose token someone else tried to connect with says so, and
 // its token can be rotated there.
 import { Fragment, useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   approvePairing,
@@ -18,7 +18,9 @@ import {
   type PendingAgent,
 } from "../../api/admin";
 import { Confirm, Empty, ErrorBox, formatDate, Loading, PageHeader, When } from "../../components/ui";
+import { ApiError } from "../../api";
 import { AgentDownload } from "./AgentDownload";
+import { GONE_MESSAGE } from "./PairPage";
 import "./agents.css";
 
 export const AGENTS_POLL_MS = 5_000;
@@ -172,17 +174,35 @@ export function waitingFor(since: string, now = Date.now()): string {
 /**
  * PendingAgents lists the computers near the user (the hub shows only those
  * whose agent connects from the browser's own address) that wait for
- * approval, each approvable in one click.
+ * approval. Everyone behind the same address (an office's NAT, a proxy) sees
+ * them too, so the hub lists them without their codes: approving one asks
+ * for the code the computer itself shows.
  */
 function PendingAgents() {
   const qc = useQueryClient();
   const pending = useQuery({ queryKey: keys.pendingAgents, queryFn: listPendingAgents, refetchInterval: AGENTS_POLL_MS });
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [code, setCode] = useState("");
   const approve = useMutation({
-    mutationFn: (p: PendingAgent) => approvePairing(p.code),
+    mutationFn: (c: string) => approvePairing(c),
+    onSuccess: () => {
+      setChosen(null);
+      setCode("");
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: ["agent"] }),
   });
   const list = pending.data?.pending ?? [];
   if (list.length === 0 && !approve.isSuccess) return null;
+  const choose = (p: PendingAgent) => {
+    approve.reset();
+    setCode("");
+    setChosen(chosen === p.id ? null : p.id);
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const c = normalizeCode(code);
+    if (c) approve.mutate(c);
+  };
   return (
     <section className="panel pending-agents" aria-labelledby="pending-title">
       <h2 id="pending-title">Computers waiting for approval</h2>
@@ -195,33 +215,49 @@ function PendingAgents() {
         <>
           <p className="hint">
             Agents started near you (on this network address) that wait for their pairing code to be approved. Approve only a computer you
-            control: it runs the tests you start, with your permissions.
+            control: it runs the tests you start, with your permissions. To approve, enter the code the computer shows in its tray (a
+            headless agent prints it).
           </p>
           <ul className="pending-list">
             {list.map((p) => (
-              <li key={p.code}>
+              <li key={p.id}>
                 <span>
-                  <strong>{p.hostname}</strong> <span className="muted">{p.os}</span> · code <code>{p.code}</code> · waiting for{" "}
+                  <strong>{p.hostname}</strong> <span className="muted">{p.os}</span> · waiting for{" "}
                   <time dateTime={p.since}>{waitingFor(p.since)}</time>
                 </span>
                 <button
                   type="button"
-                  className="primary small"
+                  className="small"
                   aria-label={`Approve ${p.hostname}`}
-                  disabled={approve.isPending}
-                  onClick={() => approve.mutate(p)}
+                  aria-expanded={chosen === p.id}
+                  onClick={() => choose(p)}
                 >
                   Approve
                 </button>
-                <Link to={`/pair/${encodeURIComponent(p.code)}`} className="small">
-                  Details
-                </Link>
+                {chosen === p.id && (
+                  <form className="pair-code" onSubmit={submit}>
+                    <label>
+                      Code shown on {p.hostname}
+                      <input
+                        value={code}
+                        onChange={(e) => setCode(e.target.value)}
+                        placeholder="K7Q-4MP"
+                        autoComplete="off"
+                        spellCheck={false}
+                        autoFocus
+                      />
+                    </label>
+                    <button type="submit" className="primary small" disabled={!code.trim() || approve.isPending}>
+                      Pair
+                    </button>
+                  </form>
+                )}
               </li>
             ))}
           </ul>
         </>
       )}
-      <ErrorBox error={approve.error} title="The computer was not paired" />
+      <ApproveError error={approve.error} />
     </section>
   );
 }
@@ -287,6 +323,22 @@ function RotateToken({ agent, onClose }: { agent: Agent; onClose: (done: boolean
       </p>
     </Confirm>
   );
+}
+
+export const WRONG_CODE_MESSAGE = "No computer is waiting with this code: check the code the computer shows (codes last 10 minutes).";
+
+/** ApproveError says why a code did not pair: a wrong code, a computer that stopped waiting, or what the hub said. */
+function ApproveError({ error }: { error: unknown }) {
+  const title = "The computer was not paired";
+  if (error instanceof ApiError && (error.status === 404 || error.code === "pairing_gone")) {
+    return (
+      <p className="error-box" role="alert">
+        <strong>{title}: </strong>
+        {error.status === 404 ? WRONG_CODE_MESSAGE : GONE_MESSAGE}
+      </p>
+    );
+  }
+  return <ErrorBox error={error} title={title} />;
 }
 
 function DisconnectAgent({ agent, onClose }: { agent: Agent; onClose: () => void }) {
