@@ -211,13 +211,35 @@ func (s *Store) TestVersions(ctx context.Context, testID string) ([]TestVersion,
 	})
 }
 
-// DeleteTest removes a test and all its versions.
-func (s *Store) DeleteTest(ctx context.Context, id string) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM tests WHERE id = $1`, id)
-	if err == nil && tag.RowsAffected() == 0 {
-		return ErrNotFound
+// DeleteTest removes a test and all its versions. It locks the test and
+// hands it to decide first, in the same transaction, so a deprecation or a
+// transfer that commits meanwhile is what decide sees: an error from decide
+// is returned as is and nothing is deleted. A nil decide deletes.
+func (s *Store) DeleteTest(ctx context.Context, id string, decide func(cur Test) error) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
 	}
-	return err
+	defer tx.Rollback(ctx) //nolint:errcheck
+	var one int
+	if err := tx.QueryRow(ctx, `SELECT 1 FROM tests WHERE id = $1 FOR UPDATE`, id).Scan(&one); isNoRows(err) {
+		return ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	if decide != nil {
+		cur, err := scanTest(tx.QueryRow(ctx, `SELECT `+testCols+testFrom+`WHERE t.id = $1`, id))
+		if err != nil {
+			return err
+		}
+		if err := decide(cur); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM tests WHERE id = $1`, id); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
 }
 
 // VersionWrite is a version's new content and status.
