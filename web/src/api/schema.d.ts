@@ -1768,6 +1768,7 @@ export interface components {
             leased: number;
             name: string;
             projectId: string;
+            protected: boolean;
             records: components["schemas"]["PoolRecord"][];
             total: number;
             updatedAt: string;
@@ -1779,6 +1780,7 @@ export interface components {
             id: string;
             leased: number;
             name: string;
+            protected: boolean;
             total: number;
             updatedAt: string;
         };
@@ -1788,6 +1790,7 @@ export interface components {
             id: string;
             name: string;
             projectId: string;
+            protected: boolean;
             rows: {
                 [key: string]: string;
             }[];
@@ -1797,6 +1800,7 @@ export interface components {
             columns: string[];
             id: string;
             name: string;
+            protected: boolean;
             rowCount: number;
             updatedAt: string;
         };
@@ -1804,6 +1808,8 @@ export interface components {
             columns?: string[];
             id?: string;
             name: string;
+            /** @description only Test Managers and Admins may set it, or change a protected set or pool; runs on protected environments use only protected data; absent keeps it */
+            protected?: boolean;
             rows?: {
                 [key: string]: string;
             }[];
