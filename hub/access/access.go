@@ -50,7 +50,9 @@ const (
 	// ManageTests: mark tests Ready or Deprecated, transfer ownership of
 	// shared tests, delete any shared test.
 	ManageTests Permission = "tests.manage"
-	// ManageEnvironments: manage environments, secrets and applications.
+	// ManageEnvironments: manage environments, secrets and applications,
+	// and protected test data sets and pools (the data runs on protected
+	// environments use).
 	ManageEnvironments Permission = "environments.manage"
 	// ManageWebhooks: list, create, change, test and delete the project's
 	// webhooks and read their delivery logs (their addresses may name
@@ -79,7 +81,7 @@ var Matrix = []PermissionInfo{
 	{AuthorTests, "Create tests; edit and delete tests they own; record, pick, draft steps with the language model", Tester},
 	{EditSharedTests, "Edit any shared Draft test; manage suites, components, test data and data pools", TestDeveloper},
 	{ManageTests, "Mark tests Ready or Deprecated; transfer ownership of shared tests; delete any shared test", TestManager},
-	{ManageEnvironments, "Manage environments, secrets and applications", TestManager},
+	{ManageEnvironments, "Manage environments, secrets, applications and protected test data", TestManager},
 	{ManageWebhooks, "See and manage the project's webhooks and their delivery logs", TestManager},
 	{RunProtected, "Run Ready tests against protected environments (their secrets reach the runner's agent)", TestManager},
 	{AdministerProject, "Manage project members and settings; rename or delete the project", Admin},

@@ -7,7 +7,8 @@ package api
 // single run is, and one test that may not run refuses the whole batch, with
 // an issue per test (path testIds[i], or tests[i] for a suite), so nothing
 // half-starts: 422, or 403 environment_protected when a protected
-// environment is among the reasons. A batch is visible to the members of its
+// environment is among the reasons (data_unprotected when the reason is a
+// test's data that is not protected). A batch is visible to the members of its
 // project, but lists and counts only the runs each of them can see.
 
 import (
@@ -148,7 +149,7 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 	}
 	runs := make([]store.Run, 0, len(testIDs))
 	seen := map[string]bool{}
-	protected := false
+	refusal := "" // the 403 code when a protected environment refuses a test
 	for i, id := range testIDs {
 		if seen[id] {
 			continue
@@ -161,7 +162,9 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 		}
 		if is != nil {
 			is.Path = fmt.Sprintf("%s[%d]", path, i)
-			protected = protected || is.Code == codeEnvironmentProtected
+			if is.Code == codeEnvironmentProtected || is.Code == codeDataUnprotected && refusal == "" {
+				refusal = is.Code
+			}
 			issues = append(issues, *is)
 			continue
 		}
@@ -170,8 +173,12 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond), Document: plan.doc,
 			DataSetID: plan.dataSetID, Rows: plan.rows, AgentPin: pin}) // queued in the order chosen
 	}
-	if protected {
-		writeJSON(w, http.StatusForbidden, errorBody{Error: "a test of this batch may not use this environment", Code: codeEnvironmentProtected, Issues: issues})
+	switch refusal {
+	case codeEnvironmentProtected:
+		writeJSON(w, http.StatusForbidden, errorBody{Error: "a test of this batch may not use this environment", Code: refusal, Issues: issues})
+		return
+	case codeDataUnprotected:
+		writeJSON(w, http.StatusForbidden, errorBody{Error: "a test of this batch uses data that is not protected, on a protected environment", Code: refusal, Issues: issues})
 		return
 	}
 	if len(issues) > 0 {
@@ -223,9 +230,8 @@ func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Envi
 		}
 		return t, runPlan{}, &Issue{Code: "invalid_document", Message: fmt.Sprintf("%q has %d problem(s) in its document; fix them in the editor", t.Name, len(issues))}, nil
 	}
-	plan := runPlan{doc: doc}
-	var rowIssues issueList
-	if plan.dataSetID, plan.rows, rowIssues, err = s.runRowsFor(r.Context(), t.ProjectID, doc, "", nil); err != nil {
+	plan, rowIssues, err := s.runRowsFor(r.Context(), t.ProjectID, doc, "", nil)
+	if err != nil {
 		return t, runPlan{}, nil, err
 	}
 	if len(rowIssues) > 0 {
@@ -235,16 +241,26 @@ func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Envi
 		if msg := protectedRefusal(*env, sc, t); msg != "" {
 			return t, runPlan{}, &Issue{Code: codeEnvironmentProtected, Message: fmt.Sprintf("%q: %s", t.Name, msg)}, nil
 		}
+		msg, err := s.dataRefusal(r.Context(), *env, plan)
+		if err != nil {
+			return t, runPlan{}, nil, err
+		}
+		if msg != "" {
+			return t, runPlan{}, &Issue{Code: codeDataUnprotected, Message: fmt.Sprintf("%q: %s", t.Name, msg)}, nil
+		}
 	}
 	return t, plan, nil, nil
 }
 
 // runPlan is what a new run stores: its document and, when data-driven,
-// its data set and rows.
+// its data set and rows (the set's name and protected flag as read with
+// them).
 type runPlan struct {
-	doc       []byte
-	dataSetID string
-	rows      []byte
+	doc          []byte
+	dataSetID    string
+	rows         []byte
+	setName      string
+	setProtected bool
 }
 
 type batchJSON struct {

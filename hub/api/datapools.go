@@ -5,7 +5,8 @@ package api
 // handed to an agent (store.TakePoolRecord): leased until the run ends, or
 // consumed until the pool is reset. Everyone in the project reads pools and
 // who holds their records (a private test of someone else shows only the
-// record's state); Test Developers and up change, reset and delete them.
+// record's state); Test Developers and up change, reset and delete them,
+// except a protected one: Test Managers and Admins only (protected.go).
 
 import (
 	"context"
@@ -32,6 +33,7 @@ type dataPoolSummaryJSON struct {
 	Leased    int      `json:"leased"`
 	Consumed  int      `json:"consumed"`
 	Total     int      `json:"total"`
+	Protected bool     `json:"protected"` // see protected.go; everyone sees it
 	UpdatedAt string   `json:"updatedAt"`
 }
 
@@ -55,7 +57,7 @@ type dataPoolJSON struct {
 
 func toDataPoolSummary(p store.DataPool) dataPoolSummaryJSON {
 	return dataPoolSummaryJSON{ID: p.ID, Name: p.Name, Columns: p.Columns, Free: p.Free, Leased: p.Leased, Consumed: p.Consumed, Total: p.Total,
-		UpdatedAt: p.UpdatedAt.UTC().Format(timeFormat)}
+		Protected: p.Protected, UpdatedAt: p.UpdatedAt.UTC().Format(timeFormat)}
 }
 
 // toDataPoolJSON shows who holds each record, except to a caller who may
@@ -88,7 +90,8 @@ func (s *Server) listDataPools(w http.ResponseWriter, r *http.Request) {
 }
 
 // saveDataPool creates a pool (201) or updates the header project's pool
-// named by id (200) from {id?, name, columns, records}. An update without
+// named by id (200) from {id?, name, columns, records, protected?}. An
+// update without
 // columns and records only renames; records equal to the stored ones keep
 // their states; other records replace them all as free (409 pool_in_use
 // while a queued or running run holds a lease).
@@ -106,10 +109,12 @@ func (s *Server) saveDataPool(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(getField(fields, "name").str("name", &issues))
 	issues.name("name", name)
 	t, content := readTableJSON(fields, "records", &issues)
+	want := readProtected(fields, &issues)
 	if !content && id == "" {
 		issues.add("columns", "required", "columns is required")
 	}
-	save := store.DataPoolSave{ID: id, ProjectID: sc.Project.ID, Create: id == "", Name: name, UserID: currentUserID(r), Now: s.Now()}
+	save := store.DataPoolSave{ID: id, ProjectID: sc.Project.ID, Create: id == "", Name: name, Protected: want, UserID: currentUserID(r), Now: s.Now()}
+	current := name // the name refusals give
 	if !save.Create {
 		p, err := store.DataPool{}, store.ErrNotFound
 		if ids.Valid(kindDataPool, id) {
@@ -123,6 +128,7 @@ func (s *Server) saveDataPool(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, codeNotFound, dataPoolNotFound)
 			return
 		}
+		current = p.Name
 	} else {
 		save.ID = ids.New(kindDataPool)
 	}
@@ -133,8 +139,13 @@ func (s *Server) saveDataPool(w http.ResponseWriter, r *http.Request) {
 	if content {
 		save.Columns, save.Records = t.columns, emptyRows(t.rows)
 	}
-	p, err := s.store.SaveDataPool(r.Context(), save)
+	p, err := s.store.SaveDataPool(r.Context(), save, func(protected bool) error {
+		return decideDataChange(sc, "data pool", current, protected, want)
+	})
+	var ae *apiError
 	switch {
+	case errors.As(err, &ae):
+		ae.write(w)
 	case errors.Is(err, store.ErrConflict):
 		writeError(w, http.StatusConflict, "name_taken", "the project has a data pool with this name")
 	case errors.Is(err, store.ErrNotFound):
@@ -156,16 +167,16 @@ func errPoolInUse(w http.ResponseWriter, what string) {
 
 // loadDataPool resolves /data-pools/{id} through the shared record scoping
 // and checks p.
-func (s *Server) loadDataPool(w http.ResponseWriter, r *http.Request, p access.Permission) (store.DataPool, bool) {
+func (s *Server) loadDataPool(w http.ResponseWriter, r *http.Request, p access.Permission) (store.DataPool, scope, bool) {
 	pool, sc, ok := loadVisible(s, w, r, kindDataPool, chi.URLParam(r, "id"), dataPoolNotFound,
 		func(ctx context.Context, id string) (store.DataPool, error) { return s.store.FindDataPool(ctx, id) },
 		func(p store.DataPool) string { return p.ProjectID },
 		func(store.DataPool) (bool, string) { return false, "" })
-	return pool, ok && allow(w, sc, p)
+	return pool, sc, ok && allow(w, sc, p)
 }
 
 func (s *Server) getDataPool(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.loadDataPool(w, r, access.ViewProject)
+	p, _, ok := s.loadDataPool(w, r, access.ViewProject)
 	if !ok {
 		return
 	}
@@ -185,11 +196,17 @@ func (s *Server) answerDataPool(w http.ResponseWriter, r *http.Request, p store.
 }
 
 func (s *Server) deleteDataPool(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.loadDataPool(w, r, access.EditSharedTests)
+	p, sc, ok := s.loadDataPool(w, r, access.EditSharedTests)
 	if !ok {
 		return
 	}
-	switch err := s.store.DeleteDataPool(r.Context(), p.ProjectID, p.ID); {
+	err := s.store.DeleteDataPool(r.Context(), p.ProjectID, p.ID, func(protected bool) error {
+		return decideDataChange(sc, "data pool", p.Name, protected, nil)
+	})
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae):
+		ae.write(w)
 	case errors.Is(err, store.ErrPoolInUse):
 		errPoolInUse(w, "it cannot be deleted")
 	case err != nil && !errors.Is(err, store.ErrNotFound):
@@ -199,12 +216,20 @@ func (s *Server) deleteDataPool(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// resetDataPool frees consumed records and the leases of runs that ended.
+// resetDataPool frees consumed records and the leases of runs that ended;
+// of a protected pool, only for a Test Manager or Admin (it changes what
+// runs receive).
 func (s *Server) resetDataPool(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.loadDataPool(w, r, access.EditSharedTests)
+	p, sc, ok := s.loadDataPool(w, r, access.EditSharedTests)
 	if !ok {
 		return
 	}
-	p, err := s.store.ResetDataPool(r.Context(), p.ProjectID, p.ID, s.Now())
+	name := p.Name
+	p, err := s.store.ResetDataPool(r.Context(), p.ProjectID, p.ID, s.Now(), func(protected bool) error {
+		return decideDataChange(sc, "data pool", name, protected, nil)
+	})
+	if writeDataRefusal(w, err) {
+		return
+	}
 	s.answerDataPool(w, r, p, err)
 }

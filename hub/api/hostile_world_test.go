@@ -178,9 +178,9 @@ func (w hostileWorld) samples() map[string][]any {
 		"PUT /api/tests/{id}/sharing":                     {obj{"visibility": "Shared", "ownerId": w.ownerID}},
 		"POST /api/tests/{id}/versions/{version}/restore": {noBody},
 
-		"POST /api/test-data": {obj{"name": "Users", "columns": []any{"user", "password"}, "rows": []any{obj{"user": "bob", "password": "pw"}}},
+		"POST /api/test-data": {obj{"name": "Users", "columns": []any{"user", "password"}, "rows": []any{obj{"user": "bob", "password": "pw"}}, "protected": true},
 			obj{"id": w.dataSet, "name": "Logins", "columns": []any{"user"}, "rows": []any{obj{"user": "carol"}}}},
-		"POST /api/data-pools": {obj{"name": "Accounts", "columns": []any{"login"}, "records": []any{obj{"login": "dave"}}},
+		"POST /api/data-pools": {obj{"name": "Accounts", "columns": []any{"login"}, "records": []any{obj{"login": "dave"}}, "protected": true},
 			obj{"id": w.dataPool, "name": "Cards", "columns": []any{"card"}, "records": []any{obj{"card": "4222"}}}},
 		"POST /api/data-pools/{id}/reset": {noBody},
 

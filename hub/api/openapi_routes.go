@@ -233,10 +233,11 @@ type secretBody struct {
 }
 
 type dataTableBody struct {
-	ID      string              `json:"id,omitempty"`
-	Name    string              `json:"name" openapi:"required"`
-	Columns []string            `json:"columns,omitempty"`
-	Rows    []map[string]string `json:"rows,omitempty"`
+	ID        string              `json:"id,omitempty"`
+	Name      string              `json:"name" openapi:"required"`
+	Columns   []string            `json:"columns,omitempty"`
+	Rows      []map[string]string `json:"rows,omitempty"`
+	Protected *bool               `json:"protected,omitempty" doc:"only Test Managers and Admins may set it, or change a protected set or pool; runs on protected environments use only protected data; absent keeps it"`
 }
 
 type componentBody struct {

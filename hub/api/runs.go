@@ -144,7 +144,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		invalidDocument(issues).write(w)
 		return
 	}
-	dataSetID, rows, rowIssues, err := s.runRowsFor(r.Context(), sc.Project.ID, doc, in.DataSetID, in.Rows)
+	plan, rowIssues, err := s.runRowsFor(r.Context(), sc.Project.ID, doc, in.DataSetID, in.Rows)
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -162,6 +162,15 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		if refuseProtected(w, sc, env, t) {
 			return
 		}
+		msg, err := s.dataRefusal(r.Context(), env, plan)
+		if err != nil {
+			s.internal(w, r, err)
+			return
+		}
+		if msg != "" {
+			writeError(w, http.StatusForbidden, codeDataUnprotected, msg)
+			return
+		}
 	}
 	if is, err := s.checkPin(r, in.AgentID); err != nil {
 		s.internal(w, r, err)
@@ -173,7 +182,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	screenshots := in.Screenshots == nil || *in.Screenshots
 	run := store.Run{AgentPin: in.AgentID, ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
 		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, CreatedAt: s.Now(), Document: doc,
-		DataSetID: dataSetID, Rows: rows}
+		DataSetID: plan.dataSetID, Rows: plan.rows}
 	if err := s.store.CreateRun(r.Context(), run); err != nil {
 		s.internal(w, r, err)
 		return

@@ -35,9 +35,11 @@ type rowJSON struct {
 
 // runRowsFor resolves the rows a new run of doc (its stored JSON) runs: the
 // data set named by dataSetID, else the document's binding; the row
-// indices listed in chosen, else all. It answers the set's id and the
-// rows' snapshot, or issues, nil rows for a plain run.
-func (s *Server) runRowsFor(ctx context.Context, projectID string, docJSON []byte, dataSetID string, chosen *[]int) (string, []byte, issueList, error) {
+// indices listed in chosen, else all. It answers the run's plan: doc, the
+// set and the rows' snapshot (read with the set's protected flag at once),
+// nil rows for a plain run; or issues.
+func (s *Server) runRowsFor(ctx context.Context, projectID string, docJSON []byte, dataSetID string, chosen *[]int) (runPlan, issueList, error) {
+	plan := runPlan{doc: docJSON}
 	var issues issueList
 	hasIndices := chosen != nil
 	var indices []int
@@ -48,7 +50,7 @@ func (s *Server) runRowsFor(ctx context.Context, projectID string, docJSON []byt
 	if dataSetID == "" {
 		var doc protocol.Document
 		if err := json.Unmarshal(docJSON, &doc); err != nil {
-			return "", nil, nil, err
+			return plan, nil, err
 		}
 		if doc.Data != nil {
 			dataSetID, path = doc.Data.Set, "testId"
@@ -58,7 +60,7 @@ func (s *Server) runRowsFor(ctx context.Context, projectID string, docJSON []byt
 		if hasIndices {
 			issues.add("rows", "conflict", "rows choose rows of a data set: the test binds none, so send dataSetId too")
 		}
-		return "", nil, issues, nil
+		return plan, issues, nil
 	}
 	set, err := store.DataSet{}, store.ErrNotFound
 	if ids.Valid(kindDataSet, dataSetID) {
@@ -70,14 +72,14 @@ func (s *Server) runRowsFor(ctx context.Context, projectID string, docJSON []byt
 			msg = "the test's data set no longer exists: choose another in its settings"
 		}
 		issues.add(path, "unknown", msg)
-		return "", nil, issues, nil
+		return plan, issues, nil
 	}
 	if err != nil {
-		return "", nil, nil, err
+		return plan, nil, err
 	}
 	if len(set.Rows) == 0 {
 		issues.add(path, "empty", fmt.Sprintf("data set %q has no rows to run", set.Name))
-		return "", nil, issues, nil
+		return plan, issues, nil
 	}
 	if !hasIndices {
 		indices = make([]int, len(set.Rows))
@@ -101,10 +103,11 @@ func (s *Server) runRowsFor(ctx context.Context, projectID string, docJSON []byt
 		}
 	}
 	if len(issues) > 0 {
-		return "", nil, issues, nil
+		return plan, issues, nil
 	}
-	data, err := json.Marshal(rows)
-	return set.ID, data, nil, err
+	plan.dataSetID, plan.setName, plan.setProtected = set.ID, set.Name, set.Protected
+	plan.rows, err = json.Marshal(rows)
+	return plan, nil, err
 }
 
 // addRunDetail fills a run's document, data set, rows and pool record.

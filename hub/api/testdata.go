@@ -3,8 +3,9 @@ package api
 // Test data sets: named tables of a project. A test binding one (its
 // document's data.set) runs once per row, ${column} reading the row.
 // Everyone in the project reads them; Test Developers and up
-// (access.EditSharedTests) create, change and delete them. Bodies are JSON
-// or CSV (content-type: text/csv); datatable.go reads both.
+// (access.EditSharedTests) create, change and delete them, except a
+// protected one: Test Managers and Admins only (protected.go). Bodies are
+// JSON or CSV (content-type: text/csv); datatable.go reads both.
 
 import (
 	"context"
@@ -28,6 +29,7 @@ type dataSetSummaryJSON struct {
 	Name      string   `json:"name"`
 	Columns   []string `json:"columns"`
 	RowCount  int      `json:"rowCount"`
+	Protected bool     `json:"protected"` // see protected.go; everyone sees it
 	UpdatedAt string   `json:"updatedAt"`
 }
 
@@ -37,30 +39,34 @@ type dataSetJSON struct {
 	Name      string              `json:"name"`
 	Columns   []string            `json:"columns"`
 	Rows      []map[string]string `json:"rows"`
+	Protected bool                `json:"protected"`
 	CreatedAt string              `json:"createdAt"`
 	UpdatedAt string              `json:"updatedAt"`
 }
 
 func toDataSetJSON(d store.DataSet) dataSetJSON {
-	return dataSetJSON{ID: d.ID, ProjectID: d.ProjectID, Name: d.Name, Columns: d.Columns, Rows: d.Rows,
+	return dataSetJSON{ID: d.ID, ProjectID: d.ProjectID, Name: d.Name, Columns: d.Columns, Rows: d.Rows, Protected: d.Protected,
 		CreatedAt: d.CreatedAt.UTC().Format(timeFormat), UpdatedAt: d.UpdatedAt.UTC().Format(timeFormat)}
 }
 
 func (s *Server) listDataSets(w http.ResponseWriter, r *http.Request) {
 	listInProject(s, w, r, "dataSets", s.store.DataSets, func(d store.DataSetSummary) dataSetSummaryJSON {
-		return dataSetSummaryJSON{ID: d.ID, Name: d.Name, Columns: d.Columns, RowCount: d.RowCount, UpdatedAt: d.UpdatedAt.UTC().Format(timeFormat)}
+		return dataSetSummaryJSON{ID: d.ID, Name: d.Name, Columns: d.Columns, RowCount: d.RowCount, Protected: d.Protected,
+			UpdatedAt: d.UpdatedAt.UTC().Format(timeFormat)}
 	})
 }
 
 // dataSetInput is a decoded POST /api/test-data body.
 type dataSetInput struct {
-	id, name string
-	table    table
-	content  bool // columns and rows were sent
+	id, name  string
+	table     table
+	content   bool  // columns and rows were sent
+	protected *bool // nil keeps the flag (false on create)
 }
 
-// readDataSetInput reads a JSON body {id?, name, columns, rows}, or a CSV
-// body with ?name= and ?id=. On a failure to read it has answered.
+// readDataSetInput reads a JSON body {id?, name, columns, rows, protected?},
+// or a CSV body with ?name= and ?id= (which keeps the flag). On a failure
+// to read it has answered.
 func readDataSetInput(w http.ResponseWriter, r *http.Request) (in dataSetInput, issues issueList, ok bool) {
 	if isCSV(r) {
 		data, ok := readDataBody(w, r)
@@ -80,6 +86,7 @@ func readDataSetInput(w http.ResponseWriter, r *http.Request) (in dataSetInput, 
 	in.id = strings.TrimSpace(getField(fields, "id").str("id", &issues))
 	in.name = strings.TrimSpace(getField(fields, "name").str("name", &issues))
 	in.table, in.content = readTableJSON(fields, "rows", &issues)
+	in.protected = readProtected(fields, &issues)
 	if !in.content && in.id == "" {
 		issues.add("columns", "required", "columns is required")
 	}
@@ -98,7 +105,9 @@ func (s *Server) saveDataSet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	save := store.DataSetSave{ID: in.id, ProjectID: sc.Project.ID, Create: in.id == "", Name: in.name, UserID: currentUserID(r), Now: s.Now()}
+	save := store.DataSetSave{ID: in.id, ProjectID: sc.Project.ID, Create: in.id == "", Name: in.name, Protected: in.protected,
+		UserID: currentUserID(r), Now: s.Now()}
+	current := in.name // the name refusals give
 	if save.Create {
 		save.ID = ids.New(kindDataSet)
 	} else {
@@ -117,6 +126,7 @@ func (s *Server) saveDataSet(w http.ResponseWriter, r *http.Request) {
 		if save.Name == "" {
 			save.Name = d.Name
 		}
+		current = d.Name
 	}
 	if issues.name("name", save.Name); len(issues) > 0 {
 		writeIssues(w, "the test data set is not valid", issues)
@@ -125,8 +135,13 @@ func (s *Server) saveDataSet(w http.ResponseWriter, r *http.Request) {
 	if in.content {
 		save.Columns, save.Rows = in.table.columns, emptyRows(in.table.rows)
 	}
-	d, err := s.store.SaveDataSet(r.Context(), save)
+	d, err := s.store.SaveDataSet(r.Context(), save, func(protected bool) error {
+		return decideDataChange(sc, "data set", current, protected, in.protected)
+	})
+	var ae *apiError
 	switch {
+	case errors.As(err, &ae):
+		ae.write(w)
 	case errors.Is(err, store.ErrConflict):
 		writeError(w, http.StatusConflict, "name_taken", "the project has a test data set with this name")
 	case errors.Is(err, store.ErrNotFound):
@@ -149,17 +164,17 @@ func emptyRows(rows []map[string]string) []map[string]string {
 
 // loadDataSet resolves /test-data/{id} through the shared record scoping
 // and checks p.
-func (s *Server) loadDataSet(w http.ResponseWriter, r *http.Request, p access.Permission) (store.DataSet, bool) {
+func (s *Server) loadDataSet(w http.ResponseWriter, r *http.Request, p access.Permission) (store.DataSet, scope, bool) {
 	d, sc, ok := loadVisible(s, w, r, kindDataSet, chi.URLParam(r, "id"), dataSetNotFound,
 		func(ctx context.Context, id string) (store.DataSet, error) { return s.store.FindDataSet(ctx, id) },
 		func(d store.DataSet) string { return d.ProjectID },
 		func(store.DataSet) (bool, string) { return false, "" })
-	return d, ok && allow(w, sc, p)
+	return d, sc, ok && allow(w, sc, p)
 }
 
 // getDataSet answers the set as JSON, or with ?format=csv as a download.
 func (s *Server) getDataSet(w http.ResponseWriter, r *http.Request) {
-	d, ok := s.loadDataSet(w, r, access.ViewProject)
+	d, _, ok := s.loadDataSet(w, r, access.ViewProject)
 	if !ok {
 		return
 	}
@@ -174,13 +189,20 @@ func (s *Server) getDataSet(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deleteDataSet(w http.ResponseWriter, r *http.Request) {
-	d, ok := s.loadDataSet(w, r, access.EditSharedTests)
+	d, sc, ok := s.loadDataSet(w, r, access.EditSharedTests)
 	if !ok {
 		return
 	}
-	if err := s.store.DeleteDataSet(r.Context(), d.ProjectID, d.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+	err := s.store.DeleteDataSet(r.Context(), d.ProjectID, d.ID, func(protected bool) error {
+		return decideDataChange(sc, "data set", d.Name, protected, nil)
+	})
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae):
+		ae.write(w)
+	case err != nil && !errors.Is(err, store.ErrNotFound):
 		s.internal(w, r, err)
-		return
+	default:
+		w.WriteHeader(http.StatusNoContent)
 	}
-	w.WriteHeader(http.StatusNoContent)
 }

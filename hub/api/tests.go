@@ -326,23 +326,27 @@ func (s *Server) saveTest(w http.ResponseWriter, r *http.Request) {
 	s.writeTestOutcome(w, r, t, sc, err, http.StatusOK)
 }
 
+// deleteTest decides on the locked test (decideDelete inside
+// store.DeleteTest): a deprecation or transfer committed while this
+// request ran is seen, never raced.
 func (s *Server) deleteTest(w http.ResponseWriter, r *http.Request) {
 	t, sc, ok := s.loadTest(w, r)
 	if !ok {
 		return
 	}
-	u, _ := currentUser(r)
-	can := canOnTest(sc, u.ID, t)
+	userID := currentUserID(r)
+	err := s.store.DeleteTest(r.Context(), t.ID, func(cur store.Test) error {
+		return decideDelete(sc, userID, cur)
+	})
+	var ae *apiError
 	switch {
-	case t.Status == store.Deprecated:
-		errDeprecated.write(w)
-	case !can.Delete:
-		writeError(w, http.StatusForbidden, codeForbidden, "you may not delete this test: Testers and Test Developers delete only their own tests")
+	case errors.As(err, &ae):
+		ae.write(w)
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, codeNotFound, testNotFound)
+	case err != nil:
+		s.internal(w, r, err)
 	default:
-		if err := s.store.DeleteTest(r.Context(), t.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.internal(w, r, err)
-			return
-		}
 		w.WriteHeader(http.StatusNoContent)
 	}
 }

@@ -190,6 +190,21 @@ func decideSave(can testCan, cur store.Test, stored []byte, req saveRequest) (st
 	return store.TestChange{Overwrite: &store.VersionWrite{Content: c, Status: status, Note: req.note}}, nil
 }
 
+// decideDelete says whether the caller may delete the test as it is now
+// (cur, locked): a Deprecated test is kept (409), someone else's private
+// test does not exist for them (404), and otherwise canOnTest decides.
+func decideDelete(sc scope, userID string, cur store.Test) error {
+	switch {
+	case cur.Visibility == store.Private && cur.OwnerID != userID:
+		return store.ErrNotFound
+	case cur.Status == store.Deprecated:
+		return errDeprecated
+	case !canOnTest(sc, userID, cur).Delete:
+		return refuse(http.StatusForbidden, codeForbidden, "you may not delete this test: Testers and Test Developers delete only their own tests")
+	}
+	return nil
+}
+
 // overwrite keeps the stored document and sets the current version's status.
 func overwrite(stored []byte, status, note string) (store.TestChange, error) {
 	d, err := parseStored(stored)

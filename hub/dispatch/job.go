@@ -19,6 +19,8 @@ type JobSource interface {
 	TestVersion(ctx context.Context, testID string, version int) (store.TestVersion, error)
 	RunDetail(ctx context.Context, runID string) (store.RunDetail, error)
 	TakePoolRecord(ctx context.Context, projectID, poolID, runID, mode string) (store.PoolRecord, error)
+	TakeProtectedPoolRecord(ctx context.Context, projectID, poolID, runID, mode string) (store.PoolRecord, error)
+	DataSet(ctx context.Context, projectID, id string) (store.DataSet, error)
 	SetRunPool(ctx context.Context, runID string, pool []byte) error
 	Environment(ctx context.Context, id string) (store.Environment, error)
 	Application(ctx context.Context, id string) (store.Application, error)
@@ -47,8 +49,10 @@ type Jobs struct {
 
 // Build builds the job of a run. A protected environment's rule is
 // checked again here, with the starter's role now and the status of the
-// version the run executes (ProtectedRefusal): when it no longer holds, no
-// secret is decrypted and the error (ErrRefused) ends the run.
+// version the run executes (ProtectedRefusal), and so is the rule of its
+// data (ProtectedDataRefusal: its data set and pool must still be
+// protected): when one no longer holds, no secret is decrypted, no pool
+// record is taken, and the error (ErrRefused) ends the run.
 func (j Jobs) Build(ctx context.Context, run store.Run) (protocol.Job, error) {
 	v, err := j.Source.TestVersion(ctx, run.TestID, run.Version)
 	if err != nil {
@@ -71,15 +75,23 @@ func (j Jobs) Build(ctx context.Context, run store.Run) (protocol.Job, error) {
 			return protocol.Job{}, fmt.Errorf("%w: the run's data rows are unreadable: %v", ErrRefused, err)
 		}
 	}
+	var env store.Environment
 	if run.EnvironmentID != "" {
-		if err := j.environment(ctx, run, v.Status, doc, &job); err != nil {
+		if env, err = j.environment(ctx, run, v.Status, doc, detail, &job); err != nil {
 			return protocol.Job{}, err
 		}
 	}
 	// A pool record's values go over the environment's variables.
 	if b := doc.Data; b != nil && b.Pool != "" {
-		rec, err := j.Source.TakePoolRecord(ctx, run.ProjectID, b.Pool, run.ID, b.Mode)
+		take := j.Source.TakePoolRecord
+		if env.Protected {
+			take = j.Source.TakeProtectedPoolRecord
+		}
+		rec, err := take(ctx, run.ProjectID, b.Pool, run.ID, b.Mode)
+		var unprotected *store.PoolUnprotectedError
 		switch {
+		case errors.As(err, &unprotected):
+			return protocol.Job{}, fmt.Errorf("%w: %s", ErrRefused, ProtectedDataRefusal(env, "data pool", unprotected.Name))
 		case errors.Is(err, store.ErrPoolEmpty):
 			return protocol.Job{}, fmt.Errorf("%w: %v", ErrRefused, err)
 		case errors.Is(err, store.ErrNotFound):
@@ -103,28 +115,32 @@ func (j Jobs) Build(ctx context.Context, run store.Run) (protocol.Job, error) {
 }
 
 // environment adds the environment's variables and the secrets the
-// document uses to job, after the protected environment's rule.
-func (j Jobs) environment(ctx context.Context, run store.Run, status string, doc protocol.Document, job *protocol.Job) error {
+// document uses to job, after the protected environment's rules (its
+// starter and test, then its data set). It returns the environment.
+func (j Jobs) environment(ctx context.Context, run store.Run, status string, doc protocol.Document, detail store.RunDetail, job *protocol.Job) (store.Environment, error) {
 	env, err := j.Source.Environment(ctx, run.EnvironmentID)
 	if err != nil {
-		return fmt.Errorf("environment: %w", err)
+		return env, fmt.Errorf("environment: %w", err)
 	}
 	if env.Protected {
 		_, role, err := j.Source.ProjectRole(ctx, env.ProjectID, run.UserID)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("the starter's role: %w", err)
+			return env, fmt.Errorf("the starter's role: %w", err)
 		}
 		if why := ProtectedRefusal(env, role, status, "its starter's"); why != "" {
-			return fmt.Errorf("%w: %s", ErrRefused, why)
+			return env, fmt.Errorf("%w: %s", ErrRefused, why)
+		}
+		if err := j.protectedDataSet(ctx, env, run, detail); err != nil {
+			return env, err
 		}
 	}
 	used := SecretRefs(doc)
 	vars, secrets, err := j.EnvironmentValues(ctx, env, func(name string) bool { return used[name] })
 	if err != nil {
-		return err
+		return env, err
 	}
 	job.Variables, job.Secrets = vars, secrets
-	return nil
+	return env, nil
 }
 
 // EnvironmentValues reads an environment's variables (with its

@@ -51,6 +51,7 @@ type DataPool struct {
 	Leased    int
 	Consumed  int
 	Total     int
+	Protected bool // as a data set's (DataSet.Protected)
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	Records   []PoolRecord // only from DataPoolDetail, by index
@@ -83,10 +84,11 @@ type DataPoolSave struct {
 	// equal to the stored ones keep their states; different records
 	// replace them all as free, refused with ErrPoolInUse while a queued or
 	// running run holds a lease.
-	Columns []string
-	Records []map[string]string
-	UserID  string
-	Now     time.Time
+	Columns   []string
+	Records   []map[string]string
+	Protected *bool // nil keeps the flag (an insert stores false)
+	UserID    string
+	Now       time.Time
 }
 
 // activeRun is SQL true when the record's run is queued or running.
@@ -97,11 +99,11 @@ const dataPoolCols = `p.id, p.project_id, p.name, p.columns,
 	(SELECT count(*) FILTER (WHERE state = 'leased') FROM data_pool_records WHERE pool_id = p.id),
 	(SELECT count(*) FILTER (WHERE state = 'consumed') FROM data_pool_records WHERE pool_id = p.id),
 	(SELECT count(*) FROM data_pool_records WHERE pool_id = p.id),
-	p.created_at, p.updated_at`
+	p.protected, p.created_at, p.updated_at`
 
 func scanDataPool(row pgx.Row) (DataPool, error) {
 	var p DataPool
-	err := row.Scan(&p.ID, &p.ProjectID, &p.Name, &p.Columns, &p.Free, &p.Leased, &p.Consumed, &p.Total, &p.CreatedAt, &p.UpdatedAt)
+	err := row.Scan(&p.ID, &p.ProjectID, &p.Name, &p.Columns, &p.Free, &p.Leased, &p.Consumed, &p.Total, &p.Protected, &p.CreatedAt, &p.UpdatedAt)
 	if isNoRows(err) {
 		return DataPool{}, ErrNotFound
 	}
@@ -173,8 +175,9 @@ type querier interface {
 // SaveDataPool applies ps in one transaction: ErrConflict when the name is
 // taken in the project, ErrNotFound when an update finds no such pool in
 // the project, ErrPoolInUse when changed records are leased by an active
-// run.
-func (s *Store) SaveDataPool(ctx context.Context, ps DataPoolSave) (DataPool, error) {
+// run. decide sees whether the pool is protected now (false for a new
+// one), with the pool locked; its error is returned as is.
+func (s *Store) SaveDataPool(ctx context.Context, ps DataPoolSave, decide func(protected bool) error) (DataPool, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return DataPool{}, err
@@ -186,18 +189,18 @@ func (s *Store) SaveDataPool(ctx context.Context, ps DataPoolSave) (DataPool, er
 		return DataPool{}, err
 	}
 	if ps.Create {
-		_, err = tx.Exec(ctx, `INSERT INTO data_pools (id, project_id, name, columns, created_by, created_at, updated_at)
-			VALUES ($1, $2, $3, $4::jsonb, nullif($5, ''), $6, $6)`, ps.ID, ps.ProjectID, ps.Name, string(cols), ps.UserID, ps.Now)
+		if err := decideNew(decide); err != nil {
+			return DataPool{}, err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO data_pools (id, project_id, name, columns, protected, created_by, created_at, updated_at)
+			VALUES ($1, $2, $3, $4::jsonb, coalesce($7, false), nullif($5, ''), $6, $6)`, ps.ID, ps.ProjectID, ps.Name, string(cols), ps.UserID, ps.Now, ps.Protected)
 	} else {
 		// FOR UPDATE: two saves of one pool take turns.
-		var one int
-		err = tx.QueryRow(ctx, `SELECT 1 FROM data_pools WHERE id = $1 AND project_id = $2 FOR UPDATE`, ps.ID, ps.ProjectID).Scan(&one)
-		if isNoRows(err) {
-			return DataPool{}, ErrNotFound
+		if err := lockProtected(ctx, tx, "data_pools", ps.ProjectID, ps.ID, decide); err != nil {
+			return DataPool{}, err
 		}
-		if err == nil {
-			_, err = tx.Exec(ctx, `UPDATE data_pools SET name = $2, updated_at = $3 WHERE id = $1`, ps.ID, ps.Name, ps.Now)
-		}
+		_, err = tx.Exec(ctx, `UPDATE data_pools SET name = $2, protected = coalesce($4, protected), updated_at = $3 WHERE id = $1`,
+			ps.ID, ps.Name, ps.Now, ps.Protected)
 	}
 	if isUniqueViolation(err) {
 		return DataPool{}, ErrConflict
@@ -257,19 +260,20 @@ func replaceRecords(ctx context.Context, tx pgx.Tx, ps DataPoolSave, cols string
 }
 
 // DeleteDataPool removes the project's pool and its records: ErrPoolInUse
-// while a queued or running run holds a lease on one of them.
-func (s *Store) DeleteDataPool(ctx context.Context, projectID, id string) error {
+// while a queued or running run holds a lease on one of them; decide as in
+// SaveDataPool.
+func (s *Store) DeleteDataPool(ctx context.Context, projectID, id string, decide func(protected bool) error) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
+	if err := lockProtected(ctx, tx, "data_pools", projectID, id, decide); err != nil {
+		return err
+	}
 	var busy bool
-	err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM data_pool_records r WHERE r.pool_id = p.id AND r.state = 'leased' AND `+activeRun+`)
-		FROM data_pools p WHERE p.id = $1 AND p.project_id = $2 FOR UPDATE`, id, projectID).Scan(&busy)
+	err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM data_pool_records r WHERE r.pool_id = $1 AND r.state = 'leased' AND `+activeRun+`)`, id).Scan(&busy)
 	switch {
-	case isNoRows(err):
-		return ErrNotFound
 	case err != nil:
 		return err
 	case busy:
@@ -282,19 +286,19 @@ func (s *Store) DeleteDataPool(ctx context.Context, projectID, id string) error 
 }
 
 // ResetDataPool frees the pool's consumed records and the leases of runs
-// that are no longer queued or running; leases of active runs stay.
-func (s *Store) ResetDataPool(ctx context.Context, projectID, id string, now time.Time) (DataPool, error) {
+// that are no longer queued or running; leases of active runs stay. decide
+// as in SaveDataPool.
+func (s *Store) ResetDataPool(ctx context.Context, projectID, id string, now time.Time, decide func(protected bool) error) (DataPool, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return DataPool{}, err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
-	tag, err := tx.Exec(ctx, `UPDATE data_pools SET updated_at = $3 WHERE id = $1 AND project_id = $2`, id, projectID, now)
-	if err != nil {
+	if err := lockProtected(ctx, tx, "data_pools", projectID, id, decide); err != nil {
 		return DataPool{}, err
 	}
-	if tag.RowsAffected() == 0 {
-		return DataPool{}, ErrNotFound
+	if _, err := tx.Exec(ctx, `UPDATE data_pools SET updated_at = $2 WHERE id = $1`, id, now); err != nil {
+		return DataPool{}, err
 	}
 	_, err = tx.Exec(ctx, `UPDATE data_pool_records r SET state = 'free', run_id = NULL, taken_by = NULL, taken_at = NULL
 		WHERE r.pool_id = $1 AND (r.state = 'consumed' OR r.state = 'leased' AND NOT `+activeRun+`)`, id)
@@ -317,6 +321,29 @@ func (s *Store) ResetDataPool(ctx context.Context, projectID, id string, now tim
 // that record again. Errors: ErrNotFound when the pool is not in the
 // project, a *PoolEmptyError (errors.Is ErrPoolEmpty) when nothing is free.
 func (s *Store) TakePoolRecord(ctx context.Context, projectID, poolID, runID, mode string) (PoolRecord, error) {
+	return s.takePoolRecord(ctx, projectID, poolID, runID, mode, false)
+}
+
+// PoolUnprotectedError: a run on a protected environment asked for a
+// record of a pool that is not protected; nothing was taken.
+type PoolUnprotectedError struct {
+	PoolID string
+	Name   string
+}
+
+func (e *PoolUnprotectedError) Error() string {
+	return fmt.Sprintf("data pool %q is not protected", e.Name)
+}
+
+// TakeProtectedPoolRecord is TakePoolRecord for a run on a protected
+// environment: it takes nothing and answers a *PoolUnprotectedError unless the
+// pool is protected, checked under the same lock the take holds, so the
+// record comes from a pool only Test Managers and Admins could change.
+func (s *Store) TakeProtectedPoolRecord(ctx context.Context, projectID, poolID, runID, mode string) (PoolRecord, error) {
+	return s.takePoolRecord(ctx, projectID, poolID, runID, mode, true)
+}
+
+func (s *Store) takePoolRecord(ctx context.Context, projectID, poolID, runID, mode string, protectedOnly bool) (PoolRecord, error) {
 	state := PoolLeased
 	switch mode {
 	case PoolLease, "":
@@ -337,12 +364,16 @@ func (s *Store) TakePoolRecord(ctx context.Context, projectID, poolID, runID, mo
 	// the records or a delete waits for them (and they for it), so a lease
 	// just taken is never deleted under its run.
 	var name string
-	err = tx.QueryRow(ctx, `SELECT name FROM data_pools WHERE id = $1 AND project_id = $2 FOR SHARE`, poolID, projectID).Scan(&name)
+	var protected bool
+	err = tx.QueryRow(ctx, `SELECT name, protected FROM data_pools WHERE id = $1 AND project_id = $2 FOR SHARE`, poolID, projectID).Scan(&name, &protected)
 	if isNoRows(err) {
 		return PoolRecord{}, ErrNotFound
 	}
 	if err != nil {
 		return PoolRecord{}, err
+	}
+	if protectedOnly && !protected {
+		return PoolRecord{}, &PoolUnprotectedError{PoolID: poolID, Name: name}
 	}
 	// A run that ended meanwhile takes nothing; one that ends after this
 	// waits for the take (FOR SHARE), and its end frees the lease

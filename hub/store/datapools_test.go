@@ -71,7 +71,7 @@ func (w dataWorld) pool(t *testing.T, name string, n int) store.DataPool {
 		recs[i] = map[string]string{"user": fmt.Sprintf("user%d", i)}
 	}
 	p, err := w.st.SaveDataPool(t.Context(), store.DataPoolSave{ID: ids.New("dpl"), ProjectID: w.project.ID, Create: true, Name: name,
-		Columns: []string{"user"}, Records: recs, UserID: w.user.ID, Now: time.Now()})
+		Columns: []string{"user"}, Records: recs, UserID: w.user.ID, Now: time.Now()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,38 +224,38 @@ func TestPoolConsumeResetAndRules(t *testing.T) {
 	// Changing records and deleting are refused while r3 holds a lease.
 	save := store.DataPoolSave{ID: p.ID, ProjectID: w.project.ID, Name: "Cards", Columns: []string{"user"},
 		Records: []map[string]string{{"user": "x"}}, Now: time.Now()}
-	if _, err := w.st.SaveDataPool(ctx, save); !errors.Is(err, store.ErrPoolInUse) {
+	if _, err := w.st.SaveDataPool(ctx, save, nil); !errors.Is(err, store.ErrPoolInUse) {
 		t.Fatalf("records changed under a lease: %v", err)
 	}
-	if err := w.st.DeleteDataPool(ctx, w.project.ID, p.ID); !errors.Is(err, store.ErrPoolInUse) {
+	if err := w.st.DeleteDataPool(ctx, w.project.ID, p.ID, nil); !errors.Is(err, store.ErrPoolInUse) {
 		t.Fatalf("delete under a lease: %v", err)
 	}
 	// A rename (and the same records sent again) keeps every state.
 	same := store.DataPoolSave{ID: p.ID, ProjectID: w.project.ID, Name: "Cards 2", Columns: []string{"user"},
 		Records: []map[string]string{{"user": "user0"}, {"user": "user1"}, {"user": "user2"}}, Now: time.Now()}
-	if got, err := w.st.SaveDataPool(ctx, same); err != nil || got.Name != "Cards 2" || got.Leased != 1 || got.Consumed != 1 {
+	if got, err := w.st.SaveDataPool(ctx, same, nil); err != nil || got.Name != "Cards 2" || got.Leased != 1 || got.Consumed != 1 {
 		t.Fatalf("rename: %+v %v", got, err)
 	}
 
 	// Reset frees the consumed record; r3's lease stays.
-	got, err := w.st.ResetDataPool(ctx, w.project.ID, p.ID, time.Now())
+	got, err := w.st.ResetDataPool(ctx, w.project.ID, p.ID, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Free != 2 || got.Leased != 1 || got.Consumed != 0 || got.Records[2].RunID != r3 || got.Records[1].RunID != "" {
 		t.Fatalf("after reset: %+v", got)
 	}
-	if _, err := w.st.ResetDataPool(ctx, "prj_aaaaaaaaaaaaaaaa", p.ID, time.Now()); !errors.Is(err, store.ErrNotFound) {
+	if _, err := w.st.ResetDataPool(ctx, "prj_aaaaaaaaaaaaaaaa", p.ID, time.Now(), nil); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("reset in another project: %v", err)
 	}
 	// r3 ends and gives its lease back; now records may change and the pool may go.
 	if err := w.st.ReleasePoolLeases(ctx, r3); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := w.st.SaveDataPool(ctx, save); err != nil || got.Total != 1 || got.Free != 1 || got.Records[0].Values["user"] != "x" {
+	if got, err := w.st.SaveDataPool(ctx, save, nil); err != nil || got.Total != 1 || got.Free != 1 || got.Records[0].Values["user"] != "x" {
 		t.Fatalf("records replaced: %+v %v", got, err)
 	}
-	if err := w.st.DeleteDataPool(ctx, w.project.ID, p.ID); err != nil {
+	if err := w.st.DeleteDataPool(ctx, w.project.ID, p.ID, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.st.DataPoolDetail(ctx, w.project.ID, p.ID); !errors.Is(err, store.ErrNotFound) {
@@ -268,17 +268,17 @@ func TestDataSetStore(t *testing.T) {
 	ctx := t.Context()
 	save := store.DataSetSave{ID: ids.New("tds"), ProjectID: w.project.ID, Create: true, Name: "Logins",
 		Columns: []string{"user", "pw"}, Rows: []map[string]string{{"user": "a", "pw": "1"}, {"user": "b", "pw": ""}}, UserID: w.user.ID, Now: time.Now()}
-	d, err := w.st.SaveDataSet(ctx, save)
+	d, err := w.st.SaveDataSet(ctx, save, nil)
 	if err != nil || len(d.Rows) != 2 || d.Rows[1]["user"] != "b" || d.CreatedBy != w.user.ID {
 		t.Fatalf("create: %+v %v", d, err)
 	}
 	dup := save
 	dup.ID, dup.Name = ids.New("tds"), "LOGINS"
-	if _, err := w.st.SaveDataSet(ctx, dup); !errors.Is(err, store.ErrConflict) {
+	if _, err := w.st.SaveDataSet(ctx, dup, nil); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("same name: %v", err)
 	}
 	rename := store.DataSetSave{ID: d.ID, ProjectID: w.project.ID, Name: "Logins 2", Now: time.Now()}
-	if d, err = w.st.SaveDataSet(ctx, rename); err != nil || d.Name != "Logins 2" || len(d.Rows) != 2 {
+	if d, err = w.st.SaveDataSet(ctx, rename, nil); err != nil || d.Name != "Logins 2" || len(d.Rows) != 2 {
 		t.Fatalf("rename keeps rows: %+v %v", d, err)
 	}
 	if _, err := w.st.DataSet(ctx, "prj_aaaaaaaaaaaaaaaa", d.ID); !errors.Is(err, store.ErrNotFound) {
@@ -288,7 +288,7 @@ func TestDataSetStore(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].RowCount != 2 || len(list[0].Columns) != 2 {
 		t.Fatalf("list: %+v %v", list, err)
 	}
-	if err := w.st.DeleteDataSet(ctx, w.project.ID, d.ID); err != nil {
+	if err := w.st.DeleteDataSet(ctx, w.project.ID, d.ID, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.st.DataSet(ctx, w.project.ID, d.ID); !errors.Is(err, store.ErrNotFound) {
@@ -321,7 +321,7 @@ func TestPoolSaveRacingTakers(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			_, saveErr = w.st.SaveDataPool(context.Background(), store.DataPoolSave{ID: p.ID, ProjectID: w.project.ID, Name: p.Name,
-				Columns: []string{"user"}, Records: []map[string]string{{"user": "new"}}, Now: time.Now()})
+				Columns: []string{"user"}, Records: []map[string]string{{"user": "new"}}, Now: time.Now()}, nil)
 		}()
 		wg.Wait()
 		if saveErr != nil && !errors.Is(saveErr, store.ErrPoolInUse) {

@@ -22,13 +22,14 @@ type Suite struct {
 	Tests int
 }
 
-// Suites lists a project's suites by name, each with the number of tests
-// in it the user can see.
+// Suites lists the project's suites the user can see (suiteSeen) by name,
+// each with the number of tests in it the user can see.
 func (s *Store) Suites(ctx context.Context, projectID, userID string) ([]Suite, error) {
 	rows, err := s.pool.Query(ctx, `SELECT s.name, count(t.id)
 		FROM suites s LEFT JOIN tests t ON t.project_id = s.project_id AND t.suite = s.name
 			AND `+visibleTo(2)+`
-		WHERE s.project_id = $1 GROUP BY s.name ORDER BY lower(s.name), s.name`, projectID, userID)
+		WHERE s.project_id = $1 GROUP BY s.name, s.listed HAVING s.listed OR count(t.id) > 0
+		ORDER BY lower(s.name), s.name`, projectID, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -39,9 +40,13 @@ func (s *Store) Suites(ctx context.Context, projectID, userID string) ([]Suite, 
 	})
 }
 
-// AddSuite adds a suite name; an existing one gives ErrConflict.
+// AddSuite adds a suite name to the list every member sees; one already
+// listed gives ErrConflict. A suite that so far existed only for the
+// owners of private tests in it is listed from now on, as if new: for the
+// caller it did not exist.
 func (s *Store) AddSuite(ctx context.Context, projectID, name string) error {
-	tag, err := s.pool.Exec(ctx, `INSERT INTO suites (project_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING`, projectID, name)
+	tag, err := s.pool.Exec(ctx, `INSERT INTO suites AS s (project_id, name, listed) VALUES ($1, $2, true)
+		ON CONFLICT (project_id, name) DO UPDATE SET listed = true WHERE NOT s.listed`, projectID, name)
 	if err == nil && tag.RowsAffected() == 0 {
 		return ErrConflict
 	}
@@ -64,7 +69,18 @@ func visibleTo(n int) string {
 	return fmt.Sprintf("(t.visibility = 'Shared' OR t.owner_id = $%d)", n)
 }
 
-// RenameSuite renames a suite and moves every test in it (see above). It
+// suiteSeen is the condition on suites s the user $n can see: a listed
+// one (migration 0019), or one holding a test they can see. A suite that
+// holds only other people's private tests does not exist for them: they
+// cannot list, rename, delete or collide with it.
+func suiteSeen(n int) string {
+	return `(s.listed OR EXISTS (SELECT 1 FROM tests t WHERE t.project_id = s.project_id AND t.suite = s.name AND ` + visibleTo(n) + `))`
+}
+
+// RenameSuite renames a suite the user can see and moves every test in it
+// (see above): ErrNotFound when they cannot see it, ErrConflict when they
+// can see one named to. A suite named to that they cannot see is merged
+// with the renamed one, so that its existence shows in no answer. It
 // returns how many of the moved tests the user can see.
 func (s *Store) RenameSuite(ctx context.Context, projectID, from, to, userID string, now time.Time) (int, error) {
 	tx, err := s.pool.Begin(ctx)
@@ -72,21 +88,40 @@ func (s *Store) RenameSuite(ctx context.Context, projectID, from, to, userID str
 		return 0, err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
-	tag, err := tx.Exec(ctx, `UPDATE suites SET name = $3 WHERE project_id = $1 AND name = $2`, projectID, from, to)
+	var listed, seen bool
+	err = tx.QueryRow(ctx, `SELECT s.listed, `+suiteSeen(3)+` FROM suites s WHERE s.project_id = $1 AND s.name = $2 FOR UPDATE`,
+		projectID, from, userID).Scan(&listed, &seen)
+	switch {
+	case isNoRows(err) || err == nil && !seen:
+		return 0, ErrNotFound
+	case err != nil:
+		return 0, err
+	}
+	var toSeen bool
+	err = tx.QueryRow(ctx, `SELECT `+suiteSeen(3)+` FROM suites s WHERE s.project_id = $1 AND s.name = $2 FOR UPDATE`,
+		projectID, to, userID).Scan(&toSeen)
+	switch {
+	case err == nil && toSeen:
+		return 0, ErrConflict
+	case err == nil: // merge into the unseen suite
+		_, err = tx.Exec(ctx, `DELETE FROM suites WHERE project_id = $1 AND name = $2`, projectID, from)
+		if err == nil {
+			_, err = tx.Exec(ctx, `UPDATE suites SET listed = listed OR $3 WHERE project_id = $1 AND name = $2`, projectID, to, listed)
+		}
+	case isNoRows(err):
+		_, err = tx.Exec(ctx, `UPDATE suites SET name = $3 WHERE project_id = $1 AND name = $2`, projectID, from, to)
+	}
 	if isUniqueViolation(err) {
 		return 0, ErrConflict
 	}
 	if err != nil {
 		return 0, err
 	}
-	if tag.RowsAffected() == 0 {
-		return 0, ErrNotFound
-	}
-	seen, err := moveSuiteTests(ctx, tx, projectID, from, to, userID, now, fmt.Sprintf("suite renamed from %s to %s", from, to))
+	seenMoved, err := moveSuiteTests(ctx, tx, projectID, from, to, userID, now, fmt.Sprintf("suite renamed from %s to %s", from, to))
 	if err != nil {
 		return 0, err
 	}
-	return seen, tx.Commit(ctx)
+	return seenMoved, tx.Commit(ctx)
 }
 
 // moveSuiteTests gives every test of suite from the suite to ("" for none)
@@ -137,15 +172,16 @@ func (s *Store) DeleteSuite(ctx context.Context, projectID, name, userID string,
 }
 
 func deleteEmptySuite(ctx context.Context, tx pgx.Tx, projectID, name, userID string, now time.Time) error {
-	var exists, used bool
-	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM suites WHERE project_id = $1 AND name = $2 FOR UPDATE),
-		EXISTS (SELECT 1 FROM tests t WHERE t.project_id = $1 AND t.suite = $2 AND `+visibleTo(3)+`)`,
-		projectID, name, userID).Scan(&exists, &used)
+	var seen, used bool
+	err := tx.QueryRow(ctx, `SELECT `+suiteSeen(3)+`,
+		EXISTS (SELECT 1 FROM tests t WHERE t.project_id = $1 AND t.suite = $2 AND `+visibleTo(3)+`)
+		FROM suites s WHERE s.project_id = $1 AND s.name = $2 FOR UPDATE`,
+		projectID, name, userID).Scan(&seen, &used)
 	switch {
+	case isNoRows(err) || err == nil && !seen:
+		return ErrNotFound
 	case err != nil:
 		return err
-	case !exists:
-		return ErrNotFound
 	case used:
 		return ErrNotEmpty
 	}
@@ -156,10 +192,11 @@ func deleteEmptySuite(ctx context.Context, tx pgx.Tx, projectID, name, userID st
 	return err
 }
 
-// SetSuites makes the project's suite list exactly names: missing ones are
-// added, unlisted ones empty for the user removed (as DeleteSuite does). An
-// unlisted suite that still has tests the user can see gives ErrNotEmpty
-// and changes nothing; name says which.
+// SetSuites makes the project's suite list, as the user sees it, exactly
+// names: missing ones are added (listed), unlisted ones empty for the user
+// removed (as DeleteSuite does); suites the user cannot see stay as they
+// are. An unlisted suite that still has tests the user can see gives
+// ErrNotEmpty and changes nothing; name says which.
 func (s *Store) SetSuites(ctx context.Context, projectID string, names []string, userID string, now time.Time) (blocking string, err error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
@@ -169,7 +206,8 @@ func (s *Store) SetSuites(ctx context.Context, projectID string, names []string,
 	if names == nil {
 		names = []string{} // nil is SQL NULL: name = ANY(NULL) matches nothing, so nothing would go
 	}
-	rows, err := tx.Query(ctx, `SELECT name FROM suites WHERE project_id = $1 AND NOT (name = ANY($2)) FOR UPDATE`, projectID, names)
+	rows, err := tx.Query(ctx, `SELECT s.name FROM suites s WHERE s.project_id = $1 AND NOT (s.name = ANY($2)) AND `+suiteSeen(3)+`
+		FOR UPDATE`, projectID, names, userID)
 	if err != nil {
 		return "", err
 	}
@@ -183,7 +221,7 @@ func (s *Store) SetSuites(ctx context.Context, projectID string, names []string,
 		}
 	}
 	for _, name := range names {
-		if err := ensureSuite(ctx, tx, projectID, name); err != nil {
+		if err := ensureSuite(ctx, tx, projectID, name, true); err != nil {
 			return "", err
 		}
 	}

@@ -112,7 +112,7 @@ func TestTestCountsFollowTests(t *testing.T) {
 				_, err := st.CreateTests(context.Background(), store.NewTest{ID: id, ProjectID: projects[0], OwnerID: ann, Visibility: "Shared", Now: now,
 					Content: store.TestContent{Name: fmt.Sprintf("Churn %d", i), Suite: "Churn", Document: []byte(`{"dsl":2,"steps":[]}`)}})
 				if err == nil {
-					err = st.DeleteTest(context.Background(), id)
+					err = st.DeleteTest(context.Background(), id, nil)
 				}
 				if err != nil {
 					t.Error(err)
@@ -157,7 +157,7 @@ func TestTestCountsFollowTests(t *testing.T) {
 	exec(`UPDATE tests SET owner_id = $2 WHERE id = $1`, created[1], bob)
 	exec(`UPDATE tests SET last_run_status = 'passed', saved_at = now()`) // no group changes
 	check("after sharing and handing over")
-	if err := st.DeleteTest(ctx, created[2]); err != nil {
+	if err := st.DeleteTest(ctx, created[2], nil); err != nil {
 		t.Fatal(err)
 	}
 	check("after deleting a test")

@@ -127,7 +127,7 @@ func (s *Store) CreateTests(ctx context.Context, nts ...NewTest) ([]Test, error)
 		if err := insertVersion(ctx, tx, nt.ID, 1, Draft, c, nt.OwnerID, nt.Now, ""); err != nil {
 			return nil, err
 		}
-		if err := ensureSuite(ctx, tx, nt.ProjectID, c.Suite); err != nil {
+		if err := ensureSuite(ctx, tx, nt.ProjectID, c.Suite, nt.Visibility == Shared); err != nil {
 			return nil, err
 		}
 	}
@@ -168,11 +168,16 @@ func nullIfEmpty(s string) *string {
 	return &s
 }
 
-func ensureSuite(ctx context.Context, tx pgx.Tx, projectID, suite string) error {
+// ensureSuite adds a suite a test was put in to the project's suites;
+// listed (a shared test's suite) makes it listed to every member, as
+// migration 0019 says. A private test's suite stays unlisted unless it is
+// listed already.
+func ensureSuite(ctx context.Context, tx pgx.Tx, projectID, suite string, listed bool) error {
 	if suite == "" {
 		return nil
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO suites (project_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING`, projectID, suite)
+	_, err := tx.Exec(ctx, `INSERT INTO suites AS s (project_id, name, listed) VALUES ($1, $2, $3)
+		ON CONFLICT (project_id, name) DO UPDATE SET listed = true WHERE $3 AND NOT s.listed`, projectID, suite, listed)
 	return err
 }
 
@@ -211,13 +216,35 @@ func (s *Store) TestVersions(ctx context.Context, testID string) ([]TestVersion,
 	})
 }
 
-// DeleteTest removes a test and all its versions.
-func (s *Store) DeleteTest(ctx context.Context, id string) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM tests WHERE id = $1`, id)
-	if err == nil && tag.RowsAffected() == 0 {
-		return ErrNotFound
+// DeleteTest removes a test and all its versions. It locks the test and
+// hands it to decide first, in the same transaction, so a deprecation or a
+// transfer that commits meanwhile is what decide sees: an error from decide
+// is returned as is and nothing is deleted. A nil decide deletes.
+func (s *Store) DeleteTest(ctx context.Context, id string, decide func(cur Test) error) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
 	}
-	return err
+	defer tx.Rollback(ctx) //nolint:errcheck
+	var one int
+	if err := tx.QueryRow(ctx, `SELECT 1 FROM tests WHERE id = $1 FOR UPDATE`, id).Scan(&one); isNoRows(err) {
+		return ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	if decide != nil {
+		cur, err := scanTest(tx.QueryRow(ctx, `SELECT `+testCols+testFrom+`WHERE t.id = $1`, id))
+		if err != nil {
+			return err
+		}
+		if err := decide(cur); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM tests WHERE id = $1`, id); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
 }
 
 // VersionWrite is a version's new content and status.
@@ -292,9 +319,6 @@ func applyChange(ctx context.Context, tx pgx.Tx, cur Test, ch TestChange, userID
 			cur.ID, c.Name, c.Suite, nonNil(c.Tags), w.Status, version, c.StepCount, now, userID); err != nil {
 			return fmt.Errorf("update test: %w", err)
 		}
-		if err := ensureSuite(ctx, tx, cur.ProjectID, c.Suite); err != nil {
-			return err
-		}
 	}
 	if ch.Visibility != "" || ch.OwnerID != "" {
 		if _, err := tx.Exec(ctx, `UPDATE tests SET visibility = coalesce(nullif($2, ''), visibility),
@@ -303,7 +327,18 @@ func applyChange(ctx context.Context, tx pgx.Tx, cur Test, ch TestChange, userID
 			return fmt.Errorf("update sharing: %w", err)
 		}
 	}
-	return nil
+	if w == nil && ch.Visibility == "" {
+		return nil
+	}
+	// The test's suite, listed once a shared test is in it.
+	suite, vis := cur.Suite, cur.Visibility
+	if w != nil {
+		suite = w.Content.Suite
+	}
+	if ch.Visibility != "" {
+		vis = ch.Visibility
+	}
+	return ensureSuite(ctx, tx, cur.ProjectID, suite, vis == Shared)
 }
 
 // ErrStale says the record changed since the caller read it.

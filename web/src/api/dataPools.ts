@@ -2,7 +2,9 @@
 // A test binding a pool (document.data.pool, data.mode) takes the first free
 // record when its run is handed to an agent: leased until the run ends, or
 // consumed until the pool is reset. Everyone reads pools and who holds their
-// records; Test Developers and up change, reset and delete them.
+// records; Test Developers and up change, reset and delete them, except a
+// protected one (Test Managers and Admins only; runs on protected
+// environments use only protected pools).
 import type { Schema } from "./types";
 import { del, get, inProject, post, recordCall } from "./client";
 
@@ -32,6 +34,8 @@ export interface DataPoolSave {
   name: string;
   columns?: string[];
   records?: Record<string, string>[];
+  /** Only Test Managers and Admins may set it (403 data_protected); absent keeps it. */
+  protected?: boolean;
 }
 
 /** Query keys: each starts with "data-pools". */

@@ -1788,6 +1788,7 @@ export interface components {
             leased: number;
             name: string;
             projectId: string;
+            protected: boolean;
             records: components["schemas"]["PoolRecord"][];
             total: number;
             updatedAt: string;
@@ -1799,6 +1800,7 @@ export interface components {
             id: string;
             leased: number;
             name: string;
+            protected: boolean;
             total: number;
             updatedAt: string;
         };
@@ -1808,6 +1810,7 @@ export interface components {
             id: string;
             name: string;
             projectId: string;
+            protected: boolean;
             rows: {
                 [key: string]: string;
             }[];
@@ -1817,6 +1820,7 @@ export interface components {
             columns: string[];
             id: string;
             name: string;
+            protected: boolean;
             rowCount: number;
             updatedAt: string;
         };
@@ -1824,6 +1828,8 @@ export interface components {
             columns?: string[];
             id?: string;
             name: string;
+            /** @description only Test Managers and Admins may set it, or change a protected set or pool; runs on protected environments use only protected data; absent keeps it */
+            protected?: boolean;
             rows?: {
                 [key: string]: string;
             }[];

@@ -1,6 +1,8 @@
 // Test data sets (hub/api/testdata.go): named tables of a project. A test
 // that binds one (document.data.set) runs once per row, ${column} reading
-// the row. Everyone reads them; Test Developers and up change them.
+// the row. Everyone reads them; Test Developers and up change them, except
+// a protected one (Test Managers and Admins only; runs on protected
+// environments use only protected sets).
 import type { Schema } from "./types";
 import { del, get, inProject, post, recordCall, request, query } from "./client";
 
@@ -19,6 +21,8 @@ export interface DataSetSave {
   name: string;
   columns?: string[];
   rows?: Record<string, string>[];
+  /** Only Test Managers and Admins may set it (403 data_protected); absent keeps it. */
+  protected?: boolean;
 }
 
 /** Query keys: each starts with "test-data", so invalidating ["test-data"] refreshes every screen. */

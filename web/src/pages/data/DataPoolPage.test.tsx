@@ -17,6 +17,7 @@ const base: DataPool = {
   leased: 1,
   consumed: 1,
   total: 3,
+  protected: false,
   updatedAt: "2026-11-01T10:00:00Z",
   createdAt: "2026-11-01T10:00:00Z",
   records: [
@@ -101,6 +102,7 @@ describe("DataPoolPage", () => {
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({
       id: base.id,
       name: "Cards",
+      protected: false,
       columns: ["card"],
       records: [{ card: "41119" }, { card: "4222" }, { card: "4333" }, { card: "4444" }],
     });

@@ -3,11 +3,13 @@
 // the leases of ended runs come back), Delete, and editing the name and
 // records in the grid. While a queued or running run holds a lease the hub
 // refuses to change the records or delete the pool (409 pool_in_use); its
-// message is shown as it is.
+// message is shown as it is. Protected (Test Managers and Admins only)
+// marks the pools runs on protected environments may use; a protected pool
+// is read-only for the other roles.
 import { useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError } from "../../api";
+import { ApiError, type Role } from "../../api";
 import { may } from "../../api/admin";
 import {
   dataPoolKeys,
@@ -25,6 +27,7 @@ import { DataGrid } from "./DataGrid";
 import { emptyGrid, gridContent, gridFromTable, placeGridIssues, tableFromGrid, type Grid } from "./gridModel";
 import { PoolCounts } from "./DataPoolsPage";
 import { useWarnBeforeUnload } from "./useUnsaved";
+import { DataProtectedBadge, mayProtect, ProtectedField, ProtectedNotice } from "./protection";
 import "./data.css";
 
 export function DataPoolPage() {
@@ -54,6 +57,7 @@ function NewPool() {
       <PageHeader title="New data pool" subtitle={<Link to="/data-pools">All data pools</Link>} />
       <PoolEditor
         projectId={projectId}
+        role={ws.role}
         pool={null}
         onSaved={(p) => {
           qc.setQueryData(dataPoolKeys.one(p.id), p);
@@ -106,11 +110,23 @@ function PoolDetail({ id }: { id: string }) {
     );
   }
   const pool = q.data;
-  const canManage = may.manageSuites(ws.project?.id === pool.projectId ? ws.role : null);
+  const role = ws.project?.id === pool.projectId ? ws.role : null;
+  // A protected pool is changed, reset and deleted by Test Managers and Admins only.
+  const canManage = may.manageSuites(role) && (!pool.protected || mayProtect(role));
   return (
     <section className="data-page data-pool-page">
       <PageHeader
-        title={pool.name}
+        title={
+          <>
+            {pool.name}
+            {pool.protected && (
+              <>
+                {" "}
+                <DataProtectedBadge />
+              </>
+            )}
+          </>
+        }
         subtitle={
           <span className="row">
             <Link to="/data-pools">All data pools</Link>
@@ -134,6 +150,7 @@ function PoolDetail({ id }: { id: string }) {
           </>
         )}
       </PageHeader>
+      {may.manageSuites(role) && !canManage && <ProtectedNotice what="data pool" role={role} />}
       <p>
         <PoolCounts pool={pool} />
       </p>
@@ -145,6 +162,7 @@ function PoolDetail({ id }: { id: string }) {
       {editing ? (
         <PoolEditor
           projectId={pool.projectId}
+          role={role}
           pool={pool}
           onSaved={(p) => {
             qc.setQueryData(dataPoolKeys.one(id), p);
@@ -258,11 +276,13 @@ function RecordsTable({ pool }: { pool: DataPool }) {
 /** PoolEditor edits a pool's name and records in the grid (a new pool: pool null). */
 function PoolEditor({
   projectId,
+  role,
   pool,
   onSaved,
   onCancel,
 }: {
   projectId: string;
+  role: Role | null;
   pool: DataPool | null;
   onSaved: (p: DataPool) => void;
   onCancel: () => void;
@@ -277,12 +297,20 @@ function PoolEditor({
   );
   const [name, setName] = useState(pool?.name ?? "");
   const [grid, setGrid] = useState<Grid>(start.current);
-  const dirty = name !== (pool?.name ?? "") || gridContent(grid) !== gridContent(start.current);
+  const [isProtected, setProtected] = useState(pool?.protected ?? false);
+  const dirty =
+    name !== (pool?.name ?? "") || gridContent(grid) !== gridContent(start.current) || isProtected !== (pool?.protected ?? false);
   useWarnBeforeUnload(dirty);
   const save = useMutation({
     mutationFn: () => {
       const t = tableFromGrid(grid);
-      return saveDataPool(projectId, { ...(pool ? { id: pool.id } : {}), name: name.trim(), columns: t.columns, records: t.rows });
+      return saveDataPool(projectId, {
+        ...(pool ? { id: pool.id } : {}),
+        name: name.trim(),
+        columns: t.columns,
+        records: t.rows,
+        protected: isProtected,
+      });
     },
     onSuccess: onSaved,
   });
@@ -314,6 +342,7 @@ function PoolEditor({
           </span>
         ))}
       </div>
+      <ProtectedField id="data-pool-protected" checked={isProtected} onChange={setProtected} role={role} />
       <p className="hint">
         A run takes one record: <code>{"${column}"}</code> in its steps reads the record&apos;s value.
         {recordsChanged && " Saving changed records makes every record free again."}

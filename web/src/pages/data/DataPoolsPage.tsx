@@ -1,7 +1,8 @@
 // Data pools (/data-pools): records that runs take one at a time, each
 // pool with how many records are free, leased by a running test, or
 // consumed until the pool is reset. Test Developers and up create, change,
-// reset and delete pools.
+// reset and delete pools, except protected pools (Test Managers and Admins
+// only), which the list marks.
 import { Link } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { dataPoolKeys, listDataPools, type DataPoolSummary } from "../../api/dataPools";
@@ -9,6 +10,7 @@ import { may } from "../../api/admin";
 import { useWorkspace } from "../../session";
 import { PageHeader, When } from "../../components/ui";
 import { ResourceTable } from "../../components/ResourceTable";
+import { DataProtectedBadge } from "./protection";
 import "./data.css";
 
 /** PoolCounts shows a pool's free, leased and consumed records. */
@@ -55,7 +57,20 @@ export function DataPoolsPage() {
         errorTitle="Data pools could not be loaded"
         empty={<>No data pools yet.{canManage ? " Create one with the accounts, cards or other records tests must not share." : ""}</>}
         columns={[
-          { header: "Name", cell: (p) => <Link to={`/data-pools/${p.id}`}>{p.name}</Link> },
+          {
+            header: "Name",
+            cell: (p) => (
+              <>
+                <Link to={`/data-pools/${p.id}`}>{p.name}</Link>
+                {p.protected && (
+                  <>
+                    {" "}
+                    <DataProtectedBadge />
+                  </>
+                )}
+              </>
+            ),
+          },
           {
             header: "Columns",
             className: "data-columns",

@@ -13,6 +13,7 @@ const users = {
   name: "Users",
   columns: ["email", "password"],
   rows: [{ email: "old@example.com", password: "old" }],
+  protected: false,
   createdAt: "2026-11-01T10:00:00Z",
   updatedAt: "2026-11-01T10:00:00Z",
 };
@@ -68,6 +69,7 @@ describe("DataSetPage", () => {
     const posts = calls.filter((c) => c.method === "POST");
     expect(posts[1].body).toEqual({
       name: "Sign-ins",
+      protected: false,
       columns: ["email", "password"],
       rows: [
         { email: "ann@example.com", password: "pw-ann" },
@@ -103,6 +105,7 @@ describe("DataSetPage", () => {
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({
       id: users.id,
       name: "Users",
+      protected: false,
       columns: ["email", "password", "name"],
       rows: [
         { email: "ann@example.com", password: "p,w", name: "Ann" },

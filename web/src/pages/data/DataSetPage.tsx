@@ -3,7 +3,9 @@
 // problems show at the column, row or cell they name, a file too large
 // (413) or other refusals above the grid. Import CSV puts a file's rows in
 // the grid to review before saving; Export CSV downloads the saved set.
-// Leaving with unsaved edits asks first.
+// Protected (Test Managers and Admins only) marks the data runs on
+// protected environments may use; a protected set is read-only for the
+// other roles. Leaving with unsaved edits asks first.
 import { useRef, useState, type ChangeEvent } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -18,6 +20,7 @@ import { DataGrid } from "./DataGrid";
 import { emptyGrid, gridContent, gridFromCells, gridFromTable, placeGridIssues, tableFromGrid, type Grid } from "./gridModel";
 import { DeleteDataSet } from "./TestDataPage";
 import { readFileText, useWarnBeforeUnload } from "./useUnsaved";
+import { DataProtectedBadge, mayProtect, ProtectedField, ProtectedNotice } from "./protection";
 import "./data.css";
 
 export function DataSetPage() {
@@ -46,10 +49,11 @@ function gridOf(set: DataSet | null): Grid {
   return set ? gridFromTable(set.columns, set.rows) : emptyGrid;
 }
 
-/** Sent to the hub: the name and the grid's table, the id once saved. */
+/** Sent to the hub: the name, the protected flag and the grid's table, the id once saved. */
 interface Sent {
   name: string;
   content: string;
+  protected: boolean;
 }
 
 function DataSetEditor({ initial }: { initial: DataSet | null }) {
@@ -57,8 +61,12 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const projectId = initial?.projectId ?? ws.project?.id ?? "";
-  const canManage = may.manageSuites(ws.project?.id === projectId ? ws.role : null);
+  const role = ws.project?.id === projectId ? ws.role : null;
   const [saved, setSaved] = useState<DataSet | null>(initial);
+  // A protected set is changed by Test Managers and Admins only.
+  const mayEdit = may.manageSuites(role);
+  const canManage = mayEdit && (!saved?.protected || mayProtect(role));
+  const [isProtected, setProtected] = useState(initial?.protected ?? false);
   const [savedContent, setSavedContent] = useState(() => gridContent(gridOf(initial)));
   const [name, setName] = useState(initial?.name ?? "");
   const [grid, setGrid] = useState<Grid>(() => gridOf(initial));
@@ -67,10 +75,10 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
   const [replacing, setReplacing] = useState<{ file: string; grid: Grid; problems: string[] } | null>(null);
   const [deleting, setDeleting] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const latest = useRef<Sent>({ name, content: gridContent(grid) });
-  latest.current = { name, content: gridContent(grid) };
+  const latest = useRef<Sent>({ name, content: gridContent(grid), protected: isProtected });
+  latest.current = { name, content: gridContent(grid), protected: isProtected };
 
-  const dirty = name !== (saved?.name ?? "") || gridContent(grid) !== savedContent;
+  const dirty = name !== (saved?.name ?? "") || gridContent(grid) !== savedContent || isProtected !== (saved?.protected ?? false);
   // A new set's first save opens its own page: it says so there.
   const justSaved = (useLocation().state as { justSaved?: boolean } | null)?.justSaved === true;
   useWarnBeforeUnload(dirty);
@@ -78,7 +86,7 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
   const save = useMutation({
     mutationFn: async (sent: Sent & { grid: Grid }) => {
       const table = tableFromGrid(sent.grid);
-      return saveDataSet(projectId, { ...(saved ? { id: saved.id } : {}), name: sent.name.trim(), ...table });
+      return saveDataSet(projectId, { ...(saved ? { id: saved.id } : {}), name: sent.name.trim(), protected: sent.protected, ...table });
     },
     onSuccess: (set, sent) => {
       qc.setQueryData(testDataKeys.one(set.id), set);
@@ -88,6 +96,7 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
       setSavedContent(content);
       // Edits made while the save was on its way stay unsaved.
       if (latest.current.name === sent.name) setName(set.name);
+      if (latest.current.protected === sent.protected) setProtected(set.protected);
       if (latest.current.content === sent.content && content !== sent.content) setGrid(gridFromTable(set.columns, set.rows));
       setImported(null);
       if (!saved) void navigate(`/test-data/${set.id}`, { replace: true, state: { ...DISCARDED, justSaved: true } });
@@ -95,7 +104,7 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
   });
   const onSave = () => {
     if (!canManage || save.isPending) return;
-    save.mutate({ name, content: gridContent(grid), grid });
+    save.mutate({ name, content: gridContent(grid), protected: isProtected, grid });
   };
 
   const issues = save.error instanceof ApiError ? save.error.issues : [];
@@ -135,7 +144,17 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
   return (
     <section className="data-page data-set-page">
       <PageHeader
-        title={saved ? saved.name : "New data set"}
+        title={
+          <>
+            {saved ? saved.name : "New data set"}
+            {saved?.protected && (
+              <>
+                {" "}
+                <DataProtectedBadge />
+              </>
+            )}
+          </>
+        }
         subtitle={
           <span className="row">
             <Link to="/test-data">All test data</Link>
@@ -184,12 +203,13 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
           </button>
         )}
       </PageHeader>
-      {!canManage && (
+      {!mayEdit && (
         <p className="notice">
           Test Developers, Test Managers and Admins change test data; your role in this project is {ws.role ?? "none"}, so this data set is
           read-only for you.
         </p>
       )}
+      {mayEdit && !canManage && <ProtectedNotice what="data set" role={role} />}
       <div className="row data-status">
         <span role="status" className={dirty ? "unsaved" : "muted"}>
           {dirty ? "Unsaved changes" : save.isSuccess || (justSaved && save.isIdle) ? "Saved." : ""}
@@ -239,6 +259,7 @@ function DataSetEditor({ initial }: { initial: DataSet | null }) {
           </span>
         ))}
       </div>
+      {canManage && <ProtectedField id="data-set-protected" checked={isProtected} onChange={setProtected} role={role} />}
       <p className="hint">
         Each row is one run of a test that binds this set; a step reads a column as <code>{"${name}"}</code>. Column names are letters,
         digits and _.

@@ -1,7 +1,8 @@
 // Test data (/test-data): the project's data sets. A test that binds one
 // runs once per row, ${column} reading the row's value. Everyone reads and
 // exports them; Test Developers and up create (in the grid or from a CSV
-// file), change and delete them.
+// file), change and delete them, except protected sets (Test Managers and
+// Admins only), which the list marks.
 import { useRef, useState, type ChangeEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -11,6 +12,7 @@ import { useWorkspace } from "../../session";
 import { Confirm, ErrorBox, IssueList, PageHeader, When } from "../../components/ui";
 import { ResourceTable } from "../../components/ResourceTable";
 import { nameFromFile, readFileText } from "./useUnsaved";
+import { DataProtectedBadge, mayProtect } from "./protection";
 import "./data.css";
 
 export function TestDataPage() {
@@ -81,7 +83,20 @@ export function TestDataPage() {
         errorTitle="Test data could not be loaded"
         empty={<>No data sets yet.{canManage ? " Create one in the grid or import a CSV file whose first line names the columns." : ""}</>}
         columns={[
-          { header: "Name", cell: (s) => <Link to={`/test-data/${s.id}`}>{s.name}</Link> },
+          {
+            header: "Name",
+            cell: (s) => (
+              <>
+                <Link to={`/test-data/${s.id}`}>{s.name}</Link>
+                {s.protected && (
+                  <>
+                    {" "}
+                    <DataProtectedBadge />
+                  </>
+                )}
+              </>
+            ),
+          },
           {
             header: "Columns",
             className: "data-columns",
@@ -96,7 +111,7 @@ export function TestDataPage() {
             <a className="button small" href={dataSetCsvUrl(s.id)} download aria-label={`Export ${s.name} as CSV`}>
               Export CSV
             </a>
-            {canManage && (
+            {canManage && (!s.protected || mayProtect(ws.role)) && (
               <button type="button" className="small" aria-label={`Delete ${s.name}`} onClick={() => setDeleting(s)}>
                 Delete
               </button>
