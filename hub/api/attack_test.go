@@ -7,7 +7,6 @@ package api
 // README's "Security" section states the rules this checks.
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -19,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/testautomation/ta/hub/access"
 	"github.com/testautomation/ta/protocol"
 )
@@ -163,32 +161,8 @@ func TestAttackOnTheRunnersComputer(t *testing.T) {
 	// A token stolen anyway: while the real agent is connected and answers
 	// pings, a second connection with its token is refused and the real
 	// agent keeps its runs.
-	url := "ws" + strings.TrimPrefix(h.srv.URL, "http") + "/api/agent/connect"
-	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
-	defer cancel()
-	ws, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.CloseNow()
-	hello, _ := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Token: token, Parallel: 1}.Encode()
-	if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
-		t.Fatal(err)
-	}
-	refused := false
-	for !refused {
-		_, data, err := ws.Read(ctx)
-		if err != nil {
-			t.Fatalf("the fake agent's connection ended with %v before a refusal naming agent_connected", err)
-		}
-		var m protocol.Message
-		_ = json.Unmarshal(data, &m)
-		switch {
-		case m.Type == protocol.MsgWelcome:
-			t.Fatal("a second connection with a connected agent's token was welcomed")
-		case m.Type == protocol.MsgError && m.ErrorCode == protocol.ErrAgentConnected:
-			refused = true
-		}
+	if m := h.helloWith(t, token); m.Type != protocol.MsgError || m.ErrorCode != protocol.ErrAgentConnected {
+		t.Fatalf("a second connection with a connected agent's token was answered %+v, want a refusal with agent_connected", m)
 	}
 	id := tester.createTest(t, o.project, map[string]any{"dsl": 2, "name": "Plain", "steps": []map[string]any{
 		{"id": "open", "type": "navigate", "url": evil.URL + "/blank"},
