@@ -247,3 +247,36 @@ func TestRotateAgentToken(t *testing.T) {
 		t.Errorf("the restarted agent paired again instead of using its rotated token")
 	}
 }
+
+// An agent busy with a run (say, sending a large screenshot, with the pong
+// queued behind it) does not answer a ping at once: a copy of its token
+// must not take its place then. It sent a message a moment ago, so it is
+// alive, and the newcomer is refused even though no pong comes.
+func TestBusyAgentNotReplaced(t *testing.T) {
+	h := newHarness(t)
+	_, a, runID := rawRun(t, h)
+	a.event(runID, 1, 1, protocol.RunStarted, nil)
+	a.acked(1)
+	// From here the raw agent reads nothing: it answers no ping.
+	if m := h.helloWith(t, a.token); m.Type != protocol.MsgError || m.ErrorCode != protocol.ErrAgentConnected {
+		t.Fatalf("a second connection while the agent is busy with a run got %+v", m)
+	}
+}
+
+// While one connection with an agent's token is being admitted (the hub
+// is pinging the old one), a second with the same token is refused: two
+// copies cannot both get in and the later one push the earlier out.
+func TestOneAdmissionAtATime(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	dead := h.rawAgent(t, o.members[access.TestManager], "") // reads nothing from now on
+	first := make(chan protocol.Message, 1)
+	go func() { first <- h.helloWith(t, dead.token) }()
+	time.Sleep(500 * time.Millisecond) // the first is waiting for the dead one's pong
+	if m := h.helloWith(t, dead.token); m.Type != protocol.MsgError || m.ErrorCode != protocol.ErrAgentConnected {
+		t.Errorf("a second connection during the first one's admission got %+v", m)
+	}
+	if m := <-first; m.Type != protocol.MsgWelcome {
+		t.Errorf("the first reconnection got %+v, want welcome", m)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -60,6 +61,9 @@ type conn struct {
 	// registered is when the connection was registered (wall clock):
 	// authoring sessions begun after it are this connection's.
 	registered time.Time
+	// readAt is when the reader last took a message (unix nanoseconds):
+	// a busy agent's sign of life (admit).
+	readAt atomic.Int64
 }
 
 type frame struct {
@@ -76,6 +80,7 @@ func (c *conn) reader(ctx context.Context) {
 		if err != nil {
 			return
 		}
+		c.readAt.Store(time.Now().UnixNano())
 		select {
 		case c.frames <- frame{typ, data}:
 			continue
@@ -262,6 +267,7 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		if !c.admit(ctx) {
 			return
 		}
+		defer h.unreserve(c)
 	} else if hello.Pair.APIToken != "" {
 		if !c.ciPair(ctx, hello.Pair, ClientAddress(r.RemoteAddr)) {
 			return
@@ -333,6 +339,9 @@ func (h *Hub) register(c *conn) {
 		// The same agent reconnected; reconcile gave the new connection the
 		// runs the agent still has.
 		go old.ws.Close(websocket.StatusGoingAway, "replaced by a new connection") //nolint:errcheck
+	}
+	if h.admitting[c.agent.ID] == c {
+		delete(h.admitting, c.agent.ID)
 	}
 	c.seen = h.Now() // the token check or the approval has just written it
 	c.registered = time.Now()

@@ -76,6 +76,7 @@ type Hub struct {
 
 	mu        sync.Mutex
 	agents    map[string]*conn                      // guarded by mu: connected agents by id
+	admitting map[string]*conn                      // guarded by mu: the connection being admitted per agent id (guard.go)
 	waiting   map[string]*conn                      // guarded by mu: pairing code → waiting connection
 	watchers  map[string]map[chan struct{}]struct{} // guarded by mu: run id → wake-up channels
 	kicking   map[string]*sync.Mutex                // guarded by mu: one assignment pass per user at a time
@@ -138,7 +139,7 @@ func New(cfg Config) *Hub {
 	if cfg.Limits.ArtifactBytes == 0 {
 		cfg.Limits.ArtifactBytes = DefaultLimits.ArtifactBytes
 	}
-	h := &Hub{Config: cfg, log: cfg.Logger, jobs: Jobs{Source: cfg.Store, Secrets: cfg.Secrets}, agents: map[string]*conn{}, waiting: map[string]*conn{},
+	h := &Hub{Config: cfg, log: cfg.Logger, jobs: Jobs{Source: cfg.Store, Secrets: cfg.Secrets}, agents: map[string]*conn{}, admitting: map[string]*conn{}, waiting: map[string]*conn{},
 		watchers: map[string]map[chan struct{}]struct{}{}, kicking: map[string]*sync.Mutex{}}
 	h.gauges()
 	return h

@@ -19,50 +19,85 @@ import (
 	"github.com/testautomation/ta/protocol"
 )
 
-// answerWait is how long a connected agent has to answer the ping a second
-// connection with its token sets off. An agent whose network dropped
-// without the hub noticing does not answer, and its reconnection takes
-// over after this long.
+// answerWait is how long a connected agent that holds no run has to
+// answer the ping a second connection with its token sets off. An agent
+// whose network dropped without the hub noticing does not answer, and its
+// reconnection takes over after this long. One that holds runs may be busy
+// sending a large artifact, with the pong queued behind it: it counts as
+// alive while it sent anything within Stall, and else gets Stall to answer.
 const answerWait = 2 * time.Second
 
 // admit says whether a connection that showed its agent's token may
 // become that agent's connection: yes when the agent has no connection
-// here, or the one it has does not answer a ping within answerWait (it is
-// dead). Otherwise the newcomer is refused with agent_connected, the
-// attempt is recorded on the agent and logged, and the first connection is
-// not touched.
+// here, or the one it has does not answer a ping (it is dead). Otherwise
+// the newcomer is refused with agent_connected, the attempt is recorded on
+// the agent and logged, and the first connection is not touched. One
+// connection at a time is admitted per agent (h.admitting, until
+// register or unreserve): two hellos with the same token cannot both pass.
 func (c *conn) admit(ctx context.Context) bool {
 	h := c.h
 	h.mu.Lock()
+	if other := h.admitting[c.agent.ID]; other != nil && other != c {
+		h.mu.Unlock()
+		c.refuseSecond(ctx, other.addr)
+		return false
+	}
 	old := h.agents[c.agent.ID]
+	busy := old != nil && len(old.runs) > 0
+	h.admitting[c.agent.ID] = c
 	h.mu.Unlock()
 	if old == nil {
 		return true
 	}
-	if !old.answers(ctx) {
+	wait := answerWait
+	if busy {
+		wait = h.Stall
+	}
+	if !(busy && time.Since(old.lastRead()) < h.Stall) && !old.answers(ctx, wait) {
 		if ctx.Err() != nil {
+			h.unreserve(c)
 			return false // the newcomer left while the hub waited
 		}
 		h.log.Info("agent reconnected; its previous connection no longer answers", "agent", c.agent.ID, "from", c.addr)
 		return true
 	}
+	h.unreserve(c)
+	c.refuseSecond(ctx, old.addr)
+	return false
+}
+
+// refuseSecond refuses a connection with the token of an agent that is
+// connected (from connected) or being admitted, and records the attempt.
+func (c *conn) refuseSecond(ctx context.Context, connected string) {
+	h := c.h
 	h.log.Warn("refused a second connection with the token of a connected agent", "agent", c.agent.ID, "user", c.agent.UserID,
-		"from", c.addr, "connected from", old.addr)
+		"from", c.addr, "connected from", connected)
 	if err := h.Store.RefuseAgentConnection(ctx, c.agent.ID, h.Now(), c.addr); err != nil {
 		h.log.Warn("record a refused agent connection", "agent", c.agent.ID, "err", err)
 	}
 	c.refuse(ctx, protocol.ErrAgentConnected, "this computer's agent is already connected to the hub with this token and answering, "+
 		"so this connection was refused (its owner sees the attempt on the Agents page). If another copy of the agent runs on this "+
 		"computer, stop one of them; this one keeps trying and gets in once the other connection ends")
-	return false
 }
 
-// answers reports whether the connection answers a ping within answerWait.
-func (c *conn) answers(ctx context.Context) bool {
-	pctx, cancel := context.WithTimeout(ctx, answerWait)
+// unreserve ends c's admission (register ends it too).
+func (h *Hub) unreserve(c *conn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.admitting[c.agent.ID] == c {
+		delete(h.admitting, c.agent.ID)
+	}
+}
+
+// answers reports whether the connection answers a ping within wait.
+func (c *conn) answers(ctx context.Context, wait time.Duration) bool {
+	pctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	return c.ws.Ping(pctx) == nil
 }
+
+// lastRead is when the connection's reader last took a message.
+func (c *conn) lastRead() time.Time { return time.Unix(0, c.readAt.Load()) }
 
 // ErrAgentAway says an agent is not connected to this hub (or left during
 // the rotation of its token).
