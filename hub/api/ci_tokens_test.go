@@ -196,8 +196,27 @@ func TestCIAgentsPerTokenCapped(t *testing.T) {
 		t.Errorf("%d CI agents, want 21", n)
 	}
 	dev.do("DELETE", "/api/agent/"+joined[0].id, nil).want(t, 204)
+	last := h.joinCI(t, token, "")
+	if last.refusal != nil {
+		t.Errorf("after one went: %+v", last.refusal)
+	}
+	// Killed commands (a cancelled pipeline) never delete their agents:
+	// those stop taking a place a few minutes after they left.
+	killed := append(joined[1:], last)
+	for _, a := range killed {
+		a.ws.CloseNow()
+	}
+	for _, a := range killed {
+		for deadline := time.Now().Add(10 * time.Second); h.dispatch.Status(a.id).Connected && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if a := h.joinCI(t, token, ""); a.refusal == nil || a.refusal.ErrorCode != "too_many_ci_agents" {
+		t.Errorf("a moment after 20 commands were killed: %+v", a.refusal)
+	}
+	h.advance(6 * time.Minute)
 	if a := h.joinCI(t, token, ""); a.refusal != nil {
-		t.Errorf("after one went: %+v", a.refusal)
+		t.Errorf("minutes after 20 commands were killed: %+v", a.refusal)
 	}
 }
 

@@ -41,8 +41,9 @@ type CIToken struct {
 }
 
 // MaxCIAgentsPerToken bounds the CI agents one API token has at once (its
-// agents the hub still keeps: connected, or left within ciAgentTTL without
-// being deleted): room for a pipeline's parallel jobs, not for a flood.
+// agents seen within store.CIAgentActive: connected, or left a moment ago
+// without being deleted): room for a pipeline's parallel jobs, not for a
+// flood.
 const MaxCIAgentsPerToken = 20
 
 // CodeTooManyCIAgents refuses a CI agent beyond MaxCIAgentsPerToken.

@@ -29,6 +29,12 @@ type NewCIAgent struct {
 const validTokenSQL = `(a.api_token_id IS NULL OR EXISTS (SELECT 1 FROM api_tokens t WHERE t.id = a.api_token_id
 	AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)))`
 
+// CIAgentActive is how recently a CI agent must have been seen to count
+// against its token's limit: a connected one is seen every minute, and one
+// whose command was killed (a cancelled pipeline never says goodbye) stops
+// taking a place after this long, though it is kept for an hour.
+const CIAgentActive = 5 * time.Minute
+
 // CreateCIAgent creates a CI command's agent for a user, tied to the API
 // token that authorized it: the token stands in for a pairing. With the
 // token's row locked, so tokens revoked meanwhile (ErrTokenRevoked) and
@@ -50,7 +56,8 @@ func (s *Store) CreateCIAgent(ctx context.Context, n NewCIAgent) (Agent, error) 
 		return Agent{}, err
 	}
 	var have int
-	if err := tx.QueryRow(ctx, `SELECT count(*) FROM agents WHERE api_token_id = $1`, n.TokenID).Scan(&have); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM agents WHERE api_token_id = $1 AND last_seen_at > $2`,
+		n.TokenID, n.Now.Add(-CIAgentActive)).Scan(&have); err != nil {
 		return Agent{}, err
 	}
 	if have >= n.Max {
