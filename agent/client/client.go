@@ -211,6 +211,11 @@ func (c *Client) ownerOnly() {
 			c.log.Warn("cannot make the agent's token private", "path", path, "err", err)
 			continue
 		}
+		if _, err := os.Stat(c.tokenPath()); err != nil {
+			// No token yet (a folder made for a first start): nothing was exposed.
+			c.log.Info("made the agent's folder readable by its owner only", "path", path, "was", info.Mode().Perm().String())
+			continue
+		}
 		c.log.Warn("others could read the agent's token: made it readable by its owner only", "path", path,
 			"was", info.Mode().Perm().String())
 	}
