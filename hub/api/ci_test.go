@@ -247,17 +247,24 @@ func TestCICommandRefusals(t *testing.T) {
 	}
 }
 
+// neverTest saves a test in its own suite (named like the test) that opens
+// the fixture site, then waits up to timeoutMs for a text that never comes.
+func (w ciWorld) neverTest(t *testing.T, suite string, timeoutMs int) string {
+	t.Helper()
+	return w.dev.createTest(t, w.o.project, map[string]any{"dsl": 2, "name": suite, "suite": suite, "steps": []any{
+		map[string]any{"id": "open", "type": "navigate", "url": "${baseUrl}/login.html"},
+		map[string]any{"id": "wait", "type": "assertText", "target": map[string]any{"locators": []any{loc("testId", "greeting")}},
+			"expected": "never", "timeoutMs": timeoutMs},
+	}})
+}
+
 // Ctrl-C cancels the command's runs; a hub that goes away mid-run is
 // tried again, then the command exits 2 saying so.
 func TestCICommandInterruptedAndHubGone(t *testing.T) {
 	h := newHarness(t)
 	w := newCIWorld(t, h)
 	_, token := w.dev.newToken(t, map[string]any{"name": "pipeline"})
-	slow := w.dev.createTest(t, w.o.project, map[string]any{"dsl": 2, "name": "Slow", "suite": "Slow", "steps": []any{
-		map[string]any{"id": "open", "type": "navigate", "url": "${baseUrl}/login.html"},
-		map[string]any{"id": "wait", "type": "assertText", "target": map[string]any{"locators": []any{loc("testId", "greeting")}},
-			"expected": "never", "timeoutMs": 20000},
-	}})
+	slow := w.neverTest(t, "Slow", 20000)
 
 	ctx, cancel := context.WithCancel(t.Context())
 	var code int
@@ -382,11 +389,7 @@ func TestCICommandSurvivesHubRestart(t *testing.T) {
 	h := newHarness(t)
 	w := newCIWorld(t, h)
 	_, token := w.dev.newToken(t, map[string]any{"name": "pipeline"})
-	slow := w.dev.createTest(t, w.o.project, map[string]any{"dsl": 2, "name": "Waits", "suite": "Waits", "steps": []any{
-		map[string]any{"id": "open", "type": "navigate", "url": "${baseUrl}/login.html"},
-		map[string]any{"id": "wait", "type": "assertText", "target": map[string]any{"locators": []any{loc("testId", "greeting")}},
-			"expected": "never", "timeoutMs": 4000},
-	}})
+	slow := w.neverTest(t, "Waits", 4000)
 	var code int
 	var out string
 	done := make(chan struct{})

@@ -269,11 +269,7 @@ func TestCICommandEndsWhenTokenRevoked(t *testing.T) {
 	h := newHarness(t)
 	w := newCIWorld(t, h)
 	tokID, token := w.dev.newToken(t, map[string]any{"name": "pipeline"})
-	slow := w.dev.createTest(t, w.o.project, map[string]any{"dsl": 2, "name": "Slow", "suite": "Slow", "steps": []any{
-		map[string]any{"id": "open", "type": "navigate", "url": "${baseUrl}/login.html"},
-		map[string]any{"id": "wait", "type": "assertText", "target": map[string]any{"locators": []any{loc("testId", "greeting")}},
-			"expected": "never", "timeoutMs": 20000},
-	}})
+	slow := w.neverTest(t, "Slow", 20000)
 	var code int
 	var out string
 	done := make(chan struct{})
