@@ -19,6 +19,8 @@ func (c *client) send(method, path, body string, headers ...string) response {
 	return sendTo(c.h.t, c.http, c.h.srv.URL, method, path, body, headers...)
 }
 
+// sendTo sends a request to base with headers as name, value pairs; a
+// "Host" pair sets the host the request is addressed to.
 func sendTo(t testing.TB, hc *http.Client, base, method, path, body string, headers ...string) response {
 	t.Helper()
 	var rd io.Reader
@@ -30,6 +32,10 @@ func sendTo(t testing.TB, hc *http.Client, base, method, path, body string, head
 		t.Fatal(err)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Host" { // net/http sends req.Host, not a Host header
+			req.Host = headers[i+1]
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	resp, err := hc.Do(req)

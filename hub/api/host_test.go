@@ -1,7 +1,6 @@
 package api
 
 import (
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,25 +12,7 @@ import (
 // sendHost sends a request addressed (Host) to host, with extra headers.
 func sendHost(t *testing.T, base, method, path, host, body string, headers ...string) response {
 	t.Helper()
-	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Host = host
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	out := response{status: resp.StatusCode, header: resp.Header, body: data}
-	if out.status >= 400 {
-		checkErrorBody(t, method, path, out)
-	}
-	return out
+	return sendTo(t, http.DefaultClient, base, method, path, body, append([]string{"Host", host}, headers...)...)
 }
 
 // DNS rebinding: a page of evil.example whose name is then pointed at the
