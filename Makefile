@@ -100,10 +100,10 @@ installers: deps ## build the agent's installers into bin/installers and the dow
 .PHONY: test
 test: deps size-check fmt-check vet web-test ## gofmt check, go vet, all Go tests with the race detector, short fuzz runs, web unit and end-to-end tests
 	$(GO) test -race -count=1 -timeout 20m ./...
-	$(GO) test -run '^$$' -fuzz FuzzAuthBodies -fuzztime 5s ./hub/api
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 5s ./protocol
-	$(GO) test -run '^$$' -fuzz FuzzImportSide -fuzztime 5s ./protocol
-	$(GO) test -run '^$$' -fuzz FuzzRenderPlaywright -fuzztime 5s ./protocol
+	$(GO) test -run '^$$' -fuzz FuzzAuthBodies -fuzztime 40000x ./hub/api
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 40000x ./protocol
+	$(GO) test -run '^$$' -fuzz FuzzImportSide -fuzztime 40000x ./protocol
+	$(GO) test -run '^$$' -fuzz FuzzRenderPlaywright -fuzztime 40000x ./protocol
 
 .PHONY: web-test
 web-test: web ## web application: type check, unit tests (Vitest), end-to-end tests in Chromium against a real hub and agent
