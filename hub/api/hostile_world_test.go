@@ -174,7 +174,7 @@ func (w hostileWorld) samples() map[string][]any {
 		"PUT /api/tests/{id}":                             {with(doc, "status", "Draft")},
 		"POST /api/tests/{id}/validate":                   {doc, v1},
 		"POST /api/tests/{id}/revisions":                  {obj{"note": "reviewed by Ann"}},
-		"POST /api/tests/{id}/duplicate":                  {noBody},
+		"POST /api/tests/{id}/duplicate":                  {obj{"name": "Checkout with coupon"}},
 		"PUT /api/tests/{id}/sharing":                     {obj{"visibility": "Shared", "ownerId": w.ownerID}},
 		"POST /api/tests/{id}/versions/{version}/restore": {noBody},
 

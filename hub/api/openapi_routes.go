@@ -138,9 +138,10 @@ func apiRoutes() []apiRoute {
 		route("POST", "/tests", "Create a test from a document (version 1, Draft)").inProject().
 			in(docBody(true, jsonObj{"visibility": ""})).out(201, test),
 		route("POST", "/tests/import", "Import a DSL document of any version, or a Selenium IDE project (.side)").inProject().
+			q("environmentId", "Write literal values equal to this environment's secrets as ${secrets.NAME}").
 			in(schema{"type": "object", "description": "A DSL document (version 1 or 2) or a .side project"}).
 			out(201, jsonObj{"test": test, "version": 0, "migratedFrom": schema{"type": []string{"integer", "string", "null"}},
-				"tests": []importedJSON{}, "skipped": []protocol.Skipped{}}),
+				"tests": []importedJSON{}, "skipped": []protocol.Skipped{}, "secretsReplaced": 0}),
 		route("GET", "/suites", "The project's suites").inProject().out(200, jsonObj{"suites": []suiteJSON{}}),
 		route("POST", "/language/generate", "Draft steps from plain language").inProject().
 			in(generateRequest{}).out(200, generateResponse{}),
@@ -184,7 +185,7 @@ func apiRoutes() []apiRoute {
 		route("DELETE", "/tests/{id}", "Delete a test and all its versions").empty(204),
 		route("POST", "/tests/{id}/validate", "Validate a document without saving").in(docBody(false, jsonObj{})).out(200, validationJSON{}),
 		route("POST", "/tests/{id}/revisions", "Start a new Draft revision of a Ready test").in(noteInput{}).out(201, test),
-		route("POST", "/tests/{id}/duplicate", "Copy the test into a new Draft owned by the caller").out(201, test),
+		route("POST", "/tests/{id}/duplicate", "Copy the test into a new Draft owned by the caller").in(duplicateInput{}).out(201, test),
 		route("PUT", "/tests/{id}/sharing", "Change visibility or hand the test over").in(sharingInput{}).out(200, test),
 		route("GET", "/tests/{id}/versions", "Version history").out(200, jsonObj{"versions": []versionJSON{}}),
 		route("GET", "/tests/{id}/versions/{version}", "One version with its document").out(200, versionJSON{}),

@@ -18,13 +18,19 @@ type importedJSON struct {
 // IDE project (.side), and saves each test as Shared, owned by the caller.
 // A .side command that cannot be imported is left out of its test and
 // listed in skipped ({test, index, command, reason}); anything else invalid
-// is answered as issues and nothing saved.
+// is answered as issues and nothing saved. With ?environmentId=, literal
+// values equal to that environment's secrets become ${secrets.NAME}
+// (secretsReplaced counts them; the values never appear in the answer).
 func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 	sc := headerScope(r)
 	if !allow(w, sc, access.AuthorTests) {
 		return
 	}
 	fields, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	secrets, ok := s.importSecrets(w, r, sc)
 	if !ok {
 		return
 	}
@@ -59,6 +65,7 @@ func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 			migratedFrom = from
 		}
 	}
+	replaced := replaceSecretLiterals(docs, secrets)
 	tests := s.saveNewTests(w, r, sc, store.Shared, docs...)
 	if tests == nil {
 		return
@@ -72,6 +79,6 @@ func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
 		"test": all[0].Test, "version": all[0].Version, "migratedFrom": migratedFrom, "tests": all,
-		"skipped": skipped,
+		"skipped": skipped, "secretsReplaced": replaced,
 	})
 }

@@ -72,9 +72,14 @@ func optionalNote(w http.ResponseWriter, r *http.Request) (string, bool) {
 }
 
 // duplicate copies the saved current version into a new Draft test owned
-// by the caller, with the same visibility.
+// by the caller, with the same visibility. An optional body {name} names
+// the copy (checked as a test's name); without it the copy is "<name> (copy)".
 func (s *Server) duplicate(w http.ResponseWriter, r *http.Request) {
 	t, sc, ok := s.loadTest(w, r)
+	if !ok {
+		return
+	}
+	name, ok := optionalCopyName(w, r)
 	if !ok {
 		return
 	}
@@ -89,6 +94,9 @@ func (s *Server) duplicate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Name = copyName(d.Name)
+	if name != nil {
+		d.Name = *name
+	}
 	if created := s.saveNewTests(w, r, sc, t.Visibility, d); created != nil {
 		s.answerTest(w, r, created[0], sc, http.StatusCreated)
 	}

@@ -1855,6 +1855,9 @@ export interface components {
             status: string;
             subject: string;
         };
+        DuplicateInput: {
+            name?: string | null;
+        };
         Environment: {
             applicationId: string | null;
             createdAt: string;
@@ -5115,7 +5118,10 @@ export interface operations {
     };
     postTestsImport: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Write literal values equal to this environment's secrets as ${secrets.NAME} */
+                environmentId?: string;
+            };
             header: {
                 /** @description The project the route lists or creates in (prj_...). */
                 "x-project-id": components["parameters"]["ProjectId"];
@@ -5137,6 +5143,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         migratedFrom: number | string | null;
+                        secretsReplaced: number;
                         skipped: components["schemas"]["Skipped"][];
                         test: components["schemas"]["Test"];
                         tests: components["schemas"]["Imported"][];
@@ -5240,7 +5247,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DuplicateInput"];
+            };
+        };
         responses: {
             /** @description Created */
             201: {
