@@ -5,7 +5,9 @@
 // silently: leaving asks, and Run offers to save first. ?step=<id> opens
 // with that step shown. Record, Pick (beside target fields) and Try (on
 // script steps) use the caller's desktop agent; recorded steps arrive as
-// unsaved edits at the cursor, and so do steps drafted from text.
+// unsaved edits at the cursor, and so do steps drafted from text. Every
+// edit can be undone and redone (toolbar, Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y:
+// see useUndoKeys for where the keys stay the text field's own).
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -38,6 +40,7 @@ import { ActionProblem, TopIssues } from "./Problems";
 import { SettingsForm } from "./SettingsForm";
 import { StepList } from "./StepList";
 import { useEditorState } from "./useEditorState";
+import { useUndoKeys } from "./useUndoKeys";
 import "./editor.css";
 
 export function EditorPage() {
@@ -129,6 +132,8 @@ function Editor({
   const [reveal, setReveal] = useState<{ ids: string[] } | null>(null);
   // The steps "Make component" was asked for, while its dialog is open.
   const [making, setMaking] = useState<string[] | null>(null);
+  // What Make component said; it stays while the editor (and its undo history) does.
+  const [made, setMade] = useState<Flash | null>(flash);
   const ws = useWorkspace();
   const canMakeComponent = !readOnly && test.status === "Draft" && may.manageSuites(ws.role);
   const latest = useRef(doc);
@@ -136,6 +141,20 @@ function Editor({
 
   const jsonPending = jsonDraft !== null && jsonDraft !== formatDocument(doc);
   const changed = ed.dirty || jsonPending;
+  // Undo works on the document: JSON typed but not applied is the text box's own.
+  const canUndo = !readOnly && !jsonPending && ed.canUndo;
+  const canRedo = !readOnly && !jsonPending && ed.canRedo;
+  const undo = () => {
+    if (!canUndo) return;
+    ed.undo();
+    setNote("");
+  };
+  const redo = () => {
+    if (!canRedo) return;
+    ed.redo();
+    setNote("");
+  };
+  useUndoKeys(undo, redo, !readOnly);
   const edit = (next: EditorDocument) => {
     ed.setDoc(next);
     setNote("");
@@ -263,11 +282,13 @@ function Editor({
     const said = { componentId: res.component.id, name: res.component.name };
     if (res.test) {
       qc.invalidateQueries({ queryKey: ["tests"] });
-      // The hub replaced the steps by a call in a new version: show it.
-      onReload({
-        ...said,
-        text: `The steps are now component ${res.component.name} v1; this test calls it in version v${res.test.version}.`,
-      });
+      const version = res.test.version;
+      // The hub replaced the steps by a call in a new version: show it as an
+      // edit, so Undo brings the steps back (unsaved) if that was a mistake.
+      fetchTest(test.id).then((loaded) => {
+        ed.replaced(loaded);
+        setMade({ ...said, text: `The steps are now component ${res.component.name} v1; this test calls it in version v${version}.` });
+      }, setProblem);
     } else {
       setNote(`Component ${res.component.name} made; this test was left as it is.`);
     }
@@ -315,6 +336,16 @@ function Editor({
       </PageHeader>
 
       <div className="row editor-toolbar">
+        {!readOnly && (
+          <span className="row-buttons" role="group" aria-label="History">
+            <button type="button" onClick={undo} disabled={!canUndo} title="Undo the last edit (Ctrl+Z)">
+              Undo
+            </button>
+            <button type="button" onClick={redo} disabled={!canRedo} title="Redo the edit undone last (Ctrl+Shift+Z or Ctrl+Y)">
+              Redo
+            </button>
+          </span>
+        )}
         <button type="button" onClick={onCheck} disabled={check.isPending}>
           {check.isPending ? "Checking…" : "Check"}
         </button>
@@ -338,9 +369,9 @@ function Editor({
       </div>
 
       {notice && <p className="notice">{notice}</p>}
-      {flash && (
+      {made && (
         <p className="ok-box" role="status">
-          {flash.text} <Link to={`/components/${flash.componentId}`}>Open component {flash.name}</Link>
+          {made.text} <Link to={`/components/${made.componentId}`}>Open component {made.name}</Link>
         </p>
       )}
       <ActionProblem error={problem} onReload={onReload} copyText={() => jsonDraft ?? formatDocument(doc)} />

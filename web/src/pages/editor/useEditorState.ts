@@ -1,11 +1,15 @@
 // The editor's working state: the test as last loaded, the document being
 // edited beside the saved one it started from, the ETag a save must match,
-// the issues of the last check or save, and a warning before leaving with
-// unsaved changes.
+// the issues of the last check or save, a warning before leaving with
+// unsaved changes, and the undo history of every edit (editHistory.ts).
+// The history lives as long as the editor: a save keeps it (an undo after
+// a save is an unsaved change again), leaving the page or reloading the
+// test drops it.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Issue, Test } from "../../api";
 import type { EditorDocument, LoadedTest } from "../../api/editorApi";
 import { placeIssues, sameDocument, stepKeys } from "./documentModel";
+import { EMPTY_HISTORY, record, redo as redoEdit, settle, undo as undoEdit, type History } from "./editHistory";
 
 export function useEditorState(initial: LoadedTest) {
   const [test, setTest] = useState<Test>(initial.test);
@@ -23,10 +27,41 @@ export function useEditorState(initial: LoadedTest) {
     setFound({ issues, keys: stepKeys((sent ?? docRef.current).steps) });
   }, []);
 
-  const setDoc = useCallback((next: EditorDocument) => {
+  const [history, setHistoryState] = useState<History>(EMPTY_HISTORY);
+  // The latest history, for edits made twice before a render (an import then a reveal).
+  const historyRef = useRef(history);
+  const setHistory = useCallback((h: History) => {
+    historyRef.current = h;
+    setHistoryState(h);
+  }, []);
+
+  /** show puts a document on screen without an undo entry (a save's answer, an undo). */
+  const show = useCallback((next: EditorDocument) => {
     docRef.current = next;
     setDocState(next);
   }, []);
+  /** setDoc is an edit: it can be undone. */
+  const setDoc = useCallback(
+    (next: EditorDocument) => {
+      const prev = docRef.current;
+      if (next === prev || sameDocument(prev, next)) return;
+      setHistory(record(historyRef.current, prev, next, Date.now()));
+      show(next);
+    },
+    [setHistory, show],
+  );
+  const undo = useCallback(() => {
+    const back = undoEdit(historyRef.current, docRef.current);
+    if (!back) return;
+    setHistory(back.history);
+    show(back.doc);
+  }, [setHistory, show]);
+  const redo = useCallback(() => {
+    const again = redoEdit(historyRef.current, docRef.current);
+    if (!again) return;
+    setHistory(again.history);
+    show(again.doc);
+  }, [setHistory, show]);
 
   /**
    * saved takes the hub's answer to a save of `sent`. Edits made while the
@@ -37,9 +72,11 @@ export function useEditorState(initial: LoadedTest) {
       setTest(res.test);
       setEtag(res.etag);
       setBaseline(res.document);
-      if (sameDocument(docRef.current, sent)) setDoc(res.document);
+      // The hub's form of what was sent replaces it in place: no undo entry.
+      if (sameDocument(docRef.current, sent)) show(res.document);
+      setHistory(settle(historyRef.current));
     },
-    [setDoc],
+    [show, setHistory],
   );
 
   /**
@@ -55,9 +92,24 @@ export function useEditorState(initial: LoadedTest) {
       if (!clean && !sameDocument(res.document, baseline)) return;
       setEtag(res.etag);
       setBaseline(res.document);
-      if (clean) setDoc(res.document);
+      if (clean) show(res.document);
     },
-    [baseline, setDoc],
+    [baseline, show],
+  );
+
+  /**
+   * replaced takes a new version the hub made from this one (Make
+   * component) as an edit: undo brings the document before it back as
+   * unsaved changes.
+   */
+  const replaced = useCallback(
+    (res: LoadedTest) => {
+      setTest(res.test);
+      setEtag(res.etag);
+      setBaseline(res.document);
+      setDoc(res.document);
+    },
+    [setDoc],
   );
 
   useEffect(() => {
@@ -71,5 +123,21 @@ export function useEditorState(initial: LoadedTest) {
     return () => window.removeEventListener("beforeunload", warn);
   }, [dirty]);
 
-  return { test, etag, doc, setDoc, dirty, issues: found.issues, setIssues, placed, saved, adopt };
+  return {
+    test,
+    etag,
+    doc,
+    setDoc,
+    dirty,
+    issues: found.issues,
+    setIssues,
+    placed,
+    saved,
+    adopt,
+    replaced,
+    undo,
+    redo,
+    canUndo: history.past.length > 0,
+    canRedo: history.future.length > 0,
+  };
 }
