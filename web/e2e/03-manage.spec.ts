@@ -348,6 +348,9 @@ test("editor actions: duplicate, export, sharing, deprecate and delete", async (
   let copyURL = "";
   await test.step("duplicate lands on the copy", async () => {
     await page.getByRole("button", { name: "Duplicate", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Duplicate Checkout flow" });
+    await expect(dialog.getByLabel("Name of the copy")).toHaveValue("Checkout flow (copy)");
+    await dialog.getByRole("button", { name: "Duplicate", exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Checkout flow (copy)" })).toBeVisible();
     expect(new URL(page.url()).pathname).not.toBe(`/tests/${id}`);
     copyURL = new URL(page.url()).pathname;

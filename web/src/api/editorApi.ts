@@ -73,9 +73,9 @@ export async function reviseTest(id: string, note = ""): Promise<LoadedTest> {
   return loaded(res.data, res.headers);
 }
 
-/** POST /api/tests/:id/duplicate: a new Draft owned by the caller. */
-export async function duplicateTest(id: string): Promise<LoadedTest> {
-  const res = await request<TestAnswer>("POST", `${testPath(id)}/duplicate`, {}, recordCall);
+/** POST /api/tests/:id/duplicate: a new Draft owned by the caller, named name ("<name> (copy)" when absent). */
+export async function duplicateTest(id: string, name?: string): Promise<LoadedTest> {
+  const res = await request<TestAnswer>("POST", `${testPath(id)}/duplicate`, name === undefined ? {} : { name }, recordCall);
   return loaded(res.data, res.headers);
 }
 

@@ -100,17 +100,41 @@ describe("EditorPage actions", () => {
     expect(post?.body).toEqual({ note: "Fix the login step" });
   });
 
-  it("duplicates and opens the copy", async () => {
-    const copy = testJSON({ id: "tc_2" }, { ...baseDoc(), name: "Sign in (copy)" });
-    fakeFetch({
+  it("asks for the copy's name, starting from '<name> (copy)', and opens the copy", async () => {
+    const copy = testJSON({ id: "tc_2" }, { ...baseDoc(), name: "Sign in with SSO" });
+    let refused = false;
+    const { calls } = fakeFetch({
       ...testRoutes(),
-      "POST /api/tests/tc_1/duplicate": { status: 201, body: copy, headers: { ETag: '"v1-r1"' } },
+      "POST /api/tests/tc_1/duplicate": () => {
+        if (!refused) {
+          refused = true;
+          return {
+            status: 422,
+            body: {
+              error: "the copy's name is not valid",
+              code: "invalid",
+              issues: [{ path: "name", code: "format", message: "name may not contain line breaks" }],
+            },
+          };
+        }
+        return { status: 201, body: copy, headers: { ETag: '"v1-r1"' } };
+      },
       "GET /api/tests/tc_2": { body: copy, headers: { ETag: '"v1-r1"' } },
     });
     renderEditor();
     await screen.findByRole("heading", { name: "Sign in" });
     await userEvent.click(screen.getByRole("button", { name: "Duplicate" }));
-    expect(await screen.findByRole("heading", { name: "Sign in (copy)" })).toBeInTheDocument();
+    const dialog = screen.getByRole("dialog", { name: "Duplicate Sign in" });
+    const name = within(dialog).getByLabelText("Name of the copy");
+    expect(name).toHaveValue("Sign in (copy)");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Duplicate" }));
+    // A refused name is said beside the field, and the dialog stays to fix it.
+    expect(await within(dialog).findByText("name may not contain line breaks")).toBeInTheDocument();
+    await userEvent.clear(name);
+    await userEvent.type(name, "Sign in with SSO{Enter}");
+    expect(await screen.findByRole("heading", { name: "Sign in with SSO" })).toBeInTheDocument();
+    const sent = calls.filter((c) => c.method === "POST" && c.path === "/api/tests/tc_1/duplicate").map((c) => c.body);
+    expect(sent).toEqual([{ name: "Sign in (copy)" }, { name: "Sign in with SSO" }]);
   });
 
   it("changes visibility and hands the test over through Sharing", async () => {

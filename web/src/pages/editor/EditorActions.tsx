@@ -5,9 +5,10 @@ import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import type { Test } from "../../api";
-import { deleteTest, duplicateTest, reviseTest, saveTest, type LoadedTest } from "../../api/editorApi";
+import { deleteTest, reviseTest, saveTest, type LoadedTest } from "../../api/editorApi";
 import { Confirm } from "../../components/ui";
 import { useWorkspace } from "../../session";
+import { DuplicateDialog } from "./DuplicateDialog";
 import { DISCARDED } from "./LeaveGuard";
 import { SharingModal } from "./SharingModal";
 
@@ -69,15 +70,6 @@ export function EditorActions({
     onError: failed,
   });
   const revise = useMutation({ mutationFn: () => reviseTest(test.id, note.trim()), onSuccess: done, onError: failed });
-  const duplicate = useMutation({
-    mutationFn: () => duplicateTest(test.id),
-    onSuccess: (res) => {
-      close();
-      qc.invalidateQueries({ queryKey: ["tests"] });
-      navigate(`/tests/${res.test.id}`, { state: DISCARDED });
-    },
-    onError: failed,
-  });
   const remove = useMutation({
     mutationFn: () => deleteTest(test.id),
     onSuccess: () => {
@@ -126,7 +118,7 @@ export function EditorActions({
         </button>
       )}
       {can.duplicate && (
-        <button type="button" disabled={duplicate.isPending} onClick={start(() => (dirty ? setDialog("duplicate") : duplicate.mutate()))}>
+        <button type="button" onClick={start(() => setDialog("duplicate"))}>
           Duplicate
         </button>
       )}
@@ -178,20 +170,7 @@ export function EditorActions({
           <p>A Deprecated test is kept for its history: it can no longer be run, revised or deleted. Duplicate it to work from a copy.</p>
         </Confirm>
       )}
-      {dialog === "duplicate" && (
-        <Confirm
-          title="Duplicate the saved version?"
-          confirmLabel="Duplicate"
-          busy={duplicate.isPending}
-          onConfirm={() => duplicate.mutate()}
-          onCancel={close}
-        >
-          <p>
-            The copy is made from the saved version v{test.version}. Your unsaved changes are not copied, and they are lost when the copy
-            opens.
-          </p>
-        </Confirm>
-      )}
+      {dialog === "duplicate" && <DuplicateDialog test={test} dirty={dirty} onClose={close} />}
       {dialog === "sharing" && <SharingModal test={test} onClose={close} onDone={shared} />}
       {dialog === "delete" && (
         <Confirm
