@@ -349,7 +349,7 @@ function Editor({
         <button type="button" onClick={onCheck} disabled={check.isPending}>
           {check.isPending ? "Checking…" : "Check"}
         </button>
-        <ExportButton testId={test.id} dirty={changed} />
+        <ExportButton testId={test.id} testName={test.name} dirty={changed} />
         {canAuthor && (
           <button ref={recordButton} type="button" aria-expanded={recordOpen} onClick={() => setRecordOpen(true)} disabled={recordOpen}>
             Record

@@ -1,23 +1,46 @@
 // "Export as Playwright": the saved version rendered by the hub as a
-// Playwright Test script, to read or copy.
+// Playwright Test script, to read, copy or download as <test-name>.spec.ts.
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { exportScript } from "../../api/editorApi";
 import { ErrorBox, Loading, Modal } from "../../components/ui";
 
-export function ExportButton({ testId, dirty }: { testId: string; dirty: boolean }) {
+/** scriptFileName is the test's name as a file name a system accepts: <name>.spec.ts. */
+export function scriptFileName(testName: string): string {
+  // Characters Windows, macOS or Linux refuse in a file name, and controls.
+  const safe = testName
+    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, "-")
+    .replace(/^[\s.]+|[\s.]+$/g, "")
+    .slice(0, 120);
+  return `${safe || "test"}.spec.ts`;
+}
+
+/** download saves text as a file through the browser's own download. */
+function download(text: string, fileName: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/typescript;charset=utf-8" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // After the click's download has started.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+export function ExportButton({ testId, testName, dirty }: { testId: string; testName: string; dirty: boolean }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" onClick={() => setOpen(true)}>
         Export as Playwright
       </button>
-      {open && <ExportModal testId={testId} dirty={dirty} onClose={() => setOpen(false)} />}
+      {open && <ExportModal testId={testId} testName={testName} dirty={dirty} onClose={() => setOpen(false)} />}
     </>
   );
 }
 
-function ExportModal({ testId, dirty, onClose }: { testId: string; dirty: boolean; onClose: () => void }) {
+function ExportModal({ testId, testName, dirty, onClose }: { testId: string; testName: string; dirty: boolean; onClose: () => void }) {
   const script = useQuery({ queryKey: ["editor", "script", testId], queryFn: () => exportScript(testId), gcTime: 0 });
   const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
   const doCopy = async () => {
@@ -48,6 +71,14 @@ function ExportModal({ testId, dirty, onClose }: { testId: string; dirty: boolea
         <span className="spacer" />
         <button type="button" onClick={doCopy} disabled={!script.data}>
           Copy
+        </button>
+        <button
+          type="button"
+          disabled={!script.data}
+          title={`Save as ${scriptFileName(testName)}`}
+          onClick={() => script.data && download(script.data.script, scriptFileName(testName))}
+        >
+          Download
         </button>
         <button type="button" onClick={onClose}>
           Close
