@@ -17,6 +17,16 @@ import { CallComponentFields } from "./CallComponentFields";
 /** Parameters of callComponent that CallComponentFields shows together. */
 const CALL_PARAMS = new Set(["component", "version", "inputs"]);
 
+/**
+ * shown says whether a parameter gets a field. A wait's only duration is
+ * its ms: the runner adds its timeoutMs on top, so a second duration field
+ * would only confuse; it shows only when the step already has one, to clear.
+ */
+function shown(p: RegistryParam, stepType: string, step: JsonObject): boolean {
+  if (stepType === "callComponent" && CALL_PARAMS.has(p.name)) return false;
+  return !(stepType === "wait" && p.name === "timeoutMs" && step.timeoutMs === undefined);
+}
+
 function paramHint(p: RegistryParam): string {
   const what = p.description.charAt(0).toUpperCase() + p.description.slice(1);
   return p.required ? `Required. ${what}` : what;
@@ -52,7 +62,7 @@ export function StepForm({
     <div className="step-form">
       {call && <CallComponentFields step={step} onChange={onChange} issues={issues} />}
       {stepType.params
-        .filter((p) => !call || !CALL_PARAMS.has(p.name))
+        .filter((p) => shown(p, stepType.type, step))
         .map((p) => (
           <ParamField
             key={p.name}
