@@ -68,7 +68,12 @@ export function buildEnvironmentBody(input: {
     if (!k && !r.value) return;
     if (!k) problems.push(`New secret ${i + 1} has a value but no name.`);
     else if (!IDENTIFIER.test(k)) problems.push(`Secret name "${k}" must start with a letter or _ and hold only letters, digits and _.`);
-    else if (input.known.includes(k) || k in secrets) problems.push(`Secret "${k}" exists already: use its Replace field.`);
+    // Name the field that is on screen: "Replace" for a secret this environment has, "Set a value" for one it lacks.
+    else if (input.known.includes(k) && has.has(k))
+      problems.push(`Secret "${k}" is set already: type its new value in its "Replace" field above instead.`);
+    else if (input.known.includes(k))
+      problems.push(`Secret "${k}" is listed above, as another environment has it: type its value in its "Set a value" field instead.`);
+    else if (k in secrets) problems.push(`New secret "${k}" is listed twice.`);
     else if (r.value === "") problems.push(`New secret "${k}" needs a value.`);
     else secrets[k] = r.value;
   });
@@ -229,6 +234,12 @@ export function EnvironmentForm({
             <code>{"${secrets.NAME}"}</code>, and logs show <code>***</code> in their place. Leave a field empty to keep the secret as it
             is.
           </p>
+          {known.some((k) => !(env?.secrets.includes(k) ?? false)) && (
+            <p className="hint" id="env-not-set-hint">
+              A secret marked “not set” is one another environment of this project has and this one does not yet: tests that use it fail
+              here until it has a value. Set one, or leave it empty.
+            </p>
+          )}
           {known.map((k) => {
             const set = env?.secrets.includes(k) ?? false;
             const e = edits[k] ?? { value: "", remove: false };
@@ -249,6 +260,7 @@ export function EnvironmentForm({
                   type="password"
                   autoComplete="new-password"
                   aria-label={set ? `Replace ${k}` : `Set ${k}`}
+                  aria-describedby={set ? undefined : "env-not-set-hint"}
                   placeholder={set ? "Replace" : "Set a value"}
                   disabled={e.remove}
                   value={e.value}

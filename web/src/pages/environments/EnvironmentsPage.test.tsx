@@ -196,4 +196,37 @@ describe("EnvironmentsPage", () => {
     expect(screen.getByText(/Test Managers and Admins create and change environments/)).toBeInTheDocument();
     expect(within(screen.getByText("Production").closest("tr")!).getByText("Protected")).toBeInTheDocument();
   });
+
+  it("says why a new environment lists secrets as not set, and names a field that exists when one is added again", async () => {
+    const { calls } = routes();
+    const user = userEvent.setup();
+    renderPage(<EnvironmentsPage />, { route: "/environments", path: "/environments", context: testContext("Test Manager") });
+    await user.click(await screen.findByRole("button", { name: "New environment" }));
+    const dialog = screen.getByRole("dialog", { name: "New environment" });
+    await user.type(within(dialog).getByLabelText("Name"), "QA");
+    const password = within(dialog).getByLabelText("Set PASSWORD");
+    expect(password).toHaveAccessibleDescription(/another environment of this project has and this one does not yet/);
+    expect(password).toHaveAttribute("placeholder", "Set a value");
+    await user.click(within(dialog).getByRole("button", { name: "Add secret" }));
+    await user.type(within(dialog).getByLabelText("Secret name 1"), "PASSWORD");
+    await user.type(within(dialog).getByLabelText("Secret value 1"), "pw-1");
+    await user.click(within(dialog).getByRole("button", { name: "Create environment" }));
+    expect(within(dialog).getByRole("alert")).toHaveTextContent('type its value in its "Set a value" field instead');
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+  });
+
+  it("names the Replace field when a secret the environment has is added again", async () => {
+    routes();
+    const user = userEvent.setup();
+    renderPage(<EnvironmentsPage />, { route: "/environments", path: "/environments", context: testContext("Admin") });
+    await user.click(await screen.findByRole("button", { name: "Edit Staging" }));
+    const dialog = screen.getByRole("dialog");
+    expect(within(dialog).queryByText(/marked “not set”/)).not.toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Replace TOKEN")).toHaveAttribute("placeholder", "Replace");
+    await user.click(within(dialog).getByRole("button", { name: "Add secret" }));
+    await user.type(within(dialog).getByLabelText("Secret name 1"), "TOKEN");
+    await user.type(within(dialog).getByLabelText("Secret value 1"), "t-2");
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+    expect(within(dialog).getByRole("alert")).toHaveTextContent('type its new value in its "Replace" field above instead');
+  });
 });
