@@ -209,7 +209,7 @@ function ComponentForm({ registry, component }: { registry: Registry; component:
           ))}
         </ul>
       )}
-      <StepsEditor draft={draft} registry={registry} issues={stepIssues} />
+      <StepsEditor draft={draft} registry={registry} issues={stepIssues} projectId={component?.projectId ?? ws.project?.id ?? ""} />
       <LeaveGuard when={guard} what={component ? "This new version has unsaved changes" : "This new component has unsaved changes"} />
     </form>
   );

@@ -7,6 +7,7 @@ import type { Issue, Registry } from "../../api";
 import { isObject, placeIssues, stepKeys } from "../editor/documentModel";
 import type { JsonObject } from "../../api/editorApi";
 import { StepList } from "../editor/StepList";
+import { ComponentRecord } from "./ComponentRecord";
 
 export interface StepsDraft {
   steps: JsonObject[];
@@ -64,7 +65,18 @@ export function draftChanged(d: StepsDraft, from: JsonObject[]): boolean {
   return formatSteps(d.steps) !== formatSteps(from);
 }
 
-export function StepsEditor({ draft, registry, issues }: { draft: StepsDraft; registry: Registry; issues: Issue[] }) {
+export function StepsEditor({
+  draft,
+  registry,
+  issues,
+  projectId,
+}: {
+  draft: StepsDraft;
+  registry: Registry;
+  issues: Issue[];
+  /** The component's project: Record captures steps on the caller's agent there. */
+  projectId: string;
+}) {
   const keys = stepKeys(draft.steps);
   const placed = useMemo(() => placeIssues(issues, keys), [issues, keys.join(" ")]); // eslint-disable-line react-hooks/exhaustive-deps
   const stepTop = placed.top.filter((i) => i.path === "steps" || i.path.startsWith("steps"));
@@ -91,6 +103,9 @@ export function StepsEditor({ draft, registry, issues }: { draft: StepsDraft; re
           </button>
         ))}
       </div>
+      {draft.view === "form" && projectId !== "" && (
+        <ComponentRecord projectId={projectId} registry={registry} steps={draft.steps} onSteps={draft.setSteps} />
+      )}
       {stepTop.length > 0 && (
         <ul className="issue-list">
           {stepTop.map((i, n) => (

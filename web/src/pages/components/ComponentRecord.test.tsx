@@ -1,0 +1,69 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeFetch, renderPage, testContext } from "../../test/render";
+import { NewComponentPage } from "./ComponentEditorPage";
+import { registry } from "./componentFixtures";
+
+/** FakeEventSource stands in for the browser's EventSource, which jsdom lacks. */
+class FakeEventSource {
+  static all: FakeEventSource[] = [];
+  readyState = 1;
+  onerror: (() => void) | null = null;
+  private listeners = new Map<string, ((e: MessageEvent) => void)[]>();
+  constructor(readonly url: string) {
+    FakeEventSource.all.push(this);
+  }
+  addEventListener(type: string, fn: (e: MessageEvent) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+  close() {
+    this.readyState = 2;
+  }
+  emit(type: string, data: unknown) {
+    act(() => this.listeners.get(type)?.forEach((fn) => fn(new MessageEvent(type, { data: JSON.stringify(data) }))));
+  }
+}
+
+beforeEach(() => {
+  FakeEventSource.all = [];
+  vi.stubGlobal("EventSource", FakeEventSource);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const recording = (over: Record<string, unknown> = {}) => ({
+  id: "rec_1",
+  status: "recording",
+  url: "http://site.test/",
+  steps: [],
+  error: null,
+  environmentId: null,
+  testId: null,
+  createdAt: "2026-11-23T10:00:00Z",
+  ...over,
+});
+const click = { id: "r1", type: "click", target: { locators: [{ kind: "role", value: "button", name: "Sign in" }] } };
+
+describe("Record in the component editor", () => {
+  it("offers the Record its empty step list promises, and appends the recorded steps to the component", async () => {
+    const { calls } = fakeFetch({
+      "GET /api/registry": { body: registry },
+      "GET /api/environments": { body: { environments: [] } },
+      "POST /api/record/start": { status: 201, body: recording() },
+      "POST /api/record/rec_1/stop": { body: recording({ status: "stopped", steps: [click] }) },
+    });
+    const user = userEvent.setup();
+    renderPage(<NewComponentPage />, { route: "/components/new", path: "/components/new", context: testContext("Test Developer") });
+    expect(await screen.findByText(/record them with Record/)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Record" }));
+    const panel = screen.getByRole("region", { name: "Record" });
+    await user.type(within(panel).getByLabelText("Start URL"), "http://site.test/");
+    await user.click(within(panel).getByRole("button", { name: "Start recording" }));
+    await waitFor(() => expect(calls.find((c) => c.path === "/api/record/start")?.headers["x-project-id"]).toBe("prj_1"));
+    await waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
+    FakeEventSource.all[0].emit("step", { seq: 1, step: click });
+    await user.click(await within(panel).findByRole("button", { name: "Stop and add the steps" }));
+    expect(await within(panel).findByText("Added 1 recorded step to the test (unsaved).")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: 'Step 1: Click the button "Sign in"' })).toBeInTheDocument();
+  });
+});
