@@ -108,8 +108,10 @@ export type ImportResult = Omit<Answer<"/api/tests/import", "post", 201>, "test"
 export type SkippedCommand = Schema<"Skipped">;
 
 /** POST /api/tests/import with a file's text as the body: a DSL 1 or 2 document, or a Selenium IDE .side project. */
-export async function importTests(projectId: string, text: string): Promise<ImportResult> {
-  const res = await request<ImportResult>("POST", "/api/tests/import", undefined, inProject(projectId, { rawBody: text }));
+export async function importTests(projectId: string, text: string, environmentId = ""): Promise<ImportResult> {
+  // With an environment, literal values equal to its secrets come back as ${secrets.NAME} (secretsReplaced counts them).
+  const path = environmentId ? `/api/tests/import?environmentId=${encodeURIComponent(environmentId)}` : "/api/tests/import";
+  const res = await request<ImportResult>("POST", path, undefined, inProject(projectId, { rawBody: text }));
   const data = res.data;
   return { ...data, tests: data.tests ?? [{ test: data.test, version: data.version }], skipped: data.skipped ?? [] };
 }

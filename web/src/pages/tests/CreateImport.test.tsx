@@ -115,6 +115,31 @@ describe("Import", () => {
     expect(within(dialog).getByRole("link", { name: "Two" })).toHaveAttribute("href", "/tests/tc_2");
   });
 
+  it("imports against a chosen environment's secrets and says how many values became references", async () => {
+    const { calls } = fakeFetch({
+      ...BASE,
+      "GET /api/environments": { body: { environments: [{ id: "env_1", projectId: "prj_1", name: "Staging", protected: false }] } },
+      "POST /api/tests/import": {
+        status: 201,
+        body: { test: makeTest({ id: "tc_1", name: "One" }), version: 1, migratedFrom: "side", skipped: [], secretsReplaced: 2 },
+      },
+    });
+    renderList();
+    await userEvent.click(await screen.findByRole("button", { name: "Import" }));
+    const dialog = screen.getByRole("dialog", { name: "Import tests" });
+    const env = within(dialog).getByLabelText("Secrets of environment");
+    expect(env).toHaveAccessibleDescription(/equal to one of this environment's secrets .* is imported as \$\{secrets.NAME\}/);
+    await waitFor(() => expect(within(dialog).getByRole("option", { name: "Staging" })).toBeInTheDocument());
+    await userEvent.selectOptions(env, "env_1");
+    await userEvent.click(within(dialog).getByLabelText("Or paste a document"));
+    await userEvent.paste('{"id":"p","name":"Side project","tests":[]}');
+    await userEvent.click(within(dialog).getByRole("button", { name: "Import tests" }));
+    expect(await within(dialog).findByText(/Imported 1 test/)).toHaveTextContent(
+      "2 values were equal to a secret and imported as ${secrets.NAME}.",
+    );
+    expect(calls.find((c) => c.method === "POST")?.path).toBe("/api/tests/import?environmentId=env_1");
+  });
+
   it("shows the issues of a 422 and imports nothing", async () => {
     fakeFetch({
       ...BASE,

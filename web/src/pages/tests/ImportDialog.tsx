@@ -3,11 +3,13 @@
 // hub migrates, validates and saves each test as Shared, owned by the
 // caller. A .side command that cannot be imported is left out and listed
 // after the import; anything else invalid comes back as issues and nothing
-// is saved.
+// is saved. With an environment chosen, values equal to its secrets are
+// imported as ${secrets.NAME} (a recorded .side holds real passwords).
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError } from "../../api";
+import { environmentChoicesKey, listEnvironmentChoices } from "../../api/runs";
 import { importTests, type ImportResult } from "../../api/testsApi";
 import { ErrorBox, Modal, StatusBadge, FormActions } from "../../components/ui";
 import { useProjectId } from "../../session";
@@ -44,8 +46,14 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const [fileError, setFileError] = useState<string | null>(null);
   const [pasted, setPasted] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
+  const [envId, setEnvId] = useState("");
+  const envs = useQuery({
+    queryKey: environmentChoicesKey(projectId),
+    queryFn: () => listEnvironmentChoices(projectId),
+    staleTime: 60_000,
+  });
   const imp = useMutation({
-    mutationFn: (text: string) => importTests(projectId, text),
+    mutationFn: (text: string) => importTests(projectId, text, envId),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ["tests"] });
       void qc.invalidateQueries({ queryKey: ["suites"] });
@@ -96,6 +104,13 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           <div className="ok-box" role="status">
             Imported {r.tests.length === 1 ? "1 test" : `${r.tests.length} tests`}, shared with the project and owned by you.
             {note && <> {note}</>}
+            {r.secretsReplaced > 0 && (
+              <>
+                {" "}
+                {r.secretsReplaced === 1 ? "1 value was" : `${r.secretsReplaced} values were`} equal to a secret and imported as{" "}
+                <code>{"${secrets.NAME}"}</code>.
+              </>
+            )}
           </div>
           <ul className="tl-imported">
             {r.tests.map(({ test, version }) => (
@@ -181,6 +196,21 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
               setProblem(null);
             }}
           />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-env`}>Secrets of environment</label>
+          <select id={`${id}-env`} value={envId} onChange={(e) => setEnvId(e.target.value)} aria-describedby={`${id}-env-hint`}>
+            <option value="">None: import values as they are</option>
+            {(envs.data ?? []).map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.name}
+              </option>
+            ))}
+          </select>
+          <span className="hint" id={`${id}-env-hint`}>
+            Optional. A typed value or expected text equal to one of this environment&apos;s secrets (3 characters or more) is imported as{" "}
+            <code>{"${secrets.NAME}"}</code>, so a recorded password does not stay in the test.
+          </span>
         </div>
         {problem && (
           <div className="error-box" role="alert">
