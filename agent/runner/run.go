@@ -45,10 +45,11 @@ type run struct {
 	// Only the run's goroutine uses these (see overlap in screenshot.go).
 	pending *pendingShot    // the last step's screenshot, in flight
 	held    *protocol.Event // the running step's step.started, not yet sent
-	// shots are the after-step screenshots' names by step, set when flush's
-	// barrier sends them (by any goroutine: shotMu guards them).
+	// shots are the after-step screenshots' names (or why there is none)
+	// by step, set when flush's barrier sends them (by any goroutine:
+	// shotMu guards them).
 	shotMu sync.Mutex
-	shots  map[int]string
+	shots  map[int][2]string
 	// shotDelay postpones every after-step capture (with the headless
 	// shell, its frame): tests prove with it that the next step's changes
 	// wait until what the screenshot shows is fixed.
