@@ -42,6 +42,8 @@ type run struct {
 
 	vars map[string]string // set by setVariable and script assign; only the run's goroutine uses it
 
+	numbers []string // the steps' numbers as the editor shows them (see number); the run's goroutine's
+
 	// Only the run's goroutine uses these (see overlap in screenshot.go).
 	pending *pendingShot    // the last step's screenshot, in flight
 	held    *protocol.Event // the running step's step.started, not yet sent
@@ -110,7 +112,18 @@ func (r *run) outcome(ctx context.Context, sr protocol.StepResult) (string, stri
 	case ctx.Err() != nil:
 		return protocol.RunError, context.Cause(ctx).Error()
 	}
-	return protocol.RunFailed, fmt.Sprintf("step %d (%s, %s) failed: %s", sr.Index+1, sr.ID, sr.Type, sr.Error)
+	return protocol.RunFailed, fmt.Sprintf("step %s (%s, %s) failed: %s", r.number(sr.Index), sr.ID, sr.Type, sr.Error)
+}
+
+// number is step i's number as the editor shows it (protocol.StepNumbers).
+func (r *run) number(i int) string {
+	if r.numbers == nil {
+		r.numbers = protocol.DocumentStepNumbers(r.job.Document.Steps)
+	}
+	if i < 0 || i >= len(r.numbers) {
+		return fmt.Sprint(i + 1)
+	}
+	return r.numbers[i]
 }
 
 // bound is the longest a run may take: Options.MaxRunTime, or the sum of
