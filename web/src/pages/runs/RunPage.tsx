@@ -585,6 +585,7 @@ function Lightbox({
             {z && cur.box && (
               <span
                 className="run-shot-box run-shot-box-zoomed"
+                data-testid="element-box-zoomed"
                 style={{
                   left: cur.box.x * z.scale + z.x,
                   top: cur.box.y * z.scale + z.y,
