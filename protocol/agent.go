@@ -22,8 +22,8 @@ import (
 // agents: a pairing request with an API token (PairRequest.APIToken).
 // Version 8 added token rotation (token, token.saved) and the refusal of
 // a second connection with a connected agent's token (error code
-// agent_connected).
-const Version = 8
+// agent_connected). Version 9 added a step's screenshotError.
+const Version = 9
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the

@@ -60,7 +60,8 @@ func Final(status string) bool {
 //	               hold is auto-waiting, not a retry, and emits nothing.
 //	step.finished: Index, StepID, StepType, Status, DurationMs, Error, HealedBy, Screenshot,
 //	               Box (the target element's box when the step found it),
-//	               Used (the values the step used, interpolated, secrets as ***)
+//	               Used (the values the step used, interpolated, secrets as ***),
+//	               ScreenshotError (why a screenshot the run asked for is missing)
 //	artifact:      Name, ContentType, Step (the step index, if any), Size
 //	log:           Level (info, warn, error), Message, Step (if any)
 //	run.started:   Version (of the test), Total (steps), Headed (whether
@@ -91,6 +92,9 @@ type Event struct {
 	Screenshot string   `json:"screenshot,omitempty"`
 	Box        *Box     `json:"box,omitempty"`
 	Used       Used     `json:"used,omitempty"`
+	// ScreenshotError, on step.finished: why the step has no screenshot
+	// although it should have one (see StepResult).
+	ScreenshotError string `json:"screenshotError,omitempty"`
 
 	Name        string `json:"name,omitempty"`
 	ContentType string `json:"contentType,omitempty"`
@@ -122,6 +126,10 @@ type StepResult struct {
 	Attempts   int      `json:"attempts,omitempty"` // 1 + the step's real retries (see step.retry)
 	Box        *Box     `json:"box,omitempty"`      // the target element's box, to draw on Screenshot
 	Used       Used     `json:"used,omitempty"`     // the values the step used
+	// ScreenshotError says why the step has no screenshot although the run
+	// asked for one (every step, or this failed one): the capture failed or
+	// did not answer in time. The run page shows it on the step.
+	ScreenshotError string `json:"screenshotError,omitempty"`
 }
 
 // Box is where a step's target element was when the step last found it

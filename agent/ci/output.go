@@ -106,9 +106,10 @@ func failureLines(r snapshot) []string {
 		return nil
 	}
 	var out []string
+	numbers := protocol.ResultStepNumbers(d.Result.Steps) // as the editor numbers them
 	for _, s := range d.Result.Steps {
 		if s.Status == protocol.StepFailed {
-			out = append(out, fmt.Sprintf("step %d (%s %s): %s", s.Index+1, s.Type, s.ID, firstLine(s.Error)))
+			out = append(out, fmt.Sprintf("step %s (%s %s): %s", numbers[s.Index], s.Type, s.ID, firstLine(s.Error)))
 			break
 		}
 	}

@@ -169,6 +169,7 @@ func siteHandler() http.Handler {
 type recorder struct {
 	mu        sync.Mutex
 	events    []protocol.Event
+	times     []time.Time // when each event came
 	artifacts map[string][]byte
 	infos     []protocol.ArtifactInfo
 }
@@ -177,6 +178,23 @@ func (r *recorder) Event(e protocol.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)
+	r.times = append(r.times, time.Now())
+}
+
+// since is the time from the first event of kind a to the last of kind b.
+func (r *recorder) since(a, b protocol.EventKind) time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var from, to time.Time
+	for i, e := range r.events {
+		if e.Kind == a && from.IsZero() {
+			from = r.times[i]
+		}
+		if e.Kind == b {
+			to = r.times[i]
+		}
+	}
+	return to.Sub(from)
 }
 
 func (r *recorder) Artifact(info protocol.ArtifactInfo, data []byte) {

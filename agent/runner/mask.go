@@ -84,6 +84,7 @@ func (m *masker) event(e protocol.Event) protocol.Event {
 	e.StepID = m.String(e.StepID)
 	e.Error = m.String(e.Error)
 	e.Screenshot = m.String(e.Screenshot)
+	e.ScreenshotError = m.String(e.ScreenshotError)
 	e.Name = m.String(e.Name)
 	e.Message = m.String(e.Message)
 	e.HealedBy = m.locator(e.HealedBy)
@@ -99,6 +100,7 @@ func (m *masker) result(r protocol.RunResult) protocol.RunResult {
 		s.ID = m.String(s.ID)
 		s.Error = m.String(s.Error)
 		s.Screenshot = m.String(s.Screenshot)
+		s.ScreenshotError = m.String(s.ScreenshotError)
 		s.HealedBy = m.locator(s.HealedBy)
 		s.Used = m.used(s.Used)
 		steps[i] = s

@@ -42,13 +42,16 @@ type run struct {
 
 	vars map[string]string // set by setVariable and script assign; only the run's goroutine uses it
 
+	numbers []string // the steps' numbers as the editor shows them (see number); the run's goroutine's
+
 	// Only the run's goroutine uses these (see overlap in screenshot.go).
 	pending *pendingShot    // the last step's screenshot, in flight
 	held    *protocol.Event // the running step's step.started, not yet sent
-	// shots are the after-step screenshots' names by step, set when flush's
-	// barrier sends them (by any goroutine: shotMu guards them).
+	// shots are the after-step screenshots' names (or why there is none)
+	// by step, set when flush's barrier sends them (by any goroutine:
+	// shotMu guards them).
 	shotMu sync.Mutex
-	shots  map[int]string
+	shots  map[int][2]string
 	// shotDelay postpones every after-step capture (with the headless
 	// shell, its frame): tests prove with it that the next step's changes
 	// wait until what the screenshot shows is fixed.
@@ -109,7 +112,18 @@ func (r *run) outcome(ctx context.Context, sr protocol.StepResult) (string, stri
 	case ctx.Err() != nil:
 		return protocol.RunError, context.Cause(ctx).Error()
 	}
-	return protocol.RunFailed, fmt.Sprintf("step %d (%s, %s) failed: %s", sr.Index+1, sr.ID, sr.Type, sr.Error)
+	return protocol.RunFailed, fmt.Sprintf("step %s (%s, %s) failed: %s", r.number(sr.Index), sr.ID, sr.Type, sr.Error)
+}
+
+// number is step i's number as the editor shows it (protocol.StepNumbers).
+func (r *run) number(i int) string {
+	if r.numbers == nil {
+		r.numbers = protocol.DocumentStepNumbers(r.job.Document.Steps)
+	}
+	if i < 0 || i >= len(r.numbers) {
+		return fmt.Sprint(i + 1)
+	}
+	return r.numbers[i]
 }
 
 // bound is the longest a run may take: Options.MaxRunTime, or the sum of

@@ -306,6 +306,10 @@ func TestStalledPageRunsOn(t *testing.T) {
 		if s.Screenshot != "" {
 			t.Errorf("step %d has a screenshot %q of a page that draws nothing", i+1, s.Screenshot)
 		}
+		// The step says so itself, not only the run's log.
+		if !strings.Contains(s.ScreenshotError, "no screenshot: the browser stopped drawing the page") {
+			t.Errorf("step %d: screenshotError %q", i+1, s.ScreenshotError)
+		}
 	}
 	rec := &recorder{}
 	start = time.Now()
@@ -321,6 +325,11 @@ func TestStalledPageRunsOn(t *testing.T) {
 	if warned != len(steps) {
 		t.Errorf("%d warnings of a page that stopped drawing, want one a step: %q", warned, rec.logs())
 	}
+	for _, e := range rec.ofKind(protocol.StepFinished) {
+		if e.ScreenshotError == "" {
+			t.Errorf("step.finished of step %d says nothing of its missing screenshot", *e.Index+1)
+		}
+	}
 	// Each run: one check of the page (about half a second), then none.
 	if took > 5*time.Second {
 		t.Errorf("a run on a page that draws nothing took %s", took)
@@ -331,6 +340,9 @@ func TestStalledPageRunsOn(t *testing.T) {
 		protocol.Step{Type: "script", Code: "throw new Error('boom')"}), Screenshots: true}, &recorder{})
 	if res.Status != protocol.RunFailed || !strings.Contains(res.Error, "boom") {
 		t.Fatalf("run %s: %s, want failed with boom", res.Status, res.Error)
+	}
+	if f := res.Steps[1]; f.Screenshot != "" || f.ScreenshotError == "" {
+		t.Errorf("failed step: screenshot %q, screenshotError %q", f.Screenshot, f.ScreenshotError)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("a failed run on a page that draws nothing took %s", d)

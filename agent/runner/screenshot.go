@@ -22,9 +22,9 @@ const stepShotQuality = 80
 
 // screenshot captures the viewport after a step and sends it as the step's
 // artifact named base+".jpg" (".png" for a failure: lossless); it returns
-// the name, "" when it could not.
-func (r *run) screenshot(ctx context.Context, step int, base string, failure bool) string {
-	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+// the name, or "" and why there is none.
+func (r *run) screenshot(ctx context.Context, step int, base string, failure bool) (string, string) {
+	sctx, cancel := context.WithTimeout(ctx, shotBound)
 	defer cancel()
 	var data []byte
 	var err error
@@ -35,6 +35,9 @@ func (r *run) screenshot(ctx context.Context, step int, base string, failure boo
 	}
 	return r.shotArtifact(ctx, step, base, failure, data, err, false)
 }
+
+// shotBound bounds a step's screenshot: its step's result waits for it.
+const shotBound = 10 * time.Second
 
 // stepShot captures the viewport as the JPEG of an after-step screenshot.
 // frozen is closed once what the image shows is fixed: the page may change
@@ -58,22 +61,32 @@ func (r *run) stepShot(ctx context.Context, frozen chan struct{}, late time.Dura
 }
 
 // shotArtifact sends a step's screenshot (see screenshot), or logs why
-// there is none; now sends past the output's barrier (see output.hold).
-func (r *run) shotArtifact(ctx context.Context, step int, base string, failure bool, data []byte, err error, now bool) string {
+// there is none and returns it; now sends past the output's barrier (see
+// output.hold).
+func (r *run) shotArtifact(ctx context.Context, step int, base string, failure bool, data []byte, err error, now bool) (string, string) {
 	artifact, logf := r.out.artifact, r.out.logf
 	if now {
 		artifact, logf = r.out.artifactNow, r.out.logfNow
 	}
 	if err != nil {
-		if ctx.Err() == nil {
-			logf("warn", &step, "no screenshot after the step: %v", err)
+		if ctx.Err() != nil {
+			return "", "" // the run ended: its end says why
 		}
-		return ""
+		why := "no screenshot: " + err.Error()
+		logf("warn", &step, "no screenshot after the step: %v", err)
+		return "", r.mask.String(why)
 	}
+	ext, ct := ".jpg", "image/jpeg"
 	if failure {
-		return artifact(step, base, ".png", "image/png", data)
+		ext, ct = ".png", "image/png"
 	}
-	return artifact(step, base, ".jpg", "image/jpeg", data)
+	if name := artifact(step, base, ext, ct, data); name != "" {
+		return name, ""
+	}
+	if ctx.Err() != nil {
+		return "", ""
+	}
+	return "", fmt.Sprintf("no screenshot: the image (%d bytes) is larger than the limit of %d", len(data), protocol.MaxArtifact)
 }
 
 // An after-step screenshot is taken while the next step begins. The
@@ -111,7 +124,7 @@ func (r *run) shoot(ctx context.Context, res protocol.StepResult) {
 	r.pending = p
 	go func() {
 		defer close(p.done)
-		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		sctx, cancel := context.WithTimeout(ctx, shotBound)
 		defer cancel()
 		p.data, p.err = r.stepShot(sctx, p.frozen, r.shotDelay)
 	}()
@@ -140,12 +153,12 @@ func (r *run) flush() {
 	r.out.hold(func() {
 		<-p.done
 		i := p.res.Index
-		p.res.Screenshot = r.shotArtifact(p.ctx, i, fmt.Sprintf("step-%03d-%s", i+1, p.res.ID), false, p.data, p.err, true)
+		p.res.Screenshot, p.res.ScreenshotError = r.shotArtifact(p.ctx, i, fmt.Sprintf("step-%03d-%s", i+1, p.res.ID), false, p.data, p.err, true)
 		r.shotMu.Lock()
 		if r.shots == nil {
-			r.shots = map[int]string{}
+			r.shots = map[int][2]string{}
 		}
-		r.shots[i] = p.res.Screenshot
+		r.shots[i] = [2]string{p.res.Screenshot, p.res.ScreenshotError}
 		r.shotMu.Unlock()
 		r.out.eventNow(finishedEvent(p.res))
 		if held != nil {
@@ -166,9 +179,9 @@ func (r *run) drain(res *protocol.RunResult) {
 	r.out.pass()
 	r.shotMu.Lock()
 	defer r.shotMu.Unlock()
-	for i, name := range r.shots {
+	for i, shot := range r.shots {
 		if i < len(res.Steps) {
-			res.Steps[i].Screenshot = name
+			res.Steps[i].Screenshot, res.Steps[i].ScreenshotError = shot[0], shot[1]
 		}
 	}
 }
@@ -243,16 +256,25 @@ func (r *run) captureTall(ctx context.Context, m *proto.PageGetLayoutMetricsResu
 // now and then, with other pages' frames under way, answers "Unable to
 // capture screenshot": it is asked again, at most three times in all, and
 // each time for at most captureWait, as a page that stops drawing would
-// keep it waiting.
+// keep it waiting. A headed run's page is brought to the front first (see
+// front), and its capture is bounded by captureWait as well.
 func (r *run) captureCall(ctx context.Context, req proto.PageCaptureScreenshot) ([]byte, error) {
+	headed := r.own != nil
 	for attempt := 1; ; attempt++ {
 		cctx, cancel := ctx, context.CancelFunc(func() {})
-		if r.browser.frames {
+		if r.browser.frames || headed {
 			cctx, cancel = context.WithTimeout(ctx, captureWait)
+		}
+		if headed {
+			r.front(cctx)
 		}
 		res, err := req.Call(r.sess(cctx))
 		cancel()
 		if err != nil && ctx.Err() == nil && cctx.Err() != nil {
+			if headed {
+				return nil, errors.New("the browser drew no picture of the page in " + captureWait.String() +
+					" (is its window minimized or hidden?)")
+			}
 			return nil, errors.New("the browser's capture did not answer in " + captureWait.String())
 		}
 		if err == nil {
@@ -261,6 +283,16 @@ func (r *run) captureCall(ctx context.Context, req proto.PageCaptureScreenshot) 
 		if !r.browser.frames || attempt == 3 || !strings.Contains(err.Error(), "Unable to capture screenshot") || !sleep(ctx, 50*time.Millisecond) {
 			return nil, err
 		}
+	}
+}
+
+// front brings a headed run's page to the front of its window. A page
+// behind another tab (one a link or a script opened) draws nothing, and
+// the browser's capture waits for a frame it draws: seconds, or for ever.
+// Puppeteer does the same before its screenshots in a headed browser.
+func (r *run) front(ctx context.Context) {
+	if err := (proto.PageBringToFront{}).Call(r.sess(ctx)); err != nil && ctx.Err() == nil {
+		r.b.log.Debug("bringing the page to the front", "err", err)
 	}
 }
 

@@ -76,7 +76,7 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 		switch {
 		case res.Status == protocol.StepFailed:
 			s.frame(ctx, true, s.settle(ctx))
-			res.Screenshot = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s-failure", i+1, st.ID), true)
+			res.Screenshot, res.ScreenshotError = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s-failure", i+1, st.ID), true)
 		case r.job.Screenshots && s.shot == "":
 			// The capture starts first; measuring the element changes
 			// nothing on the page, so it runs under the capture.
@@ -102,7 +102,7 @@ func finishedEvent(res protocol.StepResult) protocol.Event {
 	i, d := res.Index, res.DurationMs
 	return protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: res.ID, StepType: res.Type, Call: res.Call,
 		Status: res.Status, DurationMs: &d, Error: res.Error, HealedBy: res.HealedBy, Screenshot: res.Screenshot,
-		Box: res.Box, Used: res.Used}
+		Box: res.Box, Used: res.Used, ScreenshotError: res.ScreenshotError}
 }
 
 // execute interpolates the step and runs it within its timeout.

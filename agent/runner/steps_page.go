@@ -129,6 +129,7 @@ func setVariable(s *stepRun, ctx context.Context, st protocol.Step) error {
 	}
 	if st.Value != nil {
 		s.r.vars[st.Name] = *st.Value
+		s.use("result", *st.Value)
 		return nil
 	}
 	if st.Target == nil {
@@ -144,6 +145,7 @@ func setVariable(s *stepRun, ctx context.Context, st protocol.Step) error {
 			return err
 		}
 		s.r.vars[st.Name] = v.Str()
+		s.use("result", v.Str())
 		return nil
 	})
 }
@@ -178,15 +180,21 @@ func script(s *stepRun, ctx context.Context, st protocol.Step) error {
 	if err != nil {
 		return err
 	}
+	heard := s.hearConsole(ctx)
 	res, err := callOn(ctx, s.r.tab.sess, win.ObjectID, fn, true, vars)
+	heard()
 	if err != nil {
 		if _, ok := err.(*jsError); ok {
 			return permanent("the script threw: %v", err)
 		}
 		return err
 	}
+	v := scriptString(res)
 	if st.Assign != "" {
-		s.r.vars[st.Assign] = scriptString(res)
+		s.r.vars[st.Assign] = v
+	}
+	if res.Type != proto.RuntimeRemoteObjectTypeUndefined {
+		s.use("result", v) // Try shows it as "Value"
 	}
 	return nil
 }

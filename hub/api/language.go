@@ -182,7 +182,7 @@ func (s *Server) generateSteps(w http.ResponseWriter, r *http.Request) {
 	}
 	resp := generateResponse{Steps: out.Steps, Issues: out.Issues, Model: out.Model, Checks: []protocol.TargetCheck{}}
 	if input.Page != nil {
-		resp.Checks, g.Verified, g.Reason = s.checkDraft(ctx, userID, start, out.Steps)
+		resp.Checks, g.Verified, g.Reason = s.checkDraft(ctx, userID, start, out.Steps, input.Variables)
 	}
 	resp.Grounding = g
 	writeJSON(w, http.StatusOK, resp)
@@ -195,8 +195,7 @@ func (s *Server) groundURL(text, firstNavigate string, vars map[string]string) s
 		return strings.TrimRight(u, ".,;:!?)")
 	}
 	if firstNavigate != "" {
-		u := protocol.Interpolate(firstNavigate, func(ref string) (string, bool) { v, ok := vars[ref]; return v, ok })
-		if abs, bad := startURL(u, vars["baseUrl"], false); bad == nil && abs != "" {
+		if abs := navigateURL(firstNavigate, vars); abs != "" {
 			return abs
 		}
 	}
@@ -206,26 +205,68 @@ func (s *Server) groundURL(text, firstNavigate string, vars map[string]string) s
 	return ""
 }
 
+// maxGroundPages bounds the pages a draft's check opens.
+const maxGroundPages = 3
+
 // checkDraft asks the agent how many elements each drafted target matches
-// on the start page.
-func (s *Server) checkDraft(ctx context.Context, userID, url string, steps []protocol.Step) ([]protocol.TargetCheck, bool, string) {
-	var targets []protocol.GroundTarget
+// on the page the step acts on: the start page until the draft's first
+// navigate, then the page each navigate opens, resolved against the
+// environment's baseUrl. A draft that starts with navigate ${baseUrl}/login
+// is checked on the login page, not on the base URL.
+func (s *Server) checkDraft(ctx context.Context, userID, start string, steps []protocol.Step, vars map[string]string) ([]protocol.TargetCheck, bool, string) {
+	type page struct {
+		url     string // "" when the navigate cannot be resolved
+		targets []protocol.GroundTarget
+	}
+	cur := &page{url: start}
+	pages := []*page{cur}
+	n := 0
 	for _, st := range steps {
-		if st.Target != nil && len(targets) < protocol.MaxGroundTargets {
-			targets = append(targets, protocol.GroundTarget{StepID: st.ID, Target: *st.Target})
+		if st.Type == "navigate" {
+			cur = &page{url: navigateURL(st.URL, vars)}
+			pages = append(pages, cur)
+			continue
+		}
+		if st.Target != nil && n < protocol.MaxGroundTargets {
+			cur.targets = append(cur.targets, protocol.GroundTarget{StepID: st.ID, Target: *st.Target})
+			n++
 		}
 	}
-	if len(targets) == 0 {
-		return []protocol.TargetCheck{}, true, ""
+	checks, verified, reason, opened := []protocol.TargetCheck{}, true, "", 0
+	for _, p := range pages {
+		switch {
+		case len(p.targets) == 0:
+			continue
+		case p.url == "":
+			verified, reason = false, "some steps follow a navigate to an address that cannot be resolved: they are not checked"
+			continue
+		case opened == maxGroundPages:
+			verified, reason = false, fmt.Sprintf("the steps on more than %d pages are not all checked", maxGroundPages)
+			continue
+		}
+		opened++
+		res, err := s.authoring.Ground(ctx, userID, protocol.GroundRequest{URL: p.url, Targets: p.targets})
+		if err != nil {
+			return checks, false, "the steps could not be checked: " + clipText(err.Error(), 300)
+		}
+		checks = append(checks, res.Checks...)
 	}
-	res, err := s.authoring.Ground(ctx, userID, protocol.GroundRequest{URL: url, Targets: targets})
-	if err != nil {
-		return []protocol.TargetCheck{}, false, "the steps could not be checked: " + clipText(err.Error(), 300)
+	return checks, verified, reason
+}
+
+// navigateURL is the absolute address a navigate's url opens: variables
+// interpolated (secrets are not among vars), a relative one resolved
+// against vars["baseUrl"]; "" when that is not possible.
+func navigateURL(raw string, vars map[string]string) string {
+	u := protocol.Interpolate(raw, func(ref string) (string, bool) { v, ok := vars[ref]; return v, ok })
+	if strings.Contains(u, "${") {
+		return ""
 	}
-	if res.Checks == nil {
-		res.Checks = []protocol.TargetCheck{}
+	abs, bad := startURL(u, vars["baseUrl"], false)
+	if bad != nil {
+		return ""
 	}
-	return res.Checks, true, ""
+	return abs
 }
 
 type exampleJSON struct {

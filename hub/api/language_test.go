@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -171,14 +170,16 @@ func TestLanguageExamples(t *testing.T) {
 
 // TestLanguageGroundedThroughAgent: with the caller's agent connected, the
 // hub shows the model the page's elements and checks every drafted
-// target on the live page.
+// target on the live page: the page the draft navigates to, resolved
+// against the environment's base URL (the site's root here, where none of
+// the targets is).
 func TestLanguageGroundedThroughAgent(t *testing.T) {
 	h := newHarness(t)
 	o := h.org(t)
 	f := withModel(t, h, 0)
 	c := o.members[access.Tester]
 	base := site(t)
-	env := o.owner.projectDo(o.project, "POST", "/api/environments", obj{"name": "Local", "variables": obj{"baseUrl": base + "/login.html"},
+	env := o.owner.projectDo(o.project, "POST", "/api/environments", obj{"name": "Local", "variables": obj{"baseUrl": base},
 		"secrets": obj{"PASSWORD": "pw-secret-value"}}).want(t, 201).str("id")
 	_, codes := startAgentProcess(t, h.srv.URL, t.TempDir())
 	select {
@@ -189,8 +190,9 @@ func TestLanguageGroundedThroughAgent(t *testing.T) {
 	}
 	waitFor(t, func() bool { return c.do("GET", "/api/agent", nil).json()["needed"] == false })
 
+	// The request names the page: the model is shown it.
 	f.Queue(langtest.Reply{Content: draftAnswer})
-	r := c.projectDo(o.project, "POST", "/api/language/generate", obj{"text": "sign in as amy and check the greeting", "environmentId": env}).want(t, 200)
+	r := c.projectDo(o.project, "POST", "/api/language/generate", obj{"text": "on " + base + "/login.html sign in as amy and check the greeting", "environmentId": env}).want(t, 200)
 	got := r.json()
 	g := got["grounding"].(map[string]any)
 	if g["verified"] != true || g["title"] != "Shop sign-in" || num(g["elements"]) < 4 {
@@ -199,6 +201,20 @@ func TestLanguageGroundedThroughAgent(t *testing.T) {
 	if raw := f.Requests()[0].Raw; !strings.Contains(raw, `label=\"Email\"`) || !strings.Contains(raw, `testId=\"greeting\"`) {
 		t.Errorf("the prompt does not show the page's elements:\n%s", raw)
 	}
+	checkFound(t, got)
+	// Without a page named, the model sees the base URL; the draft's steps
+	// are still checked where its navigate goes.
+	f.Queue(langtest.Reply{Content: draftAnswer})
+	got = c.projectDo(o.project, "POST", "/api/language/generate", obj{"text": "sign in as amy and check the greeting", "environmentId": env}).want(t, 200).json()
+	if g := got["grounding"].(map[string]any); g["verified"] != true || g["url"] != base {
+		t.Errorf("grounding %v", g)
+	}
+	checkFound(t, got)
+}
+
+// checkFound checks the checks of draftAnswer's targets.
+func checkFound(t *testing.T, got map[string]any) {
+	t.Helper()
 	ids := map[string]string{}
 	for _, s := range got["steps"].([]any) {
 		st := s.(map[string]any)
@@ -217,5 +233,4 @@ func TestLanguageGroundedThroughAgent(t *testing.T) {
 			t.Errorf("check of %s: found %v, want %v (checks %v)", k, found[k], v, got["checks"])
 		}
 	}
-	_ = http.StatusOK
 }

@@ -43,7 +43,8 @@ type runJSON struct {
 	// Document is what the run executes, components expanded: only GET
 	// /api/runs/:id has it.
 	Document *protocol.Document `json:"document,omitempty"`
-	// A data-driven run's data set and rows (GET /api/runs/:id only).
+	// A data-driven run's data set (in lists too: their passed and total
+	// count rows) and rows (GET /api/runs/:id only).
 	DataSetID *string          `json:"dataSetId,omitempty"`
 	Rows      []rowSummaryJSON `json:"rows,omitempty"`
 	// Pool is the data pool record the run took: {id, mode, record, values}.
@@ -78,6 +79,10 @@ func toRunJSON(r store.Run) runJSON {
 		out.EnvironmentID = &e
 	}
 	out.BatchID = strPtr(r.BatchID)
+	if r.DataSetID != "" {
+		d := r.DataSetID
+		out.DataSetID = &d
+	}
 	out.Options.Headed, out.Options.Screenshots = r.Headed, r.Screenshots
 	out.Result.Steps = []protocol.StepResult{}
 	if len(r.Result) > 0 {

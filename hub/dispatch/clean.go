@@ -35,7 +35,7 @@ func cut(s string) string {
 
 // eventTexts replaces every text of an event with f of it.
 func eventTexts(e *protocol.Event, f func(string) string) {
-	for _, p := range []*string{&e.StepID, &e.StepType, &e.Status, &e.Error, &e.Screenshot, &e.Name, &e.ContentType, &e.Level, &e.Message} {
+	for _, p := range []*string{&e.StepID, &e.StepType, &e.Status, &e.Error, &e.Screenshot, &e.Name, &e.ContentType, &e.Level, &e.Message, &e.ScreenshotError} {
 		*p = f(*p)
 	}
 	e.HealedBy = locatorTexts(e.HealedBy, f)
@@ -48,7 +48,7 @@ func resultTexts(r *protocol.RunResult, f func(string) string) {
 	r.Status = f(r.Status)
 	for i := range r.Steps {
 		st := &r.Steps[i]
-		for _, p := range []*string{&st.ID, &st.Type, &st.Status, &st.Error, &st.Screenshot} {
+		for _, p := range []*string{&st.ID, &st.Type, &st.Status, &st.Error, &st.Screenshot, &st.ScreenshotError} {
 			*p = f(*p)
 		}
 		st.HealedBy = locatorTexts(st.HealedBy, f)

@@ -73,7 +73,7 @@ func (s *Store) ProjectDashboard(ctx context.Context, projectID, userID string, 
 		return d, err
 	}
 	top := func(order string) ([]TestFigure, error) {
-		rows, err := s.pool.Query(ctx, `SELECT t.id, t.name, count(*), count(*) FILTER (WHERE r.status IN ('failed', 'error')),
+		rows, err := s.pool.Query(ctx, `SELECT t.id, t.name, count(*), count(*) FILTER (WHERE r.status = 'failed'),
 			coalesce(avg(r.duration_ms) FILTER (WHERE r.status IN ('passed', 'failed')), 0)::bigint AS avg `+visibleRuns+`
 			GROUP BY t.id, t.name `+order+` LIMIT 5`, projectID, userID, since)
 		if err != nil {
@@ -88,7 +88,7 @@ func (s *Store) ProjectDashboard(ctx context.Context, projectID, userID string, 
 	if d.Slowest, err = top(`ORDER BY avg DESC, t.id`); err != nil {
 		return d, err
 	}
-	all, err := top(`HAVING count(*) FILTER (WHERE r.status IN ('failed', 'error')) > 0 ORDER BY 4 DESC, t.id`)
+	all, err := top(`HAVING count(*) FILTER (WHERE r.status = 'failed') > 0 ORDER BY 4 DESC, t.id`)
 	d.MostFailing = all
 	return d, err
 }

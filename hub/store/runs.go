@@ -48,7 +48,7 @@ type Run struct {
 const runCols = `r.id, r.project_id, r.test_id, r.version, coalesce(r.environment_id, ''), coalesce(r.user_id, ''), r.status,
 	r.headed, r.screenshots, r.passed, r.total, r.duration_ms, r.error, r.result, coalesce(r.agent_id, ''), r.attempts, r.assignments,
 	r.cancel_requested, r.created_at, r.started_at, r.finished_at, t.name, t.visibility, coalesce(t.owner_id, ''), coalesce(u.name, ''),
-	coalesce(r.batch_id, ''), coalesce(r.agent_pin, '')`
+	coalesce(r.batch_id, ''), coalesce(r.agent_pin, ''), coalesce(r.data_set_id, '')`
 
 const runFrom = ` FROM runs r JOIN tests t ON t.id = r.test_id LEFT JOIN users u ON u.id = r.user_id `
 
@@ -57,7 +57,7 @@ func scanRun(row pgx.Row) (Run, error) {
 	err := row.Scan(&r.ID, &r.ProjectID, &r.TestID, &r.Version, &r.EnvironmentID, &r.UserID, &r.Status,
 		&r.Headed, &r.Screenshots, &r.Passed, &r.Total, &r.DurationMs, &r.Error, &r.Result, &r.AgentID, &r.Attempts, &r.Assignments,
 		&r.CancelRequested, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.TestName, &r.TestVisibility, &r.TestOwnerID, &r.UserName,
-		&r.BatchID, &r.AgentPin)
+		&r.BatchID, &r.AgentPin, &r.DataSetID)
 	if isNoRows(err) {
 		return Run{}, ErrNotFound
 	}

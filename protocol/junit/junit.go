@@ -167,7 +167,9 @@ func (run Run) oneCase(name, class string, row int, status string, ms int64, run
 	message := cleanText(runErr)
 	text := message
 	if found {
-		where := fmt.Sprintf("step %d (%s %s)", failing.Index+1, failing.Type, failing.ID)
+		// Numbered as the editor numbers them: 2.3 is the third step of the
+		// component the test's step 2 calls.
+		where := fmt.Sprintf("step %s (%s %s)", protocol.ResultStepNumbers(steps)[failing.Index], failing.Type, failing.ID)
 		message = cleanText(where + ": " + firstLine(cmp.Or(failing.Error, runErr)))
 		text = cleanText(where + " failed:\n" + cmp.Or(failing.Error, runErr))
 		if run.Attachment != nil {

@@ -138,3 +138,27 @@ func CheckSchema(xmllint string, report []byte, dir string) error {
 type schemaError struct{ out string }
 
 func (e *schemaError) Error() string { return "schema check: " + e.out }
+
+// A failing step expanded from a component call is numbered as the editor
+// numbers it: the call's number, a dot, the step's place in the component.
+func TestFailingStepNumberedAsTheEditor(t *testing.T) {
+	run := Run{Name: "Checkout", Status: protocol.RunFailed, Steps: []protocol.StepResult{
+		{Index: 0, ID: "s1", Type: "navigate", Status: protocol.StepPassed},
+		{Index: 1, ID: "c1", Type: "fill", Call: "s2", Status: protocol.StepPassed},
+		{Index: 2, ID: "c2", Type: "click", Call: "s2", Status: protocol.StepPassed},
+		{Index: 3, ID: "s3", Type: "click", Status: protocol.StepPassed},
+		{Index: 4, ID: "c1", Type: "fill", Call: "s4", Status: protocol.StepPassed},
+		{Index: 5, ID: "c2", Type: "click", Call: "s4", Status: protocol.StepFailed, Error: "no element"},
+	}}
+	var buf bytes.Buffer
+	if err := (Report{Name: "r", Runs: []Run{run}}).Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var p parsed
+	if err := xml.Unmarshal(buf.Bytes(), &p); err != nil {
+		t.Fatal(err)
+	}
+	if f := p.Suite.Cases[0].Failure; f == nil || f.Message != "step 4.2 (click c2): no element" {
+		t.Errorf("failure %+v, want step 4.2", f)
+	}
+}

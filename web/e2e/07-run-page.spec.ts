@@ -78,7 +78,10 @@ test("a failed run explains itself on its screenshots, links to the step and run
     await expect(page.getByTestId("run-passed")).toHaveText("4/5");
     const failed = page.getByTestId("step-5");
     await expect(failed.getByText(/expected the text to contain "Welcome back, ann@example.com"/)).toBeVisible();
-    await expect(failed.getByTestId("element-box")).toBeVisible();
+    // Its picture in the filmstrip, numbered and marked failed, outlines the element.
+    const film = page.getByTestId("film-5");
+    await expect(film).toContainText("Step 5 failed");
+    await expect(film.getByTestId("element-box")).toBeVisible();
     // What each step used, the secret masked.
     await expect(page.getByTestId("step-1-used")).toContainText(`opened ${process.env.E2E_SITE}/login.html`);
     await expect(page.getByTestId("step-2-used")).toContainText("typed ann@example.com");
@@ -107,7 +110,13 @@ test("a failed run explains itself on its screenshots, links to the step and run
     }
     await shot(page, "71-run-lightbox-box");
     await dialog.getByRole("button", { name: "Zoom on the element" }).click();
-    await expect(dialog.getByRole("img", { name: "The element of step 5, enlarged" })).toBeVisible();
+    const zoomed = dialog.getByRole("img", { name: "The element of step 5, enlarged" });
+    await expect(zoomed).toBeVisible();
+    // The whole highlight shows: its right edge too.
+    const win = await zoomed.boundingBox();
+    const hl = await dialog.getByTestId("element-box-zoomed").boundingBox();
+    expect(win && hl).toBeTruthy();
+    if (win && hl) expect(hl.x + hl.width).toBeLessThanOrEqual(win.x + win.width);
     await shot(page, "72-run-lightbox-zoom");
     await dialog.getByRole("button", { name: "Whole screenshot" }).click();
 

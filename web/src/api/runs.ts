@@ -123,6 +123,8 @@ export interface RunEvent {
   box?: RunBox;
   /** step.finished: the values the step used after interpolation, secrets as ***. */
   used?: Record<string, string>;
+  /** step.finished: why the step has no screenshot although the run asked for one. */
+  screenshotError?: string;
   /** run.started: whether the browser window is really shown (false on an agent without a display). */
   headed?: boolean;
   /** artifact */

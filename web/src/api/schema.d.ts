@@ -2309,6 +2309,7 @@ export interface components {
             id: string;
             index: number;
             screenshot?: string;
+            screenshotError?: string;
             /** @enum {string} */
             status: "passed" | "failed" | "skipped";
             type: string;

@@ -7,6 +7,7 @@ import type { Batch } from "../../api/batches";
 import type { Run, RunStatus } from "../../api/runs";
 import { RunTable } from "../runs/runBits";
 import { BatchPage, batchSummary, batchTitle } from "./BatchPage";
+import { BatchProgress } from "./BatchProgress";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -105,6 +106,11 @@ describe("BatchPage", () => {
     await waitFor(() => expect(counts()).toHaveTextContent("1 passed, 0 failed, 2 to go of 3"));
     expect(screen.getByRole("button", { name: "Run the failed ones again" })).toBeDisabled();
     await waitFor(() => expect(counts()).toHaveTextContent("2 passed, 1 failed of 3"), { timeout: 3000 });
+    // The bar is not all one colour: the failed part shows as failed.
+    const bar = screen.getByRole("progressbar", { name: "3 of 3 runs finished" });
+    expect(bar).toHaveAttribute("aria-valuetext", "2 passed, 1 failed");
+    expect(within(bar).getByTestId("bar-passed").style.width).toBe(`${(2 / 3) * 100}%`);
+    expect(within(bar).getByTestId("bar-failed").style.width).toBe(`${(1 / 3) * 100}%`);
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Suite Checkout failed");
     const junit = screen.getByRole("link", { name: "Download JUnit XML" });
     expect(junit).toHaveAttribute("href", "/api/batches/bat_1/junit");
@@ -153,6 +159,17 @@ describe("BatchPage", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Run again" }));
     expect(await screen.findByText('"Pay" is Deprecated and cannot be run')).toBeInTheDocument();
     expect(screen.getByTestId("where")).toHaveTextContent("/batches/bat_1");
+  });
+});
+
+describe("BatchProgress", () => {
+  it("shows failed runs and errors apart from passed ones", () => {
+    const b = batch([run("1", "A", "passed"), run("2", "B", "failed"), run("3", "C", "error"), run("4", "D", "queued")]);
+    renderPage(<BatchProgress b={b} />);
+    const bar = screen.getByRole("progressbar", { name: "3 of 4 runs finished" });
+    expect(bar).toHaveAttribute("aria-valuetext", "1 passed, 1 failed, 1 error");
+    expect(within(bar).getByTestId("bar-error")).toHaveClass("batch-bar-error");
+    expect(within(bar).getByTestId("bar-failed").style.width).toBe("25%");
   });
 });
 

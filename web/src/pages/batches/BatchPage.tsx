@@ -8,6 +8,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { ErrorBox, IssueList, Loading, PageHeader, StatusBadge, When, formatDuration } from "../../components/ui";
 import { fetchBatch, rerunBatch, type Batch } from "../../api/batches";
 import { isFinalStatus } from "../../api/runs";
+import { BatchProgress } from "./BatchProgress";
 import { envName, passedOfTotal, runDuration, useEnvironmentNames, useStarterName } from "../runs/runBits";
 import "./batches.css";
 
@@ -96,7 +97,7 @@ export function BatchPage() {
       <IssueList error={rerun.error} />
 
       <section className={`batch-summary batch-summary-${b.status}`} aria-label="Summary">
-        <progress max={Math.max(b.total, 1)} value={done} aria-label={`${done} of ${b.total} runs finished`} />
+        <BatchProgress b={b} />
         <p className="batch-counts" role="status">
           {batchSummary(b)}
         </p>
@@ -129,7 +130,7 @@ export function BatchPage() {
             <th scope="col">Test</th>
             <th scope="col">Status</th>
             <th scope="col" className="num">
-              Steps passed
+              Passed
             </th>
             <th scope="col" className="num">
               Duration

@@ -80,16 +80,22 @@ describe("RunPage with a component call", () => {
         },
       },
       "GET /api/agent": { body: { agents: [], needed: false } },
+      "GET /api/components": { body: { components: [{ id: "cmp_login", name: "Log in as a user", latestVersion: 1 }] } },
     });
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     const call = await screen.findByTestId("call-s2");
-    expect(await within(call).findByText("Step s2 calls component cmp_login v1")).toBeInTheDocument();
+    // Named by the component's name, numbered as the editor numbers the calling step.
+    expect(await within(call).findByText("Step 2 calls component Log in as a user v1")).toBeInTheDocument();
     expect(within(call).getByTestId("step-2")).toHaveTextContent('label "Email"');
     expect(within(call).getByTestId("step-3")).toHaveTextContent("failed");
+    // The inner steps are 2.1 and 2.2, as in the editor; the step after the call is 3.
+    expect(within(call).getByTestId("step-2")).toHaveTextContent(/^Step 2\.1/);
+    expect(within(call).getByTestId("step-3")).toHaveTextContent(/^Step 2\.2/);
+    expect(screen.getByTestId("step-4")).toHaveTextContent(/^Step 3/);
     expect(within(call).queryByTestId("step-1")).not.toBeInTheDocument();
     expect(within(call).queryByTestId("step-4")).not.toBeInTheDocument();
     // The failed step inside the call opens the calling step in the editor.
-    expect(within(call).getByRole("link", { name: "Open step 3 in the editor" })).toHaveAttribute("href", "/tests/tc_1?step=s2");
+    expect(within(call).getByRole("link", { name: "Open step 2.2 in the editor" })).toHaveAttribute("href", "/tests/tc_1?step=s2");
     // Steps of the test itself are described from the run's document, whose indexes match.
     expect(screen.getByTestId("step-4")).toHaveTextContent('"Done"');
   });

@@ -2,7 +2,7 @@
 // while it runs, and the stored result once it has finished. The page state
 // is runViewReducer over the events (runState.ts); the stored record
 // (GET /api/runs/:id) fills in what the events have not told (yet).
-import { useEffect, useReducer, useState, type CSSProperties } from "react";
+import { useEffect, useLayoutEffect, useReducer, useRef, useState, type CSSProperties } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ErrorBox, Loading, Modal, PageHeader, StatusBadge, When, formatDate, formatDuration } from "../../components/ui";
@@ -27,7 +27,6 @@ import {
   runStatusOf,
   runViewReducer,
   stepElapsed,
-  usedWords,
   zoomOn,
   type LogEntry,
   type RunFinish,
@@ -37,7 +36,9 @@ import {
 import { useFollowProject, useWorkspace } from "../../session";
 import { useRunStream, type StreamState } from "./useRunStream";
 import { envName, useEnvironmentNames, useStarterName } from "./runBits";
-import { callStepText, groupByCall } from "./runCalls";
+import { callStepText, groupByCall, numberOf, stepNumbers } from "./runCalls";
+import { Filmstrip, NoScreenshot, PendingSteps, StepOutput, type FilmShot } from "./runStepParts";
+import { componentKeys, listComponents } from "../../api/components";
 import "./runs.css";
 import { keys, listAgents } from "../../api/admin";
 import { RunDataFacts, RunRows, isDataDriven } from "./RunRows";
@@ -145,6 +146,18 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   // The run's own document has component calls expanded, so its indexes match the steps'.
   const testSteps: Step[] = docQ.data?.document?.steps ?? [];
   const docSteps: Step[] = run.document?.steps ?? testSteps;
+  // Numbered as the editor numbers the test's steps: 2.3 is the third step of the call that is step 2.
+  const numbers = stepNumbers(docSteps.map((d) => d.call));
+  const num = (i: number) => numberOf(numbers, i);
+  const calls = docSteps.some((d) => d.call);
+  const compQ = useQuery({
+    queryKey: componentKeys.list(run.projectId),
+    queryFn: ({ signal }) => listComponents(run.projectId, signal),
+    enabled: calls,
+    staleTime: 60_000,
+    retry: false,
+  });
+  const componentNames: Record<string, string> = Object.fromEntries((compQ.data ?? []).map((c) => [c.id, c.name]));
   const steps = mergeSteps(view, run.result.steps);
   const dataDriven = isDataDriven(run);
   const total =
@@ -158,8 +171,19 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   const duration = finish ? finish.durationMs : status === "running" && startedAt !== null ? Math.max(0, now - startedAt) : null;
   const otherArtifacts = view.artifacts.filter((a) => a.step === null || !a.contentType.startsWith("image/"));
   const gallery: Shot[] = steps.flatMap((s) =>
-    s.screenshots.map((name) => ({ name, step: s.index, text: stepText(docSteps[s.index]), box: name === s.shot ? s.box : null })),
+    s.screenshots.map((name, nth) => ({
+      name,
+      step: s.index,
+      number: num(s.index),
+      status: s.status,
+      nth,
+      text: stepText(docSteps[s.index]),
+      box: name === s.shot ? s.box : null,
+    })),
   );
+  // A live run's steps still to come, once its document is known.
+  const started = new Set(steps.map((s) => s.index));
+  const pending = active ? docSteps.map((doc, index) => ({ index, doc })).filter((p) => !started.has(p.index)) : [];
   const headedLost = run.options.headed && view.headed === false;
 
   return (
@@ -249,6 +273,15 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
       {finish && <ResultBox finish={finish} unit={dataDriven ? "row" : "step"} />}
 
       {dataDriven && <RunRows run={run} events={view.events} now={now} docSteps={docSteps} describe={stepText} />}
+      {!dataDriven && (
+        <Filmstrip
+          shots={gallery}
+          onOpen={setShot}
+          picture={(f: FilmShot) => (
+            <ShotImage src={artifactUrl(run.runId, f.name)} alt="" box={gallery.find((g) => g.name === f.name)?.box ?? null} lazy />
+          )}
+        />
+      )}
       <section aria-labelledby="run-steps-heading" hidden={dataDriven}>
         <h2 id="run-steps-heading">Steps</h2>
         {steps.length === 0 ? (
@@ -257,19 +290,22 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           <ol className="run-steps">
             {groupByCall(steps, (s) => docSteps[s.index]?.call).map((g) => {
               const rows = g.items.map((s) => (
-                <StepRow key={s.index} runId={run.runId} testId={run.testId} step={s} doc={docSteps[s.index]} now={now} onOpen={setShot} />
+                <StepRow key={s.index} testId={run.testId} step={s} number={num(s.index)} doc={docSteps[s.index]} now={now} />
               ));
               if (g.call === null) return rows;
               return (
                 <li key={`call:${g.items[0].index}`} className="run-call" data-testid={`call-${g.call}`}>
-                  <div className="run-call-head">{callStepText(g.call, testSteps)}</div>
+                  <div className="run-call-head">
+                    {callStepText(g.call, testSteps, componentNames, num(g.items[0].index).split(".")[0])}
+                  </div>
                   <ol className="run-steps run-call-steps">{rows}</ol>
                 </li>
               );
             })}
           </ol>
         )}
-        {active && total > steps.length && (
+        <PendingSteps steps={pending} numbers={num} describe={stepText} />
+        {active && total > steps.length && pending.length === 0 && (
           <p className="muted">
             {total - steps.length} more step{total - steps.length === 1 ? "" : "s"} to go.
           </p>
@@ -287,7 +323,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
                 </a>{" "}
                 <span className="muted">
                   {a.contentType}
-                  {a.step !== null && `, step ${a.step + 1}`}
+                  {a.step !== null && `, step ${num(a.step)}`}
                 </span>
               </li>
             ))}
@@ -295,7 +331,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         </section>
       )}
 
-      <LogSection logs={view.logs} />
+      <LogSection logs={view.logs} number={num} />
 
       {shot && <Lightbox runId={run.runId} shots={gallery} name={shot} onShow={setShot} onClose={() => setShot(null)} />}
     </div>
@@ -378,46 +414,36 @@ export function stepText(step: Step | undefined): string {
 }
 
 function StepRow({
-  runId,
   testId,
   step,
+  number,
   doc,
   now,
-  onOpen,
 }: {
-  runId: string;
   testId: string;
   step: StepView;
+  /** The step's number as the editor shows it. */
+  number: string;
   doc: Step | undefined;
   now: number;
-  onOpen: (name: string) => void;
 }) {
   const n = step.index + 1;
   const text = stepText(doc);
   // A step expanded from a component opens its call in the editor.
   const stepId = doc?.call || step.id || doc?.id || "";
   const elapsed = stepElapsed(step, now);
-  const used = usedWords(step.type || doc?.type || "", step.used);
   return (
     <li className={`run-step run-step-${step.status}`} data-testid={`step-${n}`}>
       <span className="run-step-num">
         <span className="sr-only">Step </span>
-        {n}
+        {number}
       </span>
       <div className="run-step-main">
         <div className="run-step-head">
           <code className="run-step-type">{step.type || doc?.type}</code>
           {text && <span className="run-step-text">{text}</span>}
         </div>
-        {used.length > 0 && (
-          <p className="run-step-used" data-testid={`step-${n}-used`}>
-            {used.map((u) => (
-              <span key={u.label}>
-                {u.label} <span className="mono">{u.value}</span>
-              </span>
-            ))}
-          </p>
-        )}
+        <StepOutput type={step.type || doc?.type || ""} used={step.used} testId={`step-${n}-used`} />
         {step.retries > 0 && (
           <p className="run-step-retries">
             retried {step.retries}×
@@ -430,25 +456,11 @@ function StepRow({
           </p>
         )}
         {step.error && <p className="run-error">{step.error}</p>}
+        <NoScreenshot why={step.screenshotError} />
         {step.status === "failed" && stepId && (
           <p className="run-step-fix">
-            <Link to={`/tests/${encodeURIComponent(testId)}?step=${encodeURIComponent(stepId)}`}>Open step {n} in the editor</Link>
+            <Link to={`/tests/${encodeURIComponent(testId)}?step=${encodeURIComponent(stepId)}`}>Open step {number} in the editor</Link>
           </p>
-        )}
-        {step.screenshots.length > 0 && (
-          <div className="run-thumbs">
-            {step.screenshots.map((name, k) => (
-              <button
-                key={name}
-                type="button"
-                className="run-thumb"
-                aria-label={k === 0 ? `Open screenshot of step ${n}` : `Open screenshot ${k + 1} of step ${n}`}
-                onClick={() => onOpen(name)}
-              >
-                <ShotImage src={artifactUrl(runId, name)} alt="" box={name === step.shot ? step.box : null} lazy />
-              </button>
-            ))}
-          </div>
         )}
       </div>
       <div className="run-step-side">
@@ -485,10 +497,8 @@ function ShotImage({ src, alt, box, lazy }: { src: string; alt: string; box: Run
   );
 }
 
-/** One screenshot of the lightbox. */
-interface Shot {
-  name: string;
-  step: number;
+/** One screenshot of the lightbox and the filmstrip. */
+interface Shot extends FilmShot {
   text: string;
   box: RunBox | null;
 }
@@ -519,6 +529,13 @@ function Lightbox({
   const prev = at > 0 ? shots[at - 1] : null;
   const next = at < shots.length - 1 ? shots[at + 1] : null;
   const [zoom, setZoom] = useState(false);
+  // The zoom's window fits the dialog: a window wider than the room left was squeezed, its right part cut off.
+  const body = useRef<HTMLDivElement>(null);
+  const [room, setRoom] = useState(720);
+  useLayoutEffect(() => {
+    const w = body.current?.clientWidth ?? 0;
+    if (w > 0) setRoom(Math.min(720, w - 2));
+  }, [zoom]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -532,7 +549,7 @@ function Lightbox({
   }, [prev, next, onShow]);
   if (!cur) return null;
   const url = artifactUrl(runId, cur.name);
-  const z = zoom && cur.box ? zoomOn(cur.box, 720, 400) : null;
+  const z = zoom && cur.box ? zoomOn(cur.box, room, 400) : null;
   const zoomStyle: CSSProperties | undefined =
     z && cur.box
       ? {
@@ -544,8 +561,8 @@ function Lightbox({
         }
       : undefined;
   return (
-    <Modal title={`Screenshot of step ${cur.step + 1}`} wide onClose={onClose}>
-      <div className="modal-body run-shot">
+    <Modal title={`Screenshot of step ${cur.number}`} wide onClose={onClose}>
+      <div className="modal-body run-shot" ref={body}>
         <div className="run-shot-nav">
           <button type="button" onClick={() => prev && onShow(prev.name)} disabled={!prev} aria-keyshortcuts="ArrowLeft">
             ← Previous
@@ -564,10 +581,11 @@ function Lightbox({
         </div>
         {cur.text && <p className="run-shot-text">{cur.text}</p>}
         {zoomStyle ? (
-          <div className="run-shot-zoom" role="img" aria-label={`The element of step ${cur.step + 1}, enlarged`} style={zoomStyle}>
+          <div className="run-shot-zoom" role="img" aria-label={`The element of step ${cur.number}, enlarged`} style={zoomStyle}>
             {z && cur.box && (
               <span
                 className="run-shot-box run-shot-box-zoomed"
+                data-testid="element-box-zoomed"
                 style={{
                   left: cur.box.x * z.scale + z.x,
                   top: cur.box.y * z.scale + z.y,
@@ -578,7 +596,7 @@ function Lightbox({
             )}
           </div>
         ) : (
-          <ShotImage key={cur.name} src={url} alt={`Screenshot of step ${cur.step + 1}${cur.text ? `: ${cur.text}` : ""}`} box={cur.box} />
+          <ShotImage key={cur.name} src={url} alt={`Screenshot of step ${cur.number}${cur.text ? `: ${cur.text}` : ""}`} box={cur.box} />
         )}
         <p>
           <a href={url} target="_blank" rel="noreferrer">
@@ -596,7 +614,7 @@ function timeOfDay(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString();
 }
 
-function LogSection({ logs }: { logs: LogEntry[] }) {
+function LogSection({ logs, number }: { logs: LogEntry[]; number: (index: number) => string }) {
   if (logs.length === 0) return null;
   const warnings = logs.filter((l) => l.level === "warn" || l.level === "error").length;
   return (
@@ -609,7 +627,7 @@ function LogSection({ logs }: { logs: LogEntry[] }) {
         {logs.map((l) => (
           <li key={l.seq} className={`run-log-${l.level}`}>
             <time dateTime={l.time}>{timeOfDay(l.time)}</time> <span className="run-log-level">{l.level}</span>
-            {l.step !== null && <span className="muted"> step {l.step + 1}</span>} <span className="run-log-message">{l.message}</span>
+            {l.step !== null && <span className="muted"> step {number(l.step)}</span>} <span className="run-log-message">{l.message}</span>
           </li>
         ))}
       </ol>

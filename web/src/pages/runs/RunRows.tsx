@@ -13,7 +13,8 @@ import { getDataSet, testDataKeys } from "../../api/testData";
 import { dataPoolKeys, getDataPool } from "../../api/dataPools";
 import { rowElapsed, rowsSummary, rowsView, type RowView } from "./rowState";
 import { rowPreview } from "./DataRunFields";
-import { usedWords } from "./runState";
+import { numberOf, stepNumbers } from "./runCalls";
+import { NoScreenshot, StepOutput } from "./runStepParts";
 import "./runData.css";
 
 /** Whether a run runs once per row of a data set. */
@@ -176,6 +177,7 @@ function RowDetail({
   });
   const [shot, setShot] = useState<string | null>(null);
   const row = q.data?.row;
+  const numbers = stepNumbers(docSteps.map((d) => d.call));
   return (
     <Modal title={`Row ${n}`} wide onClose={onClose}>
       <div className="modal-body run-row-detail">
@@ -230,6 +232,7 @@ function RowDetail({
                   <RowStep
                     key={s.index}
                     step={s}
+                    number={numberOf(numbers, s.index)}
                     doc={docSteps[s.index]}
                     describe={describe}
                     runId={run.runId}
@@ -248,6 +251,7 @@ function RowDetail({
 
 function RowStep({
   step,
+  number,
   doc,
   describe,
   runId,
@@ -255,6 +259,8 @@ function RowStep({
   onOpen,
 }: {
   step: StepResult;
+  /** The step's number as the editor shows it. */
+  number: string;
   doc: Step | undefined;
   describe: (s: Step | undefined) => string;
   runId: string;
@@ -263,34 +269,26 @@ function RowStep({
 }) {
   const n = step.index + 1;
   const text = describe(doc);
-  const used = usedWords(step.type || doc?.type || "", step.used ?? null);
   return (
     <li className={`run-step run-step-${step.status}`} data-testid={`row-step-${n}`}>
       <span className="run-step-num">
         <span className="sr-only">Step </span>
-        {n}
+        {number}
       </span>
       <div className="run-step-main">
         <div className="run-step-head">
           <code className="run-step-type">{step.type || doc?.type}</code>
           {text && <span className="run-step-text">{text}</span>}
         </div>
-        {used.length > 0 && (
-          <p className="run-step-used">
-            {used.map((u) => (
-              <span key={u.label}>
-                {u.label} <span className="mono">{u.value}</span>
-              </span>
-            ))}
-          </p>
-        )}
+        <StepOutput type={step.type || doc?.type || ""} used={step.used ?? null} />
         {step.error && <p className="run-error">{step.error}</p>}
+        <NoScreenshot why={step.screenshotError ?? ""} />
         {step.screenshot && (
           <div className="run-thumbs">
             <button
               type="button"
               className="run-thumb"
-              aria-label={`Open screenshot of step ${n}`}
+              aria-label={`Open screenshot of step ${number}`}
               onClick={() => onOpen(step.screenshot ?? "")}
             >
               <img src={rowArtifactUrl(runId, row, step.screenshot)} alt="" loading="lazy" />

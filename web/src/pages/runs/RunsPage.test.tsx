@@ -60,6 +60,8 @@ describe("RunsPage", () => {
                 runs: [
                   makeRun("run_1"),
                   makeRun("run_2", { status: "failed", passed: 1, total: 4, environmentId: null, startedBy: "usr_me" }),
+                  // Data-driven: its figures count rows.
+                  makeRun("run_4", { status: "failed", passed: 2, total: 3, dataSetId: "tds_1" }),
                 ],
                 nextCursor: "c2",
               },
@@ -77,6 +79,10 @@ describe("RunsPage", () => {
     if (!row2) throw new Error("no row");
     expect(within(row2).getByText("Mia Tester (you)")).toBeInTheDocument();
     expect(within(row2).getByText("1/4")).toBeInTheDocument();
+    const row4 = screen.getByRole("link", { name: "run_4" }).closest("tr");
+    if (!row4) throw new Error("no row");
+    expect(within(row4).getByText("2/3 rows")).toBeInTheDocument();
+    expect(screen.getByRole("columnheader", { name: "Passed" })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole("button", { name: "Load more" }));
     expect(await screen.findByRole("link", { name: "run_3" })).toBeInTheDocument();

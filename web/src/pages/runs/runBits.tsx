@@ -6,10 +6,13 @@ import { StatusBadge, When, formatDuration } from "../../components/ui";
 import { useWorkspace } from "../../session";
 import { environmentChoicesKey, isFinalStatus, listEnvironmentChoices, type Run } from "../../api/runs";
 
-/** "3/5": steps passed of the steps run; a dash before the run finished. */
-export function passedOfTotal(run: Pick<Run, "status" | "passed" | "total">): string {
+/**
+ * "3/5": steps passed of the steps run, or "2/3 rows" for a data-driven run
+ * (its passed and total count rows); a dash before the run finished.
+ */
+export function passedOfTotal(run: Pick<Run, "status" | "passed" | "total" | "dataSetId">): string {
   if (!isFinalStatus(run.status)) return "—";
-  return `${run.passed}/${run.total}`;
+  return `${run.passed}/${run.total}${run.dataSetId ? " rows" : ""}`;
 }
 
 export function runDuration(run: Pick<Run, "status" | "durationMs">): string {
@@ -53,7 +56,7 @@ export interface RunTableColumns {
 }
 
 /**
- * RunTable lists runs: run, test, status, steps passed, duration,
+ * RunTable lists runs: run, test, status, steps (or rows) passed, duration,
  * environment, who started it and when. Projects other than the current
  * one show no environment or starter names.
  */
@@ -78,7 +81,7 @@ export function RunTable({
           {columns.test && <th scope="col">Test</th>}
           <th scope="col">Status</th>
           <th scope="col" className="num">
-            Steps passed
+            Passed
           </th>
           <th scope="col" className="num">
             Duration

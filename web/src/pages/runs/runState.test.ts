@@ -11,6 +11,7 @@ import {
   stepElapsed,
   usedWords,
   zoomOn,
+  consoleLines,
 } from "./runState";
 
 let seq = 0;
@@ -206,11 +207,18 @@ describe("explaining a step", () => {
   });
 
   it("zooms on the element with a margin, within the window and at most 4 times", () => {
-    // 232 x 72 with a 16 px margin; 640 / 232 = 2.76 is the limit.
+    // 232 x 72 with a 16 px margin; 640 / 232 = 2.758 is the limit, 2.75 keeps it whole.
     const z = zoomOn(box, 640, 360);
-    expect(z).toEqual({ width: 640, height: 198.62, scale: 2.76, x: -231.72, y: -93.79 });
-    // A wide element is still enlarged twice, its start shown.
-    expect(zoomOn({ ...box, x: 0, width: 900 }, 640, 360)).toEqual({ width: 640, height: 144, scale: 2, x: 0, y: -68 });
+    expect(z).toEqual({ width: 638, height: 198, scale: 2.75, x: -231, y: -93.5 });
+    // A wide element is shown whole, its right edge too: smaller than twice.
+    const wide = { ...box, x: 0, width: 900 };
+    const w = zoomOn(wide, 640, 360);
+    expect(w).not.toBeNull();
+    if (!w) return;
+    expect(w.scale).toBeLessThan(2);
+    expect((wide.x + wide.width) * w.scale + w.x).toBeLessThanOrEqual(w.width);
+    expect((wide.y + wide.height) * w.scale + w.y).toBeLessThanOrEqual(w.height);
+    expect(w.x).toBe(0);
     // A small element is enlarged 4 times at most.
     expect(zoomOn({ ...box, width: 10, height: 10 }, 640, 360)?.scale).toBe(4);
     // Near the edge the margin stops at the viewport.
@@ -224,5 +232,16 @@ describe("explaining a step", () => {
     expect(usedWords("navigate", { url: "https://a.test/" })).toEqual([{ label: "opened", value: "https://a.test/" }]);
     expect(usedWords("press", { key: "Enter" })).toEqual([{ label: "pressed", value: "Enter" }]);
     expect(usedWords("fill", null)).toEqual([]);
+    // What a script returned and setVariable captured; the console apart.
+    expect(usedWords("script", { result: "3", console: "[log] rows 3" })).toEqual([{ label: "value", value: "3" }]);
+    expect(consoleLines({ result: "3", console: "[log] rows 3\n[warn] ***" })).toEqual(["[log] rows 3", "[warn] ***"]);
+    expect(usedWords("setVariable", { name: "label", result: "Quantity" })).toEqual([
+      { label: "name", value: "label" },
+      { label: "captured", value: "Quantity" },
+    ]);
+    expect(usedWords("setVariable", { name: "n", value: "3", result: "3" })).toEqual([
+      { label: "set to", value: "3" },
+      { label: "name", value: "n" },
+    ]);
   });
 });

@@ -31,6 +31,8 @@ export interface StepView {
   box: RunBox | null;
   /** The values the step used after interpolation, secrets as ***. */
   used: Record<string, string> | null;
+  /** Why the step has no screenshot although the run asked for one. */
+  screenshotError: string;
   /** When step.started came (the agent's clock), so a running step's time ticks. */
   startedAt: string | null;
 }
@@ -118,6 +120,7 @@ function emptyStep(index: number, view: RunView): StepView {
     shot: "",
     box: null,
     used: null,
+    screenshotError: "",
     startedAt: null,
     // An artifact that came before its step's first event still belongs to it.
     screenshots: view.artifacts.filter((a) => a.step === index && isImage(a.contentType)).map((a) => a.name),
@@ -196,6 +199,7 @@ function apply(view: RunView, e: RunEvent): RunView {
           shot: e.screenshot ?? s.shot,
           box: e.box ?? s.box,
           used: e.used ?? s.used,
+          screenshotError: e.screenshotError ?? "",
         })),
       };
     case "artifact": {
@@ -275,6 +279,7 @@ export function stepFromResult(r: StepResult): StepView {
     shot: r.screenshot ?? "",
     box: r.box ?? null,
     used: r.used ?? null,
+    screenshotError: r.screenshotError ?? "",
     startedAt: null,
   };
 }
@@ -309,6 +314,7 @@ export function mergeSteps(view: RunView, stored: StepResult[]): StepView[] {
       shot: s.shot || old.shot,
       box: s.box ?? old.box,
       used: s.used ?? old.used,
+      screenshotError: s.screenshotError || old.screenshotError,
     });
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
@@ -375,10 +381,11 @@ export interface ZoomView {
 
 /**
  * zoomOn frames the element's box with `margin` viewport pixels around it,
- * enlarged 2 to 4 times: as much as fits a window of maxWidth x maxHeight
- * CSS pixels, and twice at least, when the window shows the element's
- * start (its top left part). Positions are relative to the screenshot shown
- * at the viewport's size times scale.
+ * enlarged as much as fits a window of maxWidth x maxHeight CSS pixels, at
+ * most 4 times. The whole box always fits: an element too large to show
+ * twice is shown smaller (it used to be shown twice, its right or bottom
+ * edge cut off). Positions are relative to the screenshot shown at the
+ * viewport's size times scale.
  */
 export function zoomOn(box: RunBox, maxWidth: number, maxHeight: number, margin = 16): ZoomView | null {
   if (!(box.viewportWidth > 0) || !(box.viewportHeight > 0) || !(box.width > 0) || !(box.height > 0)) return null;
@@ -387,18 +394,26 @@ export function zoomOn(box: RunBox, maxWidth: number, maxHeight: number, margin 
   const x2 = Math.min(box.viewportWidth, box.x + box.width + margin);
   const y2 = Math.min(box.viewportHeight, box.y + box.height + margin);
   if (x2 <= x1 || y2 <= y1) return null;
-  const scale = Math.min(4, Math.max(2, Math.min(maxWidth / (x2 - x1), maxHeight / (y2 - y1))));
+  // Rounded down, so the framed box fits at the scale the page uses.
+  const scale = Math.floor(Math.min(4, maxWidth / (x2 - x1), maxHeight / (y2 - y1)) * 100) / 100;
   const r = (v: number) => Math.round(v * 100) / 100;
+  // Rounded up: the window holds the whole framed box.
+  const up = (v: number) => Math.ceil(v * 100) / 100;
   return {
-    width: r(Math.min(maxWidth, (x2 - x1) * scale)),
-    height: r(Math.min(maxHeight, (y2 - y1) * scale)),
-    scale: r(scale),
+    width: Math.min(maxWidth, up((x2 - x1) * scale)),
+    height: Math.min(maxHeight, up((y2 - y1) * scale)),
+    scale,
     x: r(0 - x1 * scale),
     y: r(0 - y1 * scale),
   };
 }
 
-/** What a step used, in words: "typed ann@example.com", "expected Welcome". */
+/**
+ * What a step used, in words: "typed ann@example.com", "expected Welcome";
+ * and what it produced: a script's "value" (as Try shows it), the value
+ * setVariable "captured". A script's console lines are not among them
+ * (consoleLines).
+ */
 export function usedWords(type: string, used: Record<string, string> | null): { label: string; value: string }[] {
   if (!used) return [];
   const valueLabel: Record<string, string> = { fill: "typed", select: "chose", setVariable: "set to" };
@@ -416,13 +431,26 @@ export function usedWords(type: string, used: Record<string, string> | null): { 
         return "waited (ms)";
       case "name":
         return "name";
+      case "result":
+        return type === "setVariable" ? "captured" : "value";
       default:
         return k;
     }
   };
-  const order = ["url", "value", "key", "expected", "ms", "name"];
+  const order = ["url", "value", "key", "expected", "ms", "name", "result"];
   const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
-  return Object.keys(used)
-    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-    .map((k) => ({ label: label(k), value: used[k] }));
+  return (
+    Object.keys(used)
+      .filter((k) => k !== "console")
+      // setVariable with a value stores that value: said once.
+      .filter((k) => !(k === "result" && type === "setVariable" && used.value !== undefined && used.value === used.result))
+      .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+      .map((k) => ({ label: label(k), value: used[k] }))
+  );
+}
+
+/** The console lines a script step logged ("[log] rows 3" each), from its used values. */
+export function consoleLines(used: Record<string, string> | null): string[] {
+  const c = used?.console;
+  return c ? c.split("\n") : [];
 }

@@ -1,0 +1,58 @@
+package protocol
+
+import "strconv"
+
+// Step numbers as people see them. A run executes its test with component
+// calls expanded, so its step indexes count the calls' inner steps; the
+// editor numbers the test's own steps. Runs, rows, JUnit reports, the CI
+// command and error messages number steps as the editor does: a step of
+// the test is "2", the third step expanded from the call that is the
+// test's step 2 is "2.3".
+
+// StepNumbers numbers a run's steps in order, given each one's call (the
+// id of the test's callComponent step it was expanded from, "" for the
+// test's own steps). Consecutive steps of one call share the call's
+// number.
+func StepNumbers(calls []string) []string {
+	out := make([]string, len(calls))
+	n, inner := 0, 0
+	for i, call := range calls {
+		switch {
+		case call == "":
+			n++
+			inner = 0
+			out[i] = strconv.Itoa(n)
+			continue
+		case i > 0 && calls[i-1] == call:
+			inner++
+		default:
+			n++
+			inner = 1
+		}
+		out[i] = strconv.Itoa(n) + "." + strconv.Itoa(inner)
+	}
+	return out
+}
+
+// DocumentStepNumbers numbers the steps of an expanded document.
+func DocumentStepNumbers(steps []Step) []string {
+	calls := make([]string, len(steps))
+	for i, s := range steps {
+		calls[i] = s.Call
+	}
+	return StepNumbers(calls)
+}
+
+// ResultStepNumbers numbers step results by their index. They may be the
+// first steps only (a run under way): the numbers of those are right.
+func ResultStepNumbers(steps []StepResult) map[int]string {
+	calls := make([]string, len(steps))
+	for i, s := range steps {
+		calls[i] = s.Call
+	}
+	out := make(map[int]string, len(steps))
+	for i, n := range StepNumbers(calls) {
+		out[steps[i].Index] = n
+	}
+	return out
+}

@@ -1,0 +1,129 @@
+// Parts of a run's steps shared by the run page and a row's steps: what a
+// step used and produced (a script's value and console, the value
+// setVariable captured), a missing screenshot said on the step, the steps
+// still to come of a live run, and the filmstrip of the run's screenshots.
+import type { ReactNode } from "react";
+import { StatusBadge } from "../../components/ui";
+import type { Step } from "../../api";
+import { consoleLines, usedWords } from "./runState";
+
+/** What the step used and produced, and a script's console lines. */
+export function StepOutput({ type, used, testId }: { type: string; used: Record<string, string> | null; testId?: string }) {
+  const words = usedWords(type, used);
+  const lines = consoleLines(used);
+  return (
+    <>
+      {words.length > 0 && (
+        <p className="run-step-used" data-testid={testId}>
+          {words.map((u) => (
+            <span key={u.label}>
+              {u.label} <span className="mono">{u.value}</span>
+            </span>
+          ))}
+        </p>
+      )}
+      {lines.length > 0 && (
+        <pre className="run-step-console" aria-label="Console">
+          {lines.join("\n")}
+        </pre>
+      )}
+    </>
+  );
+}
+
+/** A screenshot the run asked for and the step does not have, said on the step. */
+export function NoScreenshot({ why }: { why: string }) {
+  if (!why) return null;
+  return (
+    <p className="run-step-noshot" role="note">
+      {why.startsWith("no screenshot") ? `N${why.slice(1)}` : why}
+    </p>
+  );
+}
+
+/** The steps of a live run that have not started yet, greyed below the running one. */
+export function PendingSteps({
+  steps,
+  numbers,
+  describe,
+}: {
+  steps: { index: number; doc: Step }[];
+  numbers: (index: number) => string;
+  describe: (s: Step | undefined) => string;
+}) {
+  if (steps.length === 0) return null;
+  return (
+    <ol className="run-steps run-steps-pending" aria-label="Steps to come">
+      {steps.map(({ index, doc }) => {
+        const text = describe(doc);
+        return (
+          <li key={index} className="run-step run-step-pending" data-testid={`pending-${index + 1}`}>
+            <span className="run-step-num">
+              <span className="sr-only">Step </span>
+              {numbers(index)}
+            </span>
+            <div className="run-step-main">
+              <div className="run-step-head">
+                <code className="run-step-type">{doc.type}</code>
+                {text && <span className="run-step-text">{text}</span>}
+              </div>
+            </div>
+            <div className="run-step-side">
+              <StatusBadge status="pending" />
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** One picture of the filmstrip. */
+export interface FilmShot {
+  name: string;
+  /** The step's index, and its number as the editor shows it. */
+  step: number;
+  number: string;
+  status: string;
+  /** The first screenshot of its step (else the second, third ...). */
+  nth: number;
+}
+
+/**
+ * Filmstrip shows the run's screenshots in a horizontal strip of pictures
+ * large enough to read, each with its step's number and status; a click
+ * opens it in the lightbox.
+ */
+export function Filmstrip({
+  shots,
+  picture,
+  onOpen,
+}: {
+  shots: FilmShot[];
+  picture: (s: FilmShot) => ReactNode;
+  onOpen: (name: string) => void;
+}) {
+  if (shots.length === 0) return null;
+  return (
+    <section aria-labelledby="run-film-heading" className="run-film">
+      <h2 id="run-film-heading">Screenshots</h2>
+      <ol className="run-filmstrip">
+        {shots.map((s) => (
+          <li key={s.name} className={`run-film-item run-film-${s.status}`} data-testid={`film-${s.step + 1}`}>
+            <button
+              type="button"
+              className="run-thumb run-film-shot"
+              aria-label={s.nth === 0 ? `Open screenshot of step ${s.number}` : `Open screenshot ${s.nth + 1} of step ${s.number}`}
+              onClick={() => onOpen(s.name)}
+            >
+              {picture(s)}
+            </button>
+            <span className="run-film-caption">
+              <span className="run-film-num">Step {s.number}</span> <StatusBadge status={s.status} />
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
