@@ -49,10 +49,10 @@ type runJSON struct {
 	// Pool is the data pool record the run took: {id, mode, record, values}.
 	Pool     json.RawMessage `json:"pool,omitempty"`
 	Attempts int             `json:"attempts"`
-	// AgentID and Labels: the agent choice it was started with (kept when
-	// it is queued again); null and [] for any agent.
-	AgentID *string  `json:"agentId"`
-	Labels  []string `json:"labels"`
+	// AgentID or Labels: the agent choice it was started with (kept when
+	// it is queued again); absent for any agent.
+	AgentID string   `json:"agentId,omitempty"`
+	Labels  []string `json:"labels,omitempty"`
 	// Waiting, on a queued run (GET /api/runs/:id only), says why none of
 	// the starter's connected agents can take it: "waiting for an agent
 	// with a display".
@@ -86,10 +86,7 @@ func toRunJSON(r store.Run) runJSON {
 		out.EnvironmentID = &e
 	}
 	out.BatchID = strPtr(r.BatchID)
-	out.AgentID, out.Labels = strPtr(r.AgentPin), r.AgentLabels
-	if out.Labels == nil {
-		out.Labels = []string{}
-	}
+	out.AgentID, out.Labels = r.AgentPin, r.AgentLabels
 	out.Options.Headed, out.Options.Screenshots = r.Headed, r.Screenshots
 	out.Result.Steps = []protocol.StepResult{}
 	if len(r.Result) > 0 {

@@ -2203,7 +2203,7 @@ export interface components {
             };
         };
         Run: {
-            agentId: string | null;
+            agentId?: string;
             attempts: number;
             batchId: string | null;
             createdAt: string;
@@ -2213,7 +2213,7 @@ export interface components {
             environmentId: string | null;
             error?: string;
             finishedAt: string | null;
-            labels: string[];
+            labels?: string[];
             options: {
                 headed: boolean;
                 screenshots: boolean;

@@ -324,6 +324,7 @@ function QueuedNotice({ run }: { run: Run }) {
       {mine ? (
         <>
           The run starts when one of your agents picks it up.{" "}
+          {run.waiting && agentQ.data === false && <span className="run-waiting-why">It is {run.waiting}. </span>}
           {agentQ.data === true && (
             <>
               None of your agents is connected: <Link to="/agents">pair a computer or start its agent</Link>.
