@@ -263,6 +263,33 @@ func TestRunsChooseTheirAgent(t *testing.T) {
 	if got := h.agentOf(t, id); got != plain.id() {
 		t.Errorf("the gpu run went to %s", got)
 	}
+
+	// The choice is kept on the run: queued again when its agent goes, a
+	// run asking for vpn waits for it rather than going to the idle
+	// laptop; a run for one agent waits while that agent is offline
+	// (not ended as a CI command's orphan).
+	vpnID := vpn.id()
+	slow := c.createTest(t, o.project, waitDoc(base))
+	long := c.do("POST", "/api/runs", map[string]any{"testId": slow, "labels": []string{"vpn"}}, ProjectHeader, o.project).want(t, 201).str("runId")
+	c.waitStatus(t, long, "running")
+	pinned := run(map[string]any{"agentId": vpnID}).want(t, 201).str("runId")
+	vpn.stop()
+	waitAgentState(t, c, vpnID, "offline")
+	h.advance(10 * time.Second) // past the 3 s lease
+	h.dispatch.Sweep(t.Context())
+	if r := c.stillQueued(t, long); r["waiting"] != "waiting for an agent with labels vpn" || num(r["attempts"]) != 1 {
+		t.Errorf("the requeued run: %v %v", r["waiting"], r["attempts"])
+	}
+	if r := c.stillQueued(t, pinned); r["waiting"] != "waiting for Office box to connect" || r["agentId"] != vpnID {
+		t.Errorf("the run for the offline agent: %v %v", r["waiting"], r["agentId"])
+	}
+	h.pairAgentShown(t, c, true, vpn.dir)
+	c.waitStatus(t, long, "running")
+	if got := h.agentOf(t, long); got != vpnID {
+		t.Errorf("the requeued vpn run went to %s", got)
+	}
+	c.do("POST", "/api/runs/"+long+"/cancel", nil).want(t, 202)
+	c.waitStatus(t, pinned, "passed")
 }
 
 func strs(v any) []string {

@@ -131,6 +131,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           screenshots: run.options.screenshots,
           // The same rows of the same data set.
           ...(run.dataSetId ? { dataSetId: run.dataSetId, rows: run.rows?.map((r) => r.row) } : {}),
+          // The same agent choice.
+          ...(run.agentId ? { agentId: run.agentId } : run.labels?.length ? { labels: run.labels } : {}),
         },
         run.projectId,
       ),
