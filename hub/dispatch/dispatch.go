@@ -349,7 +349,7 @@ func (h *Hub) SetAgentInfo(ctx context.Context, a store.Agent) {
 	}
 	h.mu.Unlock()
 	if c != nil {
-		h.Kick(ctx, a.UserID)
+		go h.Kick(context.WithoutCancel(ctx), a.UserID)
 	}
 }
 
