@@ -160,7 +160,7 @@ func run(ctx context.Context, o options, logger *slog.Logger) error {
 	defer au.Close()
 	host, _ := os.Hostname()
 	cfg := client.Config{HubURL: o.hub, ConfigDir: o.config, Hostname: host, OS: runtime.GOOS, Arch: runtime.GOARCH,
-		Version: version, Parallel: o.parallel, Headless: !canHead, Runner: browserRunner{b}, Author: au, Logger: logger, Out: os.Stdout}
+		Version: version, Parallel: o.parallel, Headless: !canHead, Browser: b.Version(ctx), Runner: browserRunner{b}, Author: au, Logger: logger, Out: os.Stdout}
 	if o.hubFrom != "" {
 		logger.Info("hub address from "+o.hubFrom, "hub", o.hub)
 	}

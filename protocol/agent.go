@@ -33,8 +33,10 @@ const Version = 9
 //
 //	agent → hub  hello      first message: protocol version, and either the
 //	                        agent's token or a pairing request (hostname, OS);
-//	                        whether it has no display (Headless); on a
-//	                        reconnect also the runs it still holds
+//	                        whether it has no display (Headless: a headed
+//	                        run goes only to an agent with one), its OS and
+//	                        browser version; on a reconnect also the runs
+//	                        it still holds
 //	hub → agent  pairing    a short code to approve at <base_url>/pair/<code>
 //	hub → agent  paired     after approval: the agent's id and token; the
 //	                        agent stores the token and uses it from then on
@@ -162,6 +164,10 @@ type Message struct {
 	// OS and Arch of the agent's build (GOOS with darwin as macos, GOARCH).
 	OS   string `json:"os,omitempty"`
 	Arch string `json:"arch,omitempty"`
+	// Browser, in hello: the version of the Chromium the agent drives
+	// ("Chrome/131.0.6778.85"), shown on the Agents page. Optional, so no
+	// version bump: an older agent leaves it out and shows none.
+	Browser string `json:"browser,omitempty"`
 	// Update, in welcome: a newer agent this hub serves for the agent's
 	// OS and architecture.
 	Update *AgentUpdate `json:"update,omitempty"`

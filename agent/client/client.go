@@ -81,7 +81,9 @@ type Config struct {
 	// Headless: this computer has no display, so headed runs run without
 	// a window; hello tells the hub.
 	Headless bool
-	Runner   Runner
+	// Browser is the version of the Chromium it drives, for hello.
+	Browser string
+	Runner  Runner
 	// Author runs recording, picking and script sessions; nil answers
 	// every one with an error.
 	Author  Author

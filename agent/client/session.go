@@ -31,7 +31,7 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 	defer stop()
 
 	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Agent: c.cfg.Version, Parallel: c.cfg.Parallel,
-		Headless: c.cfg.Headless, Paused: c.State().Paused, OS: hubOS(c.cfg.OS), Arch: c.cfg.Arch}
+		Headless: c.cfg.Headless, Paused: c.State().Paused, OS: hubOS(c.cfg.OS), Arch: c.cfg.Arch, Browser: c.cfg.Browser}
 	hello.Runs = c.heldRuns()
 	if tok := c.Token(); tok != "" {
 		hello.Token = tok

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -270,4 +271,18 @@ func (b *Browser) alive() error {
 	default:
 		return nil
 	}
+}
+
+// Version is the browser's product and version as the agent reports it
+// to the hub ("Chrome/131.0.6778.85"), "" when the browser does not say.
+// The headless shell calls itself HeadlessChrome: it is the same build.
+func (b *Browser) Version(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	v, err := proto.BrowserGetVersion{}.Call(b.root.with(ctx))
+	if err != nil {
+		b.log.Warn("browser version", "err", err)
+		return ""
+	}
+	return strings.TrimPrefix(v.Product, "Headless")
 }

@@ -36,6 +36,32 @@ type agentJSON struct {
 	// token); null until one is, and again after the token is rotated.
 	RefusedAt   *string `json:"refusedAt"`
 	RefusedFrom *string `json:"refusedFrom"`
+	// Labels its owner gave it; a run may ask for agents with some.
+	Labels []string `json:"labels"`
+	// BrowserVersion is its Chromium's ("Chrome/131.0.6778.85"), "" when
+	// its agent did not say.
+	BrowserVersion string `json:"browserVersion"`
+	// Display: it can show a headed run's window (not headless); a headed
+	// run goes only to such an agent.
+	Display bool `json:"display"`
+	// State is what it does now.
+	State string `json:"state" enum:"idle|busy|paused|offline"`
+}
+
+// toAgentJSON is an agent as its owner sees it, with its live state.
+func (s *Server) toAgentJSON(a store.Agent, st dispatch.AgentStatus) agentJSON {
+	aj := agentJSON{ID: a.ID, Name: a.Name, OS: a.OS, Connected: st.Connected, Busy: st.Busy, ConnectedFrom: st.From,
+		Headless: a.Headless, Paused: st.Paused, Ephemeral: a.Ephemeral, LastSeen: a.LastSeenAt.UTC().Format(timeFormat),
+		CreatedAt: a.CreatedAt.UTC().Format(timeFormat), Labels: a.Labels, BrowserVersion: a.BrowserVersion, Display: !a.Headless,
+		State: agentState(st)}
+	if aj.Labels == nil {
+		aj.Labels = []string{}
+	}
+	if a.RefusedAt != nil {
+		at, from := a.RefusedAt.UTC().Format(timeFormat), a.RefusedFrom
+		aj.RefusedAt, aj.RefusedFrom = &at, &from
+	}
+	return aj
 }
 
 // listAgents answers the caller's paired computers and whether runs are
@@ -52,12 +78,7 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 	for _, a := range agents {
 		st := s.Dispatch.Status(a.ID)
 		connected = connected || st.Connected && !a.Ephemeral
-		aj := agentJSON{ID: a.ID, Name: a.Name, OS: a.OS, Connected: st.Connected, Busy: st.Busy, ConnectedFrom: st.From,
-			Headless: a.Headless, Paused: st.Paused, Ephemeral: a.Ephemeral, LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)}
-		if a.RefusedAt != nil {
-			at, from := a.RefusedAt.UTC().Format(timeFormat), a.RefusedFrom
-			aj.RefusedAt, aj.RefusedFrom = &at, &from
-		}
+		aj := s.toAgentJSON(a, st)
 		out = append(out, aj)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"agents": out, "needed": !connected})
@@ -211,6 +232,10 @@ func (s *Server) approvePairing(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("agent paired", "agent", a.ID, "user", a.UserID, "name", a.Name)
-	writeJSON(w, http.StatusCreated, agentJSON{ID: a.ID, Name: a.Name, OS: a.OS, Connected: true,
-		LastSeen: a.LastSeenAt.UTC().Format(timeFormat), CreatedAt: a.CreatedAt.UTC().Format(timeFormat)})
+	// Approve waited for the connection: its status is the agent's now
+	// (it may have left meanwhile), with what its hello said.
+	if cur, err := s.store.UserAgent(r.Context(), a.ID, a.UserID); err == nil {
+		a = cur
+	}
+	writeJSON(w, http.StatusCreated, s.toAgentJSON(a, s.Dispatch.Status(a.ID)))
 }

@@ -13,7 +13,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -50,6 +49,16 @@ type runRequest struct {
 	// AgentID pins the runs to one of the caller's agents: `agent ci`
 	// pins its runs to its own agent.
 	AgentID string `json:"agentId"`
+	// Labels: the runs go only to an agent having all of them (not with
+	// agentId). Neither: any of the caller's agents that can serve them.
+	Labels []string `json:"labels"`
+}
+
+// agentChoice is where a request's runs may go: kept on each run, so a
+// run queued again still goes only there.
+type agentChoice struct {
+	pin    string
+	labels []string
 }
 
 type batchRunRef struct {
@@ -117,17 +126,15 @@ func (s *Server) startBatch(w http.ResponseWriter, r *http.Request, sc scope, in
 			return
 		}
 	}
-	s.queueBatch(w, r, sc, b, path, testIDs, in.AgentID)
+	s.queueBatch(w, r, sc, b, path, testIDs, agentChoice{in.AgentID, in.Labels})
 }
 
 // queueBatch checks every test, then queues the batch and its runs at once.
-func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b store.Batch, path string, testIDs []string, pin string) {
-	var issues issueList
-	if is, err := s.checkPin(r, pin); err != nil {
+func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b store.Batch, path string, testIDs []string, choice agentChoice) {
+	issues, err := s.checkChoice(r, choice.pin, choice.labels, b.Headed)
+	if err != nil {
 		s.internal(w, r, err)
 		return
-	} else if is != nil {
-		issues = append(issues, *is)
 	}
 	switch {
 	case len(testIDs) == 0:
@@ -171,7 +178,7 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 		runs = append(runs, store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version,
 			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots,
 			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond), Document: plan.doc,
-			DataSetID: plan.dataSetID, Rows: plan.rows, AgentPin: pin}) // queued in the order chosen
+			DataSetID: plan.dataSetID, Rows: plan.rows, AgentPin: choice.pin, AgentLabels: choice.labels}) // queued in the order chosen
 	}
 	switch refusal {
 	case codeEnvironmentProtected:
@@ -404,21 +411,5 @@ func (s *Server) rerunBatch(w http.ResponseWriter, r *http.Request) {
 	}
 	b := store.Batch{ID: ids.New(kindBatch), ProjectID: old.ProjectID, UserID: currentUserID(r), EnvironmentID: old.EnvironmentID,
 		Headed: old.Headed, Screenshots: old.Screenshots, Source: "rerun", RerunOf: old.ID, CreatedAt: s.Now()}
-	s.queueBatch(w, r, sc, b, "tests", testIDs, "")
-}
-
-// checkPin checks a run request's agentId: one of the caller's agents.
-func (s *Server) checkPin(r *http.Request, agentID string) (*Issue, error) {
-	if agentID == "" {
-		return nil, nil
-	}
-	unknown := &Issue{Path: "agentId", Code: "unknown", Message: "no such agent among yours"}
-	if !ids.Valid("agt", agentID) {
-		return unknown, nil
-	}
-	_, err := s.store.UserAgent(r.Context(), agentID, currentUserID(r))
-	if errors.Is(err, store.ErrNotFound) {
-		return unknown, nil
-	}
-	return nil, err
+	s.queueBatch(w, r, sc, b, "tests", testIDs, agentChoice{})
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -66,6 +67,12 @@ func writeIssues(w http.ResponseWriter, msg string, issues []Issue) {
 // 500, or 503 when the database is away for a moment (restarting,
 // unreachable): the client may try again.
 func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil && errors.Is(err, context.Canceled) {
+		// The client went away (a browser navigated on) and its request's
+		// queries were cancelled: nobody reads the answer, nothing failed.
+		s.log.Debug("request abandoned by its client", "method", r.Method, "path", r.URL.Path)
+		return
+	}
 	if store.Unavailable(err) {
 		s.log.Warn("request failed: the database does not answer", "method", r.Method, "path", r.URL.Path, "err", err)
 		w.Header().Set("Retry-After", "2")

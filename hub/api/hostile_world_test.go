@@ -138,10 +138,12 @@ func (w hostileWorld) samples() map[string][]any {
 
 		"POST /api/agent/pair/{code}": {noBody},
 		"POST /api/agent/{id}/token":  {noBody},
+		"PUT /api/agent/{id}":         {obj{"name": "Build box", "labels": []any{"linux", "office-vpn"}}, obj{"name": "Box", "labels": []any{}}},
 		"POST /api/runs/{id}/cancel":  {noBody},
 		"POST /api/runs": {obj{"testId": w.test, "environmentId": w.env, "headed": false, "screenshots": true},
 			obj{"testId": w.test, "environmentId": w.env, "dataSetId": w.dataSet, "rows": []any{0}},
-			obj{"testIds": []any{w.test}, "environmentId": w.env, "headed": false, "screenshots": true}, obj{"suite": w.suite}},
+			obj{"testIds": []any{w.test}, "environmentId": w.env, "headed": false, "screenshots": true}, obj{"suite": w.suite},
+			obj{"testId": w.test, "environmentId": w.env, "labels": []any{"linux"}}, obj{"testIds": []any{w.test}, "agentId": w.agent}},
 		"POST /api/batches/{id}/rerun": {obj{"failedOnly": false}},
 		"POST /api/script":             {doc, obj{"testId": w.test}},
 		"POST /api/record/start":       {obj{"url": "/login", "environmentId": w.env, "testId": w.test, "headed": false}},

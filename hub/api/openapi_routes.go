@@ -62,6 +62,7 @@ func apiRoutes() []apiRoute {
 			q("kind", "installer kind (deb, tar.gz, exe, msi, zip)").
 			out(200, jsonObj{"downloads": []downloads.File{}}).file(200, "application/octet-stream", "An installer (with os and arch)"),
 		route("DELETE", "/agent/{id}", "Disconnect and forget a computer").empty(204),
+		route("PUT", "/agent/{id}", "Rename one of the caller's computers and set its labels").in(agentInput{}).out(200, agentJSON{}),
 		route("POST", "/agent/{id}/token", "Rotate a connected computer's token: it gets a new one, the old one stops working").empty(204),
 		route("GET", "/agent/pair/{code}", "A pairing request").out(200, pairingJSON{}),
 		route("POST", "/agent/pair/{code}", "Approve a pairing").out(201, agentJSON{}),

@@ -48,9 +48,17 @@ type runJSON struct {
 	DataSetID *string          `json:"dataSetId,omitempty"`
 	Rows      []rowSummaryJSON `json:"rows,omitempty"`
 	// Pool is the data pool record the run took: {id, mode, record, values}.
-	Pool      json.RawMessage `json:"pool,omitempty"`
-	Attempts  int             `json:"attempts"`
-	StartedBy string          `json:"startedBy"`
+	Pool     json.RawMessage `json:"pool,omitempty"`
+	Attempts int             `json:"attempts"`
+	// AgentID or Labels: the agent choice it was started with (kept when
+	// it is queued again); absent for any agent.
+	AgentID string   `json:"agentId,omitempty"`
+	Labels  []string `json:"labels,omitempty"`
+	// Waiting, on a queued run (GET /api/runs/:id only), says why none of
+	// the starter's connected agents can take it: "waiting for an agent
+	// with a display".
+	Waiting   string `json:"waiting,omitempty"`
+	StartedBy string `json:"startedBy"`
 	// StartedByName is null once the account is gone.
 	StartedByName *string `json:"startedByName"`
 	CreatedAt     string  `json:"createdAt"`
@@ -83,6 +91,7 @@ func toRunJSON(r store.Run) runJSON {
 		d := r.DataSetID
 		out.DataSetID = &d
 	}
+	out.AgentID, out.Labels = r.AgentPin, r.AgentLabels
 	out.Options.Headed, out.Options.Screenshots = r.Headed, r.Screenshots
 	out.Result.Steps = []protocol.StepResult{}
 	if len(r.Result) > 0 {
@@ -177,15 +186,15 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if is, err := s.checkPin(r, in.AgentID); err != nil {
+	if issues, err := s.checkChoice(r, in.AgentID, in.Labels, in.Headed); err != nil {
 		s.internal(w, r, err)
 		return
-	} else if is != nil {
-		writeIssues(w, "the run is not valid", issueList{*is})
+	} else if len(issues) > 0 {
+		writeIssues(w, "the run is not valid", issues)
 		return
 	}
 	screenshots := in.Screenshots == nil || *in.Screenshots
-	run := store.Run{AgentPin: in.AgentID, ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
+	run := store.Run{AgentPin: in.AgentID, AgentLabels: in.Labels, ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
 		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, CreatedAt: s.Now(), Document: doc,
 		DataSetID: plan.dataSetID, Rows: plan.rows}
 	if err := s.store.CreateRun(r.Context(), run); err != nil {
@@ -264,6 +273,9 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 	if err := s.addRunDetail(r.Context(), run, &out); err != nil {
 		s.internal(w, r, err)
 		return
+	}
+	if run.Status == protocol.RunQueued {
+		out.Waiting = s.runWaiting(r.Context(), run)
 	}
 	status := http.StatusOK
 	if !protocol.Final(run.Status) {

@@ -228,6 +228,7 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/agent/pending", s.pendingAgents)
 	r.Get("/agent/download", s.agentDownload)
 	r.Delete("/agent/{id}", s.disconnectAgent)
+	r.Put("/agent/{id}", s.updateAgent)
 	r.With(s.sessionOnly).Post("/agent/{id}/token", s.rotateAgentToken)
 	r.Get("/agent/pair/{code}", s.getPairing)
 	r.With(s.sessionOnly).Post("/agent/pair/{code}", s.approvePairing)

@@ -29,8 +29,12 @@ type conn struct {
 	ws       *websocket.Conn
 	agent    store.Agent
 	parallel int
-	paused   bool       // takes no new runs (the agent's Pause); guarded by h.mu
-	writeMu  sync.Mutex // serialises writes
+	paused   bool   // takes no new runs (the agent's Pause); guarded by h.mu
+	picked   uint64 // when it was last given a run, by h.picks; guarded by h.mu
+	// live is closed once the connection is registered: an approval
+	// answers when its agent shows as connected.
+	live    chan struct{}
+	writeMu sync.Mutex // serialises writes
 	// runs the agent holds, with their secrets for masking; guarded by h.mu
 	runs map[string]*heldRun
 	// approved receives the agent and token when a user approves the
@@ -234,7 +238,8 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(helloLimit) // raised once the agent is known
-	c := &conn{h: h, ws: ws, runs: map[string]*heldRun{}, parallel: 1, told: map[string]bool{}, addr: ClientAddress(r.RemoteAddr)}
+	c := &conn{h: h, ws: ws, runs: map[string]*heldRun{}, parallel: 1, told: map[string]bool{}, addr: ClientAddress(r.RemoteAddr),
+		live: make(chan struct{})}
 	ctx := r.Context()
 	defer ws.CloseNow()
 	hello, err := c.readHello(ctx)
@@ -276,8 +281,9 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.agent.Headless = hello.Headless
-	if err := h.Store.SetAgentHeadless(ctx, c.agent.ID, hello.Headless); err != nil {
-		h.log.Warn("agent connect: cannot store whether it has a display", "agent", c.agent.ID, "err", err)
+	c.agent.BrowserVersion = label(hello.Browser, 80)
+	if err := h.Store.SetAgentHello(ctx, c.agent.ID, hello.Headless, label(hello.OS, 40), c.agent.BrowserVersion); err != nil {
+		h.log.Warn("agent connect: cannot store its display and browser", "agent", c.agent.ID, "err", err)
 	}
 	ws.SetReadLimit(protocol.MaxArtifact + 1024)
 	// Before the connection can be given new runs: take back the ones the
@@ -346,6 +352,7 @@ func (h *Hub) register(c *conn) {
 	c.seen = h.Now() // the token check or the approval has just written it
 	c.registered = time.Now()
 	h.agents[c.agent.ID] = c
+	close(c.live)
 }
 
 // unregister forgets the connection and records when its agent was last
@@ -587,5 +594,17 @@ func (h *Hub) Approve(ctx context.Context, code, userID string) (store.Agent, er
 		return a, err
 	}
 	c.approved <- pairingResult{agent: a, token: token}
+	// The approval answers once the agent is connected (or could not be),
+	// so that the Agents page the browser shows next finds it connected
+	// rather than offline until its next refresh.
+	select {
+	case <-c.live:
+	case <-c.gone:
+	case <-ctx.Done():
+	case <-time.After(approveWait):
+	}
 	return a, nil
 }
+
+// approveWait bounds how long an approval waits for its agent to connect.
+const approveWait = 5 * time.Second

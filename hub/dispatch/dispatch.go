@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,6 +80,7 @@ type Hub struct {
 	watchers  map[string]map[chan struct{}]struct{} // guarded by mu: run id → wake-up channels
 	kicking   map[string]*sync.Mutex                // guarded by mu: one assignment pass per user at a time
 	pairings  int                                   // guarded by mu: connections waiting on a pairing code
+	picks     uint64                                // guarded by mu: runs handed out, numbering conn.picked
 	authoring AuthoringSink                         // guarded by mu: where authoring messages go
 	ci        ciState                               // CI agents' token checks and idleness (ci.go)
 	// outageAt is when the database last failed the dispatcher (unix
@@ -258,8 +258,8 @@ func (h *Hub) wake(runID string) {
 	}
 }
 
-// Kick hands the user's queued runs to their connected agents, least busy
-// first, as long as they have room.
+// Kick hands the user's queued runs to their connected agents that serve
+// them (pickAgent), as long as they have room.
 func (h *Hub) Kick(ctx context.Context, userID string) {
 	h.mu.Lock()
 	lock := h.kicking[userID]
@@ -275,49 +275,82 @@ func (h *Hub) Kick(ctx context.Context, userID string) {
 		h.log.Error("queued runs", "user", userID, "err", err)
 		return
 	}
-	full := false // no agent of the user has room for an unpinned run
+	full := false // no agent of the user has room for a run any of them serves
 	for _, r := range runs {
-		if r.AgentPin == "" && full {
+		if !constrained(r) && full {
 			continue
 		}
 		c := h.pickAgent(r)
 		if c == nil {
-			full = full || r.AgentPin == ""
+			full = full || !constrained(r)
 			continue
 		}
 		h.assign(ctx, c, r)
 	}
 }
 
-// pickAgent chooses the agent for a queued run: the one it is pinned to,
-// when that one has room; else the least busy of its user's agents,
-// never a CI command's (those take only their own runs).
+// pickAgent chooses the agent for a queued run (decideAgent): the one it
+// is pinned to, else an agent of its user that serves it (a display for a
+// headed run, its labels), the least busy and least recently given a run.
 func (h *Hub) pickAgent(r store.Run) *conn {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if r.AgentPin != "" {
-		c := h.agents[r.AgentPin]
-		if c == nil || c.agent.UserID != r.UserID || c.paused || len(c.runs) >= c.parallel {
-			return nil
-		}
-		return c
-	}
-	var free []*conn
-	for _, c := range h.agents {
-		if c.agent.UserID == r.UserID && !c.agent.Ephemeral && !c.paused && len(c.runs) < c.parallel {
-			free = append(free, c)
-		}
-	}
-	if len(free) == 0 {
+	conns, cs := h.candidatesLocked(r.UserID)
+	i := decideAgent(r, cs)
+	if i < 0 {
 		return nil
 	}
-	sort.Slice(free, func(i, j int) bool {
-		if len(free[i].runs) != len(free[j].runs) {
-			return len(free[i].runs) < len(free[j].runs)
+	h.picks++
+	conns[i].picked = h.picks
+	return conns[i]
+}
+
+// candidatesLocked lists a user's connected agents for decideAgent; h.mu
+// must be held.
+func (h *Hub) candidatesLocked(userID string) ([]*conn, []candidate) {
+	var conns []*conn
+	var cs []candidate
+	for _, c := range h.agents {
+		if c.agent.UserID != userID {
+			continue
 		}
-		return free[i].agent.ID < free[j].agent.ID
-	})
-	return free[0]
+		conns = append(conns, c)
+		cs = append(cs, candidate{id: c.agent.ID, userID: c.agent.UserID, ephemeral: c.agent.Ephemeral, paused: c.paused,
+			display: !c.agent.Headless, labels: c.agent.Labels, busy: len(c.runs), parallel: c.parallel, picked: c.picked})
+	}
+	return conns, cs
+}
+
+// Waiting says why a queued run waits although its user has an agent
+// connected: none of them can serve it ("waiting for an agent with a
+// display"). "" when one can (it is busy) or none is connected.
+func (h *Hub) Waiting(r store.Run, pinName string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, cs := h.candidatesLocked(r.UserID)
+	return decideWaiting(r, cs, pinName)
+}
+
+// served reports whether a connected agent serves the run, busy or not.
+func (h *Hub) served(r store.Run) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, cs := h.candidatesLocked(r.UserID)
+	return slices.ContainsFunc(cs, func(c candidate) bool { return c.serves(r) })
+}
+
+// SetAgentInfo gives a connected agent the name and labels its owner just
+// stored, and hands it the runs that waited for those labels.
+func (h *Hub) SetAgentInfo(ctx context.Context, a store.Agent) {
+	h.mu.Lock()
+	c := h.agents[a.ID]
+	if c != nil {
+		c.agent.Name, c.agent.Labels = a.Name, a.Labels
+	}
+	h.mu.Unlock()
+	if c != nil {
+		go h.Kick(context.WithoutCancel(ctx), a.UserID)
+	}
 }
 
 func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
@@ -633,12 +666,8 @@ func (h *Hub) expireQueued(ctx context.Context, now time.Time) {
 		return
 	}
 	for _, r := range stale {
-		waitingFor := h.UserConnected(r.UserID)
-		if r.AgentPin != "" {
-			waitingFor = h.Connected(r.AgentPin)
-		}
-		if !decideStale(waitingFor, r.AgentID != "") {
-			continue // waiting for a busy agent of the user, not for none
+		if !decideStale(h.served(r), r.AgentID != "") {
+			continue // waiting for a busy agent that serves it, not for none
 		}
 		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
 			Error: "no agent started this run in time: pair a computer and keep its agent running"})

@@ -26,13 +26,18 @@ type Agent struct {
 	// none since the token was last rotated).
 	RefusedAt   *time.Time
 	RefusedFrom string
+	// Labels its owner gave it (PUT /api/agent/:id); runs may ask for them.
+	Labels []string
+	// BrowserVersion is its Chromium's, as its last hello said ("" from an
+	// agent that did not say).
+	BrowserVersion string
 }
 
-const agentCols = `id, user_id, name, os, created_at, last_seen_at, headless, ephemeral, refused_at, coalesce(refused_from, '')`
+const agentCols = `id, user_id, name, os, created_at, last_seen_at, headless, ephemeral, refused_at, coalesce(refused_from, ''), labels, browser_version`
 
 func scanAgent(row pgx.Row) (Agent, error) {
 	var a Agent
-	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.OS, &a.CreatedAt, &a.LastSeenAt, &a.Headless, &a.Ephemeral, &a.RefusedAt, &a.RefusedFrom)
+	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.OS, &a.CreatedAt, &a.LastSeenAt, &a.Headless, &a.Ephemeral, &a.RefusedAt, &a.RefusedFrom, &a.Labels, &a.BrowserVersion)
 	if isNoRows(err) {
 		return Agent{}, ErrNotFound
 	}
@@ -165,11 +170,20 @@ func (s *Store) TouchAgents(ctx context.Context, ids []string, now time.Time) er
 	return err
 }
 
-// SetAgentHeadless records whether an agent has a display, as its hello
-// says on every connection.
-func (s *Store) SetAgentHeadless(ctx context.Context, id string, headless bool) error {
-	_, err := s.pool.Exec(ctx, `UPDATE agents SET headless = $2 WHERE id = $1`, id, headless)
+// SetAgentHello records what an agent's hello says on every connection:
+// whether it has a display, its OS ("" keeps the one stored) and its
+// browser's version.
+func (s *Store) SetAgentHello(ctx context.Context, id string, headless bool, os, browser string) error {
+	_, err := s.pool.Exec(ctx, `UPDATE agents SET headless = $2, os = coalesce(nullif($3, ''), os), browser_version = $4 WHERE id = $1`,
+		id, headless, os, browser)
 	return err
+}
+
+// RenameAgent sets the name and labels of one of a user's agents; another
+// user's (or no) agent gives ErrNotFound.
+func (s *Store) RenameAgent(ctx context.Context, id, userID, name string, labels []string) (Agent, error) {
+	return scanAgent(s.pool.QueryRow(ctx, `UPDATE agents SET name = $3, labels = $4 WHERE id = $1 AND user_id = $2 RETURNING `+agentCols,
+		id, userID, name, labels))
 }
 
 // UserAgents lists a user's agents, newest first.
@@ -190,12 +204,13 @@ func (s *Store) DeleteAgent(ctx context.Context, id, userID string) error {
 	return err
 }
 
-// OrphanedPinnedRuns lists queued runs pinned to an agent that is gone or
-// was last seen before a time: a CI command that ended or lost its hub for
-// good before its runs started.
+// OrphanedPinnedRuns lists queued runs pinned to an agent that is gone, or
+// to a CI agent last seen before a time: a CI command that ended or lost
+// its hub for good before its runs started. A run pinned to a computer
+// that is only offline waits for it (up to the queue time-out).
 func (s *Store) OrphanedPinnedRuns(ctx context.Context, seenBefore time.Time) ([]Run, error) {
 	return collectRuns(s.pool.Query(ctx, `SELECT `+runCols+runFrom+`LEFT JOIN agents a ON a.id = r.agent_pin
-		WHERE r.status = 'queued' AND r.agent_pin IS NOT NULL AND (a.id IS NULL OR a.last_seen_at < $1)
+		WHERE r.status = 'queued' AND r.agent_pin IS NOT NULL AND (a.id IS NULL OR a.ephemeral AND a.last_seen_at < $1)
 		ORDER BY r.created_at, r.id`, seenBefore))
 }
 

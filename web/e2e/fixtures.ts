@@ -3,7 +3,7 @@
 // agent process that pairs with the hub.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
 
@@ -47,22 +47,28 @@ export interface Agent {
  * startAgent runs the headless agent binary against the hub; `code` resolves
  * to its pairing code. extraArgs go after the usual ones, e.g.
  * ["--remote-debugging-port", "9333"] to drive its authoring browser.
+ * display (an X display such as ":93", see startXvfb) starts it as on a
+ * desktop instead: it reports a display and shows headed runs' windows.
  */
-export function startAgent(extraArgs: string[] = []): Agent {
+export function startAgent(extraArgs: string[] = [], display?: string): Agent {
   const config = mkdtempSync(join(process.env.E2E_TMP ?? "/tmp", "agent-"));
   const proc = spawn(
     process.env.E2E_AGENT ?? "agent",
     [
       "--hub",
       process.env.E2E_HUB ?? "",
-      "--headless",
+      ...(display ? [] : ["--headless"]),
       "--config",
       config,
       "--browser",
       process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       ...extraArgs,
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      // On a desktop the agent opens its pairing page with xdg-open: not here.
+      env: display ? { ...process.env, DISPLAY: display, WAYLAND_DISPLAY: "", BROWSER: "/bin/true" } : process.env,
+    },
   );
   let out = "";
   const code = new Promise<string>((ok, fail) => {
@@ -117,4 +123,16 @@ export function freePort(): Promise<number> {
       srv.close(() => (addr && typeof addr === "object" ? ok(addr.port) : fail(new Error("no port"))));
     });
   });
+}
+
+/** startXvfb starts a virtual X display for an agent "with a display"; stop ends it. */
+export async function startXvfb(): Promise<{ display: string; stop: () => void }> {
+  for (let n = 90 + Math.floor(Math.random() * 80); ; n++) {
+    if (existsSync(`/tmp/.X11-unix/X${n}`) || existsSync(`/tmp/.X${n}-lock`)) continue;
+    const proc = spawn("Xvfb", [`:${n}`, "-screen", "0", "1280x800x24", "-nolisten", "tcp"], { stdio: "ignore" });
+    for (let i = 0; i < 50 && !existsSync(`/tmp/.X11-unix/X${n}`) && proc.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    if (proc.exitCode !== null) continue;
+    return { display: `:${n}`, stop: () => proc.kill("SIGTERM") };
+  }
 }

@@ -119,6 +119,8 @@ export type PendingAgent = Schema<"Pending">;
 export const listPendingAgents = () => get<{ pending: PendingAgent[] }>("/api/agent/pending");
 export const listAgents = () => get<AgentList>("/api/agent");
 export const disconnectAgent = (id: string) => del(`/api/agent/${encodeURIComponent(id)}`);
+/** PUT /api/agent/:id: rename one of the caller's computers and set its labels (each [a-z0-9._-], at most 20). */
+export const updateAgent = (id: string, body: Body<"/api/agent/{id}", "put">) => put<Agent>(`/api/agent/${encodeURIComponent(id)}`, body);
 /**
  * POST /api/agent/:id/token: a connected computer gets a new token over its
  * connection and the old one stops working (409 agent_not_connected when

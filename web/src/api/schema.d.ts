@@ -98,7 +98,8 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /** Rename one of the caller's computers and set its labels */
+        put: operations["putAgentId"];
         post?: never;
         /** Disconnect and forget a computer */
         delete: operations["deleteAgentId"];
@@ -1591,19 +1592,28 @@ export interface components {
             platformAdmin?: boolean;
         };
         Agent: {
+            browserVersion: string;
             busy: number;
             connected: boolean;
             connectedFrom?: string;
             createdAt: string;
+            display: boolean;
             ephemeral: boolean;
             headless: boolean;
             id: string;
+            labels: string[];
             lastSeen: string;
             name: string;
             os: string;
             paused: boolean;
             refusedAt: string | null;
             refusedFrom: string | null;
+            /** @enum {string} */
+            state: "idle" | "busy" | "paused" | "offline";
+        };
+        AgentInput: {
+            labels?: string[] | null;
+            name?: string | null;
         };
         Application: {
             baseUrl: string;
@@ -2196,6 +2206,7 @@ export interface components {
             };
         };
         Run: {
+            agentId?: string;
             attempts: number;
             batchId: string | null;
             createdAt: string;
@@ -2205,6 +2216,7 @@ export interface components {
             environmentId: string | null;
             error?: string;
             finishedAt: string | null;
+            labels?: string[];
             options: {
                 headed: boolean;
                 screenshots: boolean;
@@ -2226,6 +2238,7 @@ export interface components {
             testName: string;
             total: number;
             version: number;
+            waiting?: string;
         };
         RunList: {
             nextCursor: string | null;
@@ -2236,6 +2249,7 @@ export interface components {
             dataSetId?: string;
             environmentId?: string;
             headed?: boolean;
+            labels?: string[];
             rows?: number[] | null;
             screenshots?: boolean | null;
             suite?: string | null;
@@ -2660,6 +2674,33 @@ export interface operations {
                     "application/json": {
                         pending: components["schemas"]["Pending"][];
                     };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    putAgentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
                 };
             };
             default: components["responses"]["Error"];

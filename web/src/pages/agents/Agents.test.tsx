@@ -44,6 +44,10 @@ const laptop = {
   connected: true,
   busy: 1,
   headless: false,
+  display: true,
+  state: "busy",
+  labels: [] as string[],
+  browserVersion: "Chrome/131.0.6778.85",
   lastSeen: "2026-11-02T10:00:00Z",
   createdAt: "2026-11-01T10:00:00Z",
 };
@@ -106,7 +110,10 @@ describe("AgentsPage", () => {
   it("lists paired computers and disconnects one after confirming", async () => {
     const { calls } = fakeFetch({
       "GET /api/agent": {
-        body: { agents: [laptop, { ...laptop, id: "agt_desk00000000000000", name: "desk", connected: false, busy: 0 }], needed: false },
+        body: {
+          agents: [laptop, { ...laptop, id: "agt_desk00000000000000", name: "desk", connected: false, busy: 0, state: "offline" }],
+          needed: false,
+        },
       },
       "DELETE /api/agent/agt_laptop000000000000": { status: 204 },
     });
@@ -289,12 +296,28 @@ describe("PairPage", () => {
   });
 
   it("marks a computer without a display", async () => {
-    fakeFetch({ "GET /api/agent": { body: { agents: [{ ...laptop, headless: true }], needed: false } } });
+    fakeFetch({ "GET /api/agent": { body: { agents: [{ ...laptop, headless: true, display: false }], needed: false } } });
     renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
-    expect(await screen.findByText("No display")).toHaveAttribute(
-      "title",
-      "This computer has no display: headed runs run there without a window.",
-    );
+    expect(await screen.findByText("No display")).toHaveAttribute("title", "This computer has no display: headed runs never go to it.");
+  });
+
+  it("renames a computer and sets its labels", async () => {
+    const { calls } = fakeFetch({
+      "GET /api/agent": { body: { agents: [{ ...laptop, labels: ["linux"] }], needed: false } },
+      "PUT /api/agent/agt_laptop000000000000": { body: { ...laptop, name: "Office box", labels: ["linux", "vpn"] } },
+    });
+    const user = userEvent.setup();
+    renderPage(<AgentsPage />, { route: "/agents", path: "/agents" });
+    expect(within(await screen.findByLabelText("Labels of mia-laptop")).getByText("linux")).toBeInTheDocument();
+    expect(screen.getByText("Chrome/131.0.6778.85")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Edit mia-laptop" }));
+    const dialog = screen.getByRole("dialog");
+    await user.clear(within(dialog).getByLabelText("Name"));
+    await user.type(within(dialog).getByLabelText("Name"), "Office box");
+    await user.type(within(dialog).getByLabelText("Labels"), ", vpn vpn");
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
+    expect(calls.find((c) => c.method === "PUT")?.body).toEqual({ name: "Office box", labels: ["linux", "vpn"] });
   });
 
   it("marks a CI command's agent", async () => {

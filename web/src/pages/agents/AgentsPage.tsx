@@ -20,6 +20,7 @@ import {
 import { Confirm, Empty, ErrorBox, formatDate, Loading, PageHeader, When } from "../../components/ui";
 import { ApiError } from "../../api";
 import { AgentDownload } from "./AgentDownload";
+import { EditAgent } from "./AgentEdit";
 import { GONE_MESSAGE } from "./PairPage";
 import "./agents.css";
 
@@ -30,6 +31,7 @@ export function AgentsPage() {
   const [disconnecting, setDisconnecting] = useState<Agent | null>(null);
   const [rotating, setRotating] = useState<Agent | null>(null);
   const [rotated, setRotated] = useState<Agent | null>(null);
+  const [editing, setEditing] = useState<Agent | null>(null);
 
   return (
     <section className="agents">
@@ -54,7 +56,7 @@ export function AgentsPage() {
           {agents.data.agents.length === 0 ? (
             <Empty>No computers paired yet. Follow the steps below to pair one.</Empty>
           ) : (
-            <AgentTable agents={agents.data.agents} onDisconnect={setDisconnecting} onRotate={setRotating} />
+            <AgentTable agents={agents.data.agents} onDisconnect={setDisconnecting} onRotate={setRotating} onEdit={setEditing} />
           )}
         </>
       )}
@@ -64,6 +66,7 @@ export function AgentsPage() {
         </p>
       )}
       <PairHelp />
+      {editing && <EditAgent agent={editing} onClose={() => setEditing(null)} />}
       {disconnecting && <DisconnectAgent agent={disconnecting} onClose={() => setDisconnecting(null)} />}
       {rotating && (
         <RotateToken
@@ -82,17 +85,19 @@ function AgentTable({
   agents,
   onDisconnect,
   onRotate,
+  onEdit,
 }: {
   agents: Agent[];
   onDisconnect: (a: Agent) => void;
   onRotate: (a: Agent) => void;
+  onEdit: (a: Agent) => void;
 }) {
   return (
     <table className="table">
       <thead>
         <tr>
           <th>Name</th>
-          <th>Operating system</th>
+          <th>System</th>
           <th>Status</th>
           <th>Last seen</th>
           <th>Activity</th>
@@ -108,8 +113,20 @@ function AgentTable({
             <tr>
               <td>
                 <strong>{a.name}</strong>
+                {a.labels.length > 0 && (
+                  <span className="agent-labels" aria-label={`Labels of ${a.name}`}>
+                    {a.labels.map((l) => (
+                      <span key={l} className="agent-label">
+                        {l}
+                      </span>
+                    ))}
+                  </span>
+                )}
               </td>
-              <td>{a.os || <span className="muted">—</span>}</td>
+              <td>
+                {a.os || <span className="muted">—</span>}
+                {a.browserVersion && <div className="muted agent-browser">{a.browserVersion}</div>}
+              </td>
               <td>
                 <span className={a.connected ? "badge badge-connected" : "badge badge-offline"}>
                   {a.connected ? "Connected" : "Offline"}
@@ -122,19 +139,25 @@ function AgentTable({
                     CI
                   </span>
                 )}
-                {a.headless && (
-                  <span className="badge badge-offline" title="This computer has no display: headed runs run there without a window.">
+                {a.display ? (
+                  <span className="badge badge-display" title="This computer has a display: headed runs can show their window there.">
+                    Display
+                  </span>
+                ) : (
+                  <span className="badge badge-offline" title="This computer has no display: headed runs never go to it.">
                     No display
                   </span>
                 )}
               </td>
               <td>{a.connected ? "now" : <When at={a.lastSeen} />}</td>
               <td>
-                {a.busy > 0 ? (
+                {a.state === "busy" ? (
                   <span className="badge badge-running">
                     Running {a.busy} run{a.busy === 1 ? "" : "s"}
                   </span>
-                ) : a.connected ? (
+                ) : a.state === "paused" ? (
+                  "Paused"
+                ) : a.state === "idle" ? (
                   "Idle"
                 ) : (
                   <span className="muted">—</span>
@@ -144,6 +167,9 @@ function AgentTable({
                 <When at={a.createdAt} />
               </td>
               <td className="agent-actions">
+                <button type="button" className="small" aria-label={`Edit ${a.name}`} onClick={() => onEdit(a)}>
+                  Edit
+                </button>
                 <button type="button" className="small" aria-label={`Disconnect ${a.name}`} onClick={() => onDisconnect(a)}>
                   Disconnect
                 </button>

@@ -1,7 +1,7 @@
 // What the Run dialog says about the caller's agents before a run starts:
 // none connected (the run waits in the queue: start or pair one), or a
-// headed run where no connected agent has a display (it runs without a
-// window). The run still starts; this only sets expectations.
+// headed run where no connected agent has a display (it waits until one
+// connects). The run still starts; this only sets expectations.
 import { Link } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { keys, listAgents, type AgentList } from "../../api/admin";
@@ -10,7 +10,7 @@ import { keys, listAgents, type AgentList } from "../../api/admin";
 export function agentNotice(list: AgentList, headed: boolean): "none" | "no-display" | null {
   const connected = list.agents.filter((a) => a.connected);
   if (connected.length === 0) return "none";
-  if (headed && connected.every((a) => a.headless)) return "no-display";
+  if (headed && !connected.some((a) => a.display)) return "no-display";
   return null;
 }
 
@@ -29,8 +29,8 @@ export function AgentNotice({ headed }: { headed: boolean }) {
   if (notice === "no-display") {
     return (
       <p className="notice notice-warn" aria-live="polite">
-        None of your connected agents has a display, so this run cannot show a browser window: it runs headless. Start the agent on a
-        computer with a desktop to watch it.
+        None of your connected agents has a display, so this headed run waits in the queue until one does: start the agent on a computer
+        with a desktop, or run it headless.
       </p>
     );
   }

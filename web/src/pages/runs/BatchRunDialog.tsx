@@ -10,6 +10,7 @@ import { startBatch, type BatchSelection } from "../../api/batches";
 import { PROTECTED_RULE } from "../environments/protection";
 import "./runs.css";
 import { EnvironmentField, RunOptionsFields, rememberEnvironment, useRunOptions } from "./RunOptionsFields";
+import { AgentChoiceField, useAgentChoice } from "./AgentChoiceField";
 
 export function BatchRunDialog({
   title,
@@ -29,11 +30,12 @@ export function BatchRunDialog({
   const navigate = useNavigate();
   const options = useRunOptions(projectId);
   const { envId, chosen, headed, screenshots } = options;
+  const agent = useAgentChoice();
 
   const start = useMutation({
     mutationFn: async () => {
       const sel = typeof selection === "function" ? await selection() : selection;
-      return startBatch(sel, { ...(envId ? { environmentId: envId } : {}), headed, screenshots }, projectId);
+      return startBatch(sel, { ...(envId ? { environmentId: envId } : {}), headed, screenshots, ...agent.extra }, projectId);
     },
     onSuccess: (res) => {
       rememberEnvironment(projectId, envId);
@@ -56,6 +58,7 @@ export function BatchRunDialog({
           </p>
         )}
         <RunOptionsFields options={options} many />
+        <AgentChoiceField choice={agent} headed={headed} />
         <p className="hint">
           Each test runs its current version, spread over your connected agents and their parallel slots; without an agent, the runs wait in
           the queue. If one test cannot run, nothing starts and each problem is listed.

@@ -218,6 +218,19 @@ describe("RunPage", () => {
     expect(await screen.findByRole("button", { name: "Cancelling…" })).toBeDisabled();
   });
 
+  it("says what a queued run waits for when a connected agent cannot take it", async () => {
+    fakeFetch({
+      ...common,
+      "GET /api/agent": { body: { agents: [], needed: false } },
+      "GET /api/runs/run_1": {
+        status: 202,
+        body: makeRun({ status: "queued", startedAt: null, waiting: "waiting for an agent with a display" }),
+      },
+    });
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    expect(await screen.findByText("It is waiting for an agent with a display.")).toBeInTheDocument();
+  });
+
   it("says so when the run does not exist for the caller", async () => {
     fakeFetch({ ...common, "GET /api/runs/run_1": { status: 404, body: { error: "no such run", code: "not_found" } } });
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });

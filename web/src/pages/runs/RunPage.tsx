@@ -132,6 +132,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           screenshots: run.options.screenshots,
           // The same rows of the same data set.
           ...(run.dataSetId ? { dataSetId: run.dataSetId, rows: run.rows?.map((r) => r.row) } : {}),
+          // The same agent choice.
+          ...(run.agentId ? { agentId: run.agentId } : run.labels?.length ? { labels: run.labels } : {}),
         },
         run.projectId,
       ),
@@ -360,6 +362,7 @@ function QueuedNotice({ run }: { run: Run }) {
       {mine ? (
         <>
           The run starts when one of your agents picks it up.{" "}
+          {run.waiting && agentQ.data === false && <span className="run-waiting-why">It is {run.waiting}. </span>}
           {agentQ.data === true && (
             <>
               None of your agents is connected: <Link to="/agents">pair a computer or start its agent</Link>.

@@ -221,17 +221,35 @@ describe("StartRunButton", () => {
     expect(await within(within(dialog).getByLabelText("Environment")).findByRole("option", { name: "QA" })).toBeInTheDocument();
   });
 
+  it("warns when the test uses ${baseUrl} and no environment is chosen", async () => {
+    fakeFetch({ ...envs, "GET /api/agent": { body: { agents: [], needed: true } } });
+    const doc = { dsl: 2, name: "Checkout", steps: [{ id: "s1", type: "navigate", url: "${baseUrl}/cart" }] };
+    renderPage(<StartRunButton test={makeTest({ document: doc as Test["document"] })} />, { route: "/tests/tc_1", path: "/tests/:id" });
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    const dialog = await screen.findByRole("dialog", { name: "Run Checkout" });
+    const env = within(dialog).getByLabelText("Environment");
+    await within(env).findByRole("option", { name: "Staging" });
+    await userEvent.selectOptions(env, "");
+    expect(within(dialog).getByText(/which only an environment fills/)).toBeInTheDocument();
+    await userEvent.selectOptions(env, "env_1");
+    expect(within(dialog).queryByText(/which only an environment fills/)).not.toBeInTheDocument();
+  });
+
   describe("what it says about the agents", () => {
-    const agent = (over: object) => ({
+    const agent = (over: { headless?: boolean; [k: string]: unknown }) => ({
       id: "agt_1",
       name: "ci-box",
       os: "linux",
       connected: true,
       busy: 0,
       headless: false,
+      labels: [],
+      browserVersion: "Chrome/131.0.6778.85",
+      state: over.connected === false ? "offline" : "idle",
       lastSeen: "2026-11-02T10:00:00Z",
       createdAt: "2026-11-01T10:00:00Z",
       ...over,
+      display: !over.headless,
     });
     const open = async () => {
       renderPage(<StartRunButton test={makeTest()} />, { route: "/tests/tc_1", path: "/tests/:id" });
@@ -266,9 +284,30 @@ describe("StartRunButton", () => {
       await waitFor(() => expect(within(dialog).queryByText(/No agent of yours/)).not.toBeInTheDocument());
       expect(within(dialog).queryByText(/has a display/)).not.toBeInTheDocument();
       await userEvent.click(headed);
-      expect(await within(dialog).findByText(/None of your connected agents has a display/)).toHaveTextContent("it runs headless");
+      expect(await within(dialog).findByText(/None of your connected agents has a display/)).toHaveTextContent(
+        "this headed run waits in the queue until one does",
+      );
       await userEvent.click(headed);
       expect(within(dialog).queryByText(/has a display/)).not.toBeInTheDocument();
+    });
+
+    it("sends the agent chosen, or the labels typed", async () => {
+      const { calls } = fakeFetch({
+        ...envs,
+        "GET /api/agent": {
+          body: { agents: [agent({ headless: true }), agent({ id: "agt_2", name: "desk", labels: ["linux"] })], needed: false },
+        },
+        "POST /api/runs": { status: 201, body: { runId: "run_45", status: "queued" } },
+      });
+      const dialog = await open();
+      await userEvent.click(within(dialog).getByLabelText("Headed (show the browser window)"));
+      const select = within(dialog).getByLabelText("Agent");
+      expect(await within(select).findByRole("option", { name: /ci-box \(idle · no display\)/ })).toBeDisabled();
+      await userEvent.selectOptions(select, "agent:agt_2");
+      await userEvent.click(within(dialog).getByRole("button", { name: "Start run" }));
+      await screen.findByTestId("elsewhere");
+      const post = calls.find((c) => c.method === "POST" && c.path === "/api/runs");
+      expect(post?.body).toMatchObject({ agentId: "agt_2", headed: true });
     });
 
     it("says nothing when a connected agent has a display", async () => {

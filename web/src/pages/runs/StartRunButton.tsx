@@ -13,6 +13,12 @@ import { AgentNotice } from "./AgentNotice";
 import "./runs.css";
 import { EnvironmentField, RunOptionsFields, rememberEnvironment, useRunOptions } from "./RunOptionsFields";
 import { DataRunFields, useDataRunChoice } from "./DataRunFields";
+import { AgentChoiceField, useAgentChoice } from "./AgentChoiceField";
+
+/** usesBaseUrl reports whether a test's document refers to ${baseUrl}, which only an environment fills. */
+export function usesBaseUrl(test: Test): boolean {
+  return test.document !== undefined && JSON.stringify(test.document).includes("${baseUrl}");
+}
 
 export function StartRunButton({
   test,
@@ -47,10 +53,14 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
   const role = ws.project?.id === test.projectId ? ws.role : null;
   const refusal = chosen?.protected ? protectedRefusal(chosen.name, test, role) : null;
   const data = useDataRunChoice(test);
+  const agent = useAgentChoice();
 
   const start = useMutation({
     mutationFn: () =>
-      startRun({ testId: test.id, ...(envId ? { environmentId: envId } : {}), headed, screenshots, ...data.extra }, test.projectId),
+      startRun(
+        { testId: test.id, ...(envId ? { environmentId: envId } : {}), headed, screenshots, ...data.extra, ...agent.extra },
+        test.projectId,
+      ),
     onSuccess: (res) => {
       rememberEnvironment(test.projectId, envId);
       navigate(`/runs/${res.runId}`);
@@ -65,6 +75,11 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
     <Modal title={`Run ${test.name}`} onClose={onClose}>
       <form className="form start-run" onSubmit={submit}>
         <EnvironmentField options={options} />
+        {!envId && usesBaseUrl(test) && (
+          <p className="notice notice-warn" role="status">
+            This test uses <code>{"${baseUrl}"}</code>, which only an environment fills: choose one, or its steps fail to open their pages.
+          </p>
+        )}
         {refusal ? (
           <p className="notice notice-warn" role="status">
             {refusal}
@@ -77,6 +92,7 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
           )
         )}
         <RunOptionsFields options={options} />
+        <AgentChoiceField choice={agent} headed={headed} />
         <DataRunFields choice={data} />
         <p className="hint">Version {test.version} runs on one of your connected agents; without one, it waits in the queue.</p>
         <AgentNotice headed={headed} />
