@@ -76,7 +76,8 @@ const (
 
 // ViewInput is one input sent through the view. X and Y are in the
 // frame's pixels (for key and text: ignored). Button is left (default),
-// middle or right; Clicks 2 is a double click. Key is one of InputKeys;
+// middle or right; Clicks is the click's count, as a DOM event's detail:
+// a double click is a click with 1, then one with 2. Key is one of InputKeys;
 // Modifiers any of Alt, Control, Meta, Shift.
 type ViewInput struct {
 	Kind      string   `json:"kind"`

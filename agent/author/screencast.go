@@ -262,15 +262,12 @@ func dispatchInput(ctx context.Context, pg *pageState, in protocol.ViewInput) er
 		if err := mouse(proto.InputDispatchMouseEventTypeMouseMoved, 0); err != nil {
 			return err
 		}
-		for n := 1; n <= max(in.Clicks, 1); n++ {
-			if err := mouse(proto.InputDispatchMouseEventTypeMousePressed, n); err != nil {
-				return err
-			}
-			if err := mouse(proto.InputDispatchMouseEventTypeMouseReleased, n); err != nil {
-				return err
-			}
+		// One press and release: the second click of a double click comes
+		// as its own input with clicks 2, as the browser's events do.
+		if err := mouse(proto.InputDispatchMouseEventTypeMousePressed, max(in.Clicks, 1)); err != nil {
+			return err
 		}
-		return nil
+		return mouse(proto.InputDispatchMouseEventTypeMouseReleased, max(in.Clicks, 1))
 	case protocol.InputText:
 		return proto.InputInsertText{Text: in.Text}.Call(p)
 	case protocol.InputKey:

@@ -263,3 +263,24 @@ func TestSessionViewEndsOnSignOut(t *testing.T) {
 		t.Error("the agent was not told to stop the screencast")
 	}
 }
+
+// TestPickWithoutEnvironmentSaysChooseOne (Issue 27, defect 3): a test
+// whose URL is ${baseUrl}/... picked with no environment chosen is told
+// to choose one, not that "the environment has no base URL".
+func TestPickWithoutEnvironmentSaysChooseOne(t *testing.T) {
+	w := newAuthorWorld(t)
+	for path, body := range map[string]obj{
+		"/api/pick/start":   {"url": "${baseUrl}/login"},
+		"/api/record/start": {"url": "${baseUrl}/login"},
+		"/api/scripts/try":  {"code": "return 1", "url": "${baseUrl}/login"},
+	} {
+		r := w.p(w.o.owner, "POST", path, body).want(t, 422)
+		if msg := string(r.body); !strings.Contains(msg, "choose an environment: this url uses ${baseUrl}") || strings.Contains(msg, "the environment has no") {
+			t.Errorf("%s: %s", path, msg)
+		}
+	}
+	r := w.p(w.o.owner, "POST", "/api/pick/start", obj{"url": "/login"}).want(t, 422)
+	if !strings.Contains(string(r.body), "choose an environment") {
+		t.Errorf("relative url: %s", r.body)
+	}
+}
