@@ -94,7 +94,8 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
         height={frame.height}
         tabIndex={0}
         draggable={false}
-        onMouseDown={(e) => e.currentTarget.focus()}
+        // Focused for the keys to follow, without scrolling: the click lands where it was pressed.
+        onMouseDown={(e) => e.currentTarget.focus({ preventScroll: true })}
         onClick={(e) => {
           const p = at(e);
           if (p) send({ kind: "click", ...p, clicks: Math.min(Math.max(e.detail, 1), 3) });
