@@ -50,6 +50,7 @@ type Manager struct {
 	idle     *time.Timer
 	tries    int // scripts running in fresh contexts: the browser stays up for them
 	closed   bool
+	views    casts // the live views (screencast.go)
 }
 
 var _ client.Author = (*Manager)(nil)

@@ -181,6 +181,7 @@
     }
     return null;
   };
+  let lastEnter = 0; // when Enter was last pressed (keydown)
   let lastOver = null; // {el, t}: the element the pointer entered last, outside the one before
   const revealed = []; // {el, by, t}: nodes changed within a second after lastOver
   const observer = new MutationObserver((list) => {
@@ -253,6 +254,10 @@
     if (isToggle(el) || labelledToggle(el)) return;
     // Typing into a field is its fill; selecting, its select.
     if (isTextField(el) || el.localName === "select" || el.localName === "option") return;
+    // Enter in a form clicks its submit button for the browser (detail 0):
+    // the press step already holds it, and a replayed click would send
+    // the form twice.
+    if (e.detail === 0 && lastEnter && Date.now() - lastEnter < 1000) return;
     maybeHover(el);
     action("click", el);
   }, true);
@@ -270,20 +275,32 @@
     action("fill", el, { value: el.isContentEditable && el.localName !== "input" ? el.innerText : el.value });
   }, true);
 
+  // A select's option as a step's value: its label (what a person reads
+  // and the runner matches after the value), unless another option's
+  // value or label is that same text; then its value.
+  const selectValue = (el) => {
+    const o = el.selectedOptions[0];
+    if (!o) return el.value;
+    const label = (o.label || o.textContent || "").trim();
+    const named = [...el.options].filter((x) => x.value === label || (x.label || x.textContent || "").trim() === label);
+    return label && named.every((x) => x === o) ? label : o.value;
+  };
+
   window.addEventListener("change", (e) => {
-    if (!e.isTrusted || mode !== "record") return;
+    if (mode !== "record") return;
     const el = targetOf(e);
-    if (isToggle(el)) action(el.checked ? "check" : "uncheck", el);
-    else if (el?.localName === "select") {
-      const o = el.selectedOptions[0];
-      action("select", el, { value: o ? o.value : el.value });
-    }
+    // A select a page's own widget changed (value set, then a change
+    // event dispatched) is what the person chose too; other untrusted
+    // events are the page talking to itself.
+    if (el?.localName === "select") action("select", el, { value: selectValue(el) });
+    else if (e.isTrusted && isToggle(el)) action(el.checked ? "check" : "uncheck", el);
   }, true);
 
   const NAMED = new Set(["Enter", "Tab", "Escape"]);
   const MODIFIERS = new Set(["Control", "Alt", "Meta", "Shift", "AltGraph", "CapsLock"]);
   window.addEventListener("keydown", (e) => {
     if (!e.isTrusted || mode !== "record" || MODIFIERS.has(e.key)) return;
+    if (e.key === "Enter") lastEnter = Date.now();
     const combo = e.ctrlKey || e.altKey || e.metaKey;
     if (!NAMED.has(e.key) && !combo) return;
     let key = e.key;

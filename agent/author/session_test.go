@@ -46,8 +46,8 @@ func TestRecordActions(t *testing.T) {
 	if v := steps[2].Value; v == nil || *v != "hello" {
 		t.Errorf("fill value %v, want hello", v)
 	}
-	if v := steps[3].Value; v == nil || *v != "m" {
-		t.Errorf("select value %v, want m", v)
+	if v := steps[3].Value; v == nil || *v != "Medium" {
+		t.Errorf("select value %v, want its label Medium", v)
 	}
 	if steps[5].Key != "Enter" {
 		t.Errorf("press key %q", steps[5].Key)

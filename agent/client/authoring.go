@@ -28,6 +28,12 @@ type Author interface {
 	// Ground reads a page's snapshot or checks drafted targets on it
 	// (see protocol.GroundRequest).
 	Ground(ctx context.Context, req protocol.GroundRequest) (protocol.GroundResult, error)
+	// View starts (on) or stops the screencast of a session's page; its
+	// frames go to out (protocol/authoring_view.go).
+	View(session string, on bool, out FrameSink) error
+	// Input queues an input through a session's view, sent as real input
+	// in the order queued; it does not wait for it.
+	Input(ctx context.Context, session string, in protocol.ViewInput) error
 	// CloseAll ends every session without telling the hub (its connection
 	// is gone: the hub has ended them already).
 	CloseAll()
@@ -42,6 +48,11 @@ type AuthorSink interface {
 	Step(session string, c protocol.Captured)
 	// Picked reports the element a picker picked.
 	Picked(session string, p protocol.Picked)
+}
+
+// FrameSink receives a session's view frames.
+type FrameSink interface {
+	Frame(session string, f protocol.ViewFrame)
 }
 
 // liveSink sends a session's reports on the current connection. Authoring
@@ -62,6 +73,16 @@ func (s liveSink) Step(session string, c protocol.Captured) {
 
 func (s liveSink) Picked(session string, p protocol.Picked) {
 	s.c.sendLive(s.ctx, protocol.Message{Type: protocol.MsgAuthorPicked, Session: session, Picked: &p}, nil)
+}
+
+// Frame sends a view frame unless the connection's queue is full: a
+// picture is worth sending only while it is fresh, and never ahead of
+// steps and statuses.
+func (s liveSink) Frame(session string, f protocol.ViewFrame) {
+	select {
+	case s.c.live <- outMsg{msg: protocol.Message{Type: protocol.MsgAuthorFrame, Session: session, Frame: &f}}:
+	default:
+	}
 }
 
 // sendLive queues an authoring message for the current connection's
@@ -118,6 +139,21 @@ func (c *Client) authoring(ctx context.Context, m protocol.Message) {
 			reply.Artifact = &protocol.ArtifactInfo{Name: "preview.png", ContentType: "image/png", Size: int64(len(png))}
 			c.sendLive(ctx, reply, png)
 		}()
+	case protocol.MsgAuthorView:
+		if m.View == nil {
+			return
+		}
+		if err := a.View(m.Session, m.View.On, liveSink{c, ctx}); err != nil {
+			c.log.Info("session view", "session", m.Session, "on", m.View.On, "err", err)
+		}
+	case protocol.MsgAuthorInput:
+		if m.Input == nil {
+			return
+		}
+		// Queued in order by the Author (text, then Enter), not run here.
+		if err := a.Input(ctx, m.Session, *m.Input); err != nil {
+			c.log.Info("session input", "session", m.Session, "kind", m.Input.Kind, "err", err)
+		}
 	case protocol.MsgScriptTry:
 		if m.Try == nil {
 			return

@@ -127,7 +127,12 @@ func startURL(raw, base string, required bool) (string, *Issue) {
 		}
 	}
 	if base == "" {
-		return issue("format", "url is relative but the environment has no base URL: give an address starting with http:// or https://")
+		// No environment chosen is the usual cause, not an environment
+		// without a base URL: say what to do (Issue 27, defect 3).
+		if templated {
+			return issue("format", "choose an environment: this url uses ${baseUrl}, and no chosen environment gives a baseUrl")
+		}
+		return issue("format", "url is relative: choose an environment that gives a baseUrl, or give an address starting with http:// or https://")
 	}
 	b, err := url.Parse(base)
 	if err != nil || !b.IsAbs() || (b.Scheme != "http" && b.Scheme != "https") {

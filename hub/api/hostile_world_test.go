@@ -151,7 +151,9 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/pick/start":         {obj{"url": "https://shop.example.com/", "environmentId": w.env}, obj{"recordingId": "rec_aaaaaaaaaaaaaaaa"}},
 		"POST /api/pick/{id}/mode":     {obj{"mode": "inspect"}},
 		"POST /api/pick/{id}/close":    {noBody},
-		"POST /api/scripts/try":        {obj{"code": "return 1", "url": "/", "environmentId": w.env, "timeoutMs": 1000}},
+		"POST /api/sessions/{id}/input": {obj{"kind": "click", "x": 10, "y": 10, "button": "left", "clicks": 1, "deltaX": 0, "deltaY": 0,
+			"key": "Enter", "text": "hi", "modifiers": []any{"Shift"}}},
+		"POST /api/scripts/try": {obj{"code": "return 1", "url": "/", "environmentId": w.env, "timeoutMs": 1000}},
 
 		"POST /api/environments": {obj{"name": "Production", "variables": obj{"user": "carol", "baseUrl": "https://carol.example.com"}, "secrets": obj{"TOKEN": "s3cret"}, "applicationId": w.app},
 			obj{"id": w.env, "name": "Staging", "variables": obj{"user": "bob"}}},
@@ -231,6 +233,8 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return "rec_aaaaaaaaaaaaaaaa", true // no agent, so no session
 	case "id after pick":
 		return "pck_aaaaaaaaaaaaaaaa", true
+	case "id after sessions":
+		return "rec_aaaaaaaaaaaaaaaa", true
 	case "code after pair":
 		return "K7Q-4MP", true
 	case "userId after members":

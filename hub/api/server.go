@@ -255,6 +255,8 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/pick/{id}", s.getPicker)
 	r.Post("/pick/{id}/mode", s.pickMode)
 	r.Post("/pick/{id}/close", s.closePicker)
+	r.Get("/sessions/{id}/view", s.sessionView)
+	r.Post("/sessions/{id}/input", s.sessionInput)
 	r.Group(func(r chi.Router) {
 		r.Use(s.headerProject) // list and create routes act on x-project-id
 		r.Post("/record/start", s.recordStart)

@@ -17,6 +17,10 @@ func scrubber(secrets map[string]string) func(string) string { return dispatch.S
 // the binary frame that followed it (a preview's PNG). Messages about
 // sessions or requests that are not this agent's are dropped.
 func (m *Manager) FromAgent(agentID string, msg protocol.Message, data []byte) {
+	if msg.Type == protocol.MsgAuthorFrame {
+		m.frame(agentID, msg)
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch msg.Type {

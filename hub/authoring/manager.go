@@ -68,6 +68,7 @@ type Manager struct {
 	sessions map[string]*Session                   // guarded by mu
 	pending  map[string]*pending                   // guarded by mu: request id → waiter
 	watchers map[string]map[chan struct{}]struct{} // guarded by mu
+	views    views                                 // the live views (view.go)
 }
 
 // pending is a request waiting for its agent's answer.

@@ -41,6 +41,7 @@ type Session struct {
 	// preview is the last screenshot the agent sent (at stop: where the
 	// recording ended).
 	preview []byte
+	frames  int64 // live view frames relayed (view.go)
 }
 
 type captured struct {

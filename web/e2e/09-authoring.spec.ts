@@ -65,7 +65,8 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
 
   await test.step("record a sign-in with trusted input; the steps appear live", async () => {
     await page.getByRole("button", { name: "Record" }).click();
-    await panel.getByLabel("Environment").selectOption({ label: "Staging" });
+    // The editor's one environment choice: the project's only one already.
+    await expect(page.locator(".editor-toolbar").getByLabel("Environment")).toHaveValue(/^env_/);
     await panel.getByLabel("Start URL").fill("/login.html");
     await panel.getByRole("button", { name: "Start recording" }).click();
     await expect(panel.getByRole("status")).toHaveText("Recording", { timeout: 30_000 });
@@ -85,8 +86,8 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
     await expect(captured).toContainText("with ${secrets.PASSWORD}");
     await expect(captured).not.toContainText("s3cret");
     await expect(captured).toContainText("Sign in");
-    await panel.getByRole("button", { name: "Refresh the preview" }).click();
-    const preview = panel.getByRole("img", { name: /The recorded page/ });
+    // The page shows live in the panel (the agent is headless).
+    const preview = panel.getByRole("img", { name: /The recorded page, .*, live/ });
     await expect(preview).toBeVisible();
     // The PNG of the page has loaded (a broken image has no natural width).
     await expect
@@ -118,11 +119,13 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
   await test.step("pick an element in the agent's browser and use one of its locators", async () => {
     await page.getByRole("button", { name: /^Step 2: / }).click();
     await expect(
-      page.getByText("Click the element in the agent's browser, in a fresh page at ${baseUrl}/login.html with the environment Staging."),
+      page.getByText("Click the element in the agent's page, in a fresh page at ${baseUrl}/login.html with the environment Staging."),
     ).toBeVisible();
     await page.getByRole("button", { name: "Pick element" }).click();
     const picker = page.getByRole("region", { name: "Pick element" });
-    await expect(picker.getByText("Click an element in the browser window.")).toBeVisible({ timeout: 30_000 });
+    await expect(
+      picker.getByText("Click an element in the live picture below (or in the agent's browser window, when it shows one)."),
+    ).toBeVisible({ timeout: 30_000 });
     const fresh = await agentPage(port, "login.html");
     await fresh.getByLabel("Password").click();
     const table = picker.getByRole("table");

@@ -44,7 +44,7 @@ test("draft steps from text, see them verified on the page, insert, save and run
   const panel = page.getByRole("region", { name: "Draft from text" });
   await test.step("draft the steps: each target is verified on the environment's page", async () => {
     await page.getByRole("button", { name: "Draft from text" }).click();
-    await panel.getByLabel("Environment").selectOption({ label: "Staging" });
+    await page.locator(".editor-toolbar").getByLabel("Environment").selectOption({ label: "Staging" });
     await panel.getByLabel("What should the steps do?").fill(SIGN_IN_REQUEST);
     await panel.getByRole("button", { name: "Generate" }).click();
     const steps = panel.getByRole("list", { name: /Proposed steps/ });

@@ -116,3 +116,29 @@ export type TryScript = Omit<Body<"/api/scripts/try", "post">, "code"> & { code:
 export function tryScript(projectId: string, body: TryScript): Promise<TryResult> {
   return post<TryResult>("/api/scripts/try", body, inProject(projectId));
 }
+
+// The live view of any authoring session (hub/api/sessions_view.go).
+
+/** One `event: frame` of a session's view: a JPEG (base64) and how its pixels map to the page. */
+export interface ViewFrame {
+  seq: number;
+  data: string;
+  width: number;
+  height: number;
+  pageWidth: number;
+  pageHeight: number;
+  scrollX: number;
+  scrollY: number;
+}
+
+const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
+
+/** The address of a session's live view (Server-Sent Events of frames). */
+export const sessionViewUrl = (id: string) => `${sessionPath(id)}/view`;
+
+/** POST /api/sessions/{id}/input body: x and y in the last frame's pixels. */
+export type ViewInput = Body<"/api/sessions/{id}/input", "post">;
+
+export async function sendViewInput(id: string, body: ViewInput): Promise<void> {
+  await request<null>("POST", `${sessionPath(id)}/input`, body, recordCall);
+}

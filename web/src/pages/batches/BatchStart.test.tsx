@@ -101,7 +101,7 @@ describe("runs of many tests", () => {
       "/api/tests?q=smoke&limit=500",
       "/api/tests?q=smoke&limit=500&cursor=p2",
     ]);
-    expect(runPost(calls)?.body).toEqual({ testIds: ["tc_a", "tc_c"], headed: false, screenshots: true });
+    expect(runPost(calls)?.body).toEqual({ testIds: ["tc_a", "tc_c"], environmentId: "env_1", headed: false, screenshots: true }); // the only environment
   });
 
   it("runs a suite from the suites page, for any role, and lists each refusal", async () => {
@@ -132,6 +132,6 @@ describe("runs of many tests", () => {
     const dialog = await screen.findByRole("dialog", { name: "Run suite Checkout" });
     await userEvent.click(within(dialog).getByRole("button", { name: "Start runs" }));
     expect(await within(dialog).findByText(/"Pay" has 1 problem/)).toBeInTheDocument();
-    expect(runPost(calls)?.body).toEqual({ suite: "Checkout", headed: false, screenshots: true });
+    expect(runPost(calls)?.body).toEqual({ suite: "Checkout", environmentId: "env_1", headed: false, screenshots: true }); // the only environment
   });
 });

@@ -27,6 +27,7 @@ import { MakeComponentDialog } from "../components/MakeComponentDialog";
 import { useRunOptions } from "../runs/RunOptionsFields";
 import { StartRunButton } from "../runs/StartRunButton";
 import { AuthoringProvider, type Authoring } from "./authoring/AuthoringContext";
+import { EditorEnvironment } from "./EditorEnvironment";
 import { RecordPanel } from "./authoring/RecordPanel";
 import { firstNavigateUrl, insertRecorded } from "./authoring/recordModel";
 import { running, useRecording } from "./authoring/useRecording";
@@ -360,6 +361,7 @@ function Editor({
             Draft from text
           </button>
         )}
+        {canAuthor && <EditorEnvironment projectId={test.projectId} options={runOptions} />}
         <span className="toolbar-sep" aria-hidden="true" />
         <EditorActions test={test} etag={ed.etag} dirty={changed} onChanged={ed.adopt} onProblem={setProblem} />
         <span className="spacer" />

@@ -200,7 +200,16 @@ function TargetField({ param: p, step, onChange, issues, kinds, idBase }: ParamP
         hint={`${paramHint(p)}. Tried in order: the first is used, the others are fallbacks when it fails.`}
         idBase={idBase}
       />
-      <PickTarget label={paramLabel(p.name)} onTarget={(t) => onChange(withField(step, "target", t))} />
+      <PickTarget
+        label={paramLabel(p.name)}
+        onTarget={(t, el) => {
+          const next = withField(step, "target", t);
+          // An assertion of the picked element's text starts from the text it has now.
+          const text = el?.text?.trim();
+          const prefill = step.type === "assertText" && !step.expected && text;
+          onChange(prefill ? withField(next, "expected", text) : next);
+        }}
+      />
       <details className="frames" open={frame.length > 0 || frameIssues.length > 0}>
         <summary>Frames ({frame.length})</summary>
         <LocatorList

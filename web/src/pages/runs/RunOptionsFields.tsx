@@ -9,12 +9,24 @@ import { environmentChoicesKey, listEnvironmentChoices } from "../../api/runs";
 
 const LAST_ENV = "ta.lastEnvironment.";
 
-function rememberedEnvironment(projectId: string): string {
+/** rememberedEnvironment is the project's last-used environment, "" for none chosen on purpose, null when nothing is remembered. */
+function rememberedEnvironment(projectId: string): string | null {
   try {
-    return localStorage.getItem(LAST_ENV + projectId) ?? "";
+    return localStorage.getItem(LAST_ENV + projectId);
   } catch {
-    return "";
+    return null;
   }
+}
+
+/**
+ * chooseEnvironment is the environment to use: the one chosen (or last
+ * used) while it exists, "" when none was chosen on purpose, else the
+ * project's only environment, else none.
+ */
+export function chooseEnvironment(choice: string | null, envs: readonly { id: string }[] | undefined): string {
+  if (!envs) return choice ?? "";
+  if (choice === "" || (choice && envs.some((e) => e.id === choice))) return choice;
+  return envs.length === 1 ? envs[0].id : "";
 }
 
 /** rememberEnvironment makes id the environment the next run dialog of the project offers first. */
@@ -33,11 +45,11 @@ export function useRunOptions(projectId: string) {
     queryFn: () => listEnvironmentChoices(projectId),
     staleTime: 60_000,
   });
-  const [environmentId, setEnvironmentId] = useState(() => rememberedEnvironment(projectId));
+  const [environmentId, setEnvironmentId] = useState<string | null>(() => rememberedEnvironment(projectId));
   const [headed, setHeaded] = useState(false);
   const [screenshots, setScreenshots] = useState(true);
-  // A remembered environment that was deleted since counts as none.
-  const envId = envs.data && !envs.data.some((e) => e.id === environmentId) ? "" : environmentId;
+  // A remembered environment that was deleted since counts as not chosen.
+  const envId = chooseEnvironment(environmentId, envs.data);
   const chosen = envs.data?.find((e) => e.id === envId);
   return { envs, envId, setEnvironmentId, chosen, headed, setHeaded, screenshots, setScreenshots };
 }

@@ -52,3 +52,13 @@ export function problemText(err: unknown): string {
   if (err instanceof ApiError && err.issues.length > 0) return err.issues.map((i) => `${i.path}: ${i.message}`).join("; ");
   return describeError(err);
 }
+
+/**
+ * baseUrlProblem says why a page at url cannot open: it uses ${baseUrl}
+ * and no environment is chosen (Issue 27, defect 3). null when it can; a
+ * recording's page needs no address.
+ */
+export function baseUrlProblem(url: string, a: Authoring): string | null {
+  if (a.recordingId || a.options.envId || !url.includes("${baseUrl}")) return null;
+  return "Choose an environment (in the editor's toolbar): this test uses ${baseUrl}.";
+}

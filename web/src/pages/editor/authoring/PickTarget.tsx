@@ -1,9 +1,11 @@
-// Pick beside a target field: the agent's browser highlights the element
-// under the mouse with its best locator, the next click picks it (without
-// reaching the page), and every candidate locator is listed with its score
-// and how many elements it matches now. Using one fills the target with it
-// first and the other unique candidates as fallbacks. The picker is polled
-// while open and closed with the panel.
+// Pick beside a target field: the agent's page shows live in the panel (and
+// in its window, when the agent has a display); the element under the
+// mouse is highlighted with its best locator, the next click picks it
+// (without reaching the page) and fills the target at once with its best
+// unique locator first and the other unique candidates as fallbacks.
+// Every candidate is listed with its score and how many elements it
+// matches now, to use another instead. The picker is polled while open and
+// closed with the panel.
 import { useEffect, useId, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { JsonObject } from "../../../api/editorApi";
@@ -12,12 +14,14 @@ import {
   fetchPicker,
   setPickerMode,
   startPicker,
+  type PickedElement,
   type Picker,
   type PickerMode,
   type RankedLocator,
 } from "../../../api/authoringApi";
 import { AgentNeeded } from "../../runs/AgentNotice";
-import { agentNeeded, pageChoice, pageWords, problemText, useAuthoring } from "./AuthoringContext";
+import { agentNeeded, baseUrlProblem, pageChoice, pageWords, problemText, useAuthoring } from "./AuthoringContext";
+import { LiveView } from "./LiveView";
 import { pickedTarget } from "./recordModel";
 
 const MODES: [PickerMode, string][] = [
@@ -35,14 +39,23 @@ function pickerHint(p: Picker): string {
   if (p.status === "error") return `The picker stopped: ${p.error ?? "the agent gave no reason"}.`;
   if (p.mode === "inspect") return "Hover elements in the browser window to see their best locator; switch to Pick to choose one.";
   if (p.mode === "off") return "The page works normally now; switch to Pick to choose an element.";
-  return p.status === "picked" ? "Click another element to pick it instead." : "Click an element in the browser window.";
+  return p.status === "picked"
+    ? "Click another element to pick it instead."
+    : "Click an element in the live picture below (or in the agent's browser window, when it shows one).";
 }
 
 function candidateText(l: RankedLocator): string {
   return `${l.kind}=${l.value}${l.name ? ` "${l.name}"` : ""}`;
 }
 
-export function PickTarget({ label, onTarget }: { label: string; onTarget: (target: JsonObject) => void }) {
+export function PickTarget({
+  label,
+  onTarget,
+}: {
+  label: string;
+  /** Fills the step's target; element is what was picked (its text prefills an assertion). */
+  onTarget: (target: JsonObject, element: PickedElement | null) => void;
+}) {
   const authoring = useAuthoring();
   const id = useId();
   const [pickerId, setPickerId] = useState<string | null>(null);
@@ -64,6 +77,21 @@ export function PickTarget({ label, onTarget }: { label: string; onTarget: (targ
     gcTime: 0,
   });
   const mode = useMutation({ mutationFn: (m: PickerMode) => setPickerMode(pickerId ?? "", m), onSuccess: () => picker.refetch() });
+
+  // A pick fills the step at once with its best unique locator; each new pick fills it again.
+  const fill = useRef(onTarget);
+  fill.current = onTarget;
+  const applied = useRef("");
+  const pickedNow = picker.data?.target ?? null;
+  useEffect(() => {
+    if (!pickedNow) return;
+    const key = JSON.stringify(pickedNow);
+    const best = pickedNow.locators.findIndex((l) => l.matches === 1);
+    if (key === applied.current || best < 0) return;
+    applied.current = key;
+    fill.current(pickedTarget(pickedNow, best), picker.data?.element ?? null);
+    setUsed(candidateText(pickedNow.locators[best]));
+  }, [pickedNow, picker.data?.element]);
 
   // A picker left open holds a page in the agent's browser: close it with the panel.
   const openId = useRef<string | null>(null);
@@ -95,10 +123,11 @@ export function PickTarget({ label, onTarget }: { label: string; onTarget: (targ
   const use = (i: number) => {
     const p = picker.data;
     if (!p?.target) return;
-    onTarget(pickedTarget(p.target, i));
+    onTarget(pickedTarget(p.target, i), p.element ?? null);
     setUsed(candidateText(p.target.locators[i]));
     close();
   };
+  const needEnv = baseUrlProblem(authoring.pageUrl, authoring);
 
   const p = picker.data;
   if (!pickerId) {
@@ -109,13 +138,13 @@ export function PickTarget({ label, onTarget }: { label: string; onTarget: (targ
           type="button"
           className="small"
           onClick={() => start.mutate()}
-          disabled={start.isPending}
+          disabled={start.isPending || !!needEnv}
           aria-describedby={`${id}-where`}
         >
           {start.isPending ? "Opening…" : `Pick ${label.toLowerCase()}`}
         </button>
         <span className="hint" id={`${id}-where`}>
-          Click the element in the agent's browser, {pageWords(authoring)}.
+          {needEnv ?? `Click the element in the agent's page, ${pageWords(authoring)}.`}
         </span>
         {used && (
           <p role="status" className="muted">
@@ -159,6 +188,14 @@ export function PickTarget({ label, onTarget }: { label: string; onTarget: (targ
       <p role="status" className={p && (p.status === "error" || p.status === "closed") ? "error-box" : "hint"}>
         {p ? pickerHint(p) : "Opening the browser…"}
       </p>
+      {used && (
+        <p role="status" className="ok-box">
+          Filled with {used} and the other unique candidates as fallbacks. Pick another element, or use another candidate below.
+        </p>
+      )}
+      {p && (p.status === "ready" || p.status === "picked") && pickerId && (
+        <LiveView sessionId={pickerId} label={`The page to pick ${label.toLowerCase()} in`} />
+      )}
       {(picker.error || mode.error) && (
         <p className="error-box" role="alert">
           {problemText(picker.error ?? mode.error)}

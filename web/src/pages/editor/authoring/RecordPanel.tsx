@@ -9,9 +9,10 @@ import type { JsonObject } from "../../../api/editorApi";
 import { recordingPreviewUrl } from "../../../api/authoringApi";
 import { Modal } from "../../../components/ui";
 import { AgentNeeded } from "../../runs/AgentNotice";
-import { EnvironmentField, rememberEnvironment } from "../../runs/RunOptionsFields";
+import { rememberEnvironment } from "../../runs/RunOptionsFields";
 import { describeStep } from "../stepText";
-import { agentNeeded, problemText, type Authoring } from "./AuthoringContext";
+import { agentNeeded, baseUrlProblem, problemText, type Authoring } from "./AuthoringContext";
+import { LiveView } from "./LiveView";
 import { running, type RecordingState } from "./useRecording";
 
 const STATUS_WORDS: Record<string, string> = {
@@ -40,7 +41,7 @@ export function RecordPanel({
   const [url, setUrl] = useState(authoring.pageUrl);
   const [headed, setHeaded] = useState(true);
   const [added, setAdded] = useState<string | null>(null);
-  const [preview, setPreview] = useState<{ n: number; missing: boolean }>({ n: 0, missing: false });
+  const [previewMissing, setPreviewMissing] = useState(false);
   const [asking, setAsking] = useState(false);
   const captured = live.map((l) => l.step);
   // The focus follows the panel's phase, so a keyboard user is never left on a button that went away.
@@ -52,9 +53,12 @@ export function RecordPanel({
     else actionRef.current?.focus();
   }, [phase]);
 
+  const needEnv = baseUrlProblem(url, authoring);
   const onStart = (e: FormEvent) => {
     e.preventDefault();
     setAdded(null);
+    setPreviewMissing(false);
+    if (needEnv) return;
     // The next Run dialog offers the environment the steps were recorded in.
     if (authoring.options.envId) rememberEnvironment(authoring.projectId, authoring.options.envId);
     start.mutate({
@@ -128,13 +132,20 @@ export function RecordPanel({
               An http(s) address, or a path relative to the environment's base URL; empty opens the base URL itself.
             </span>
           </div>
-          <EnvironmentField options={authoring.options} />
+          <p className="hint">
+            Environment: {authoring.options.chosen ? authoring.options.chosen.name : "none"} (chosen in the editor's toolbar).
+          </p>
+          {needEnv && (
+            <p className="error-box" role="alert">
+              {needEnv}
+            </p>
+          )}
           <label className="inline">
             <input type="checkbox" checked={headed} onChange={(e) => setHeaded(e.target.checked)} />
             Show the browser window (an agent without a display records headless)
           </label>
           <div className="row">
-            <button type="submit" className="primary" disabled={start.isPending}>
+            <button type="submit" className="primary" disabled={start.isPending || !!needEnv}>
               {start.isPending ? "Starting…" : "Start recording"}
             </button>
             {added && (
@@ -160,7 +171,7 @@ export function RecordPanel({
         <>
           <p className="hint">
             {isRunning
-              ? `Use the browser window the agent opened at ${rec.url}: every click, entry and key press appears below as a step.`
+              ? `Use the page at ${rec.url} in the live picture below (or in the agent's browser window, when it shows one): every click, entry and key press appears as a step.`
               : `The recording of ${rec.url} has ended.`}
           </p>
           {rec.status === "error" && (
@@ -194,21 +205,23 @@ export function RecordPanel({
                 </button>
               </>
             )}
-            <button type="button" onClick={() => setPreview((p) => ({ n: p.n + 1, missing: false }))}>
-              Refresh the preview
-            </button>
           </div>
-          <figure className="record-preview">
-            {preview.missing ? (
-              <figcaption className="muted">No preview of the page yet; refresh it in a moment.</figcaption>
-            ) : (
-              <img
-                src={recordingPreviewUrl(rec.id, preview.n)}
-                alt={`The recorded page, ${rec.url}`}
-                onError={() => setPreview((p) => ({ ...p, missing: true }))}
-              />
-            )}
-          </figure>
+          {isRunning ? (
+            rec.status === "recording" && <LiveView sessionId={rec.id} label={`The recorded page, ${rec.url}`} />
+          ) : (
+            // Where the recording ended: the screenshot taken when it stopped.
+            <figure className="record-preview">
+              {previewMissing ? (
+                <figcaption className="muted">No picture of where the recording ended.</figcaption>
+              ) : (
+                <img
+                  src={recordingPreviewUrl(rec.id, 0)}
+                  alt={`The recorded page, ${rec.url}, where the recording ended`}
+                  onError={() => setPreviewMissing(true)}
+                />
+              )}
+            </figure>
+          )}
         </>
       )}
       {asking && (

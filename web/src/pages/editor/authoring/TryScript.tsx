@@ -5,7 +5,8 @@ import { useId } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { tryScript } from "../../../api/authoringApi";
 import { AgentNeeded } from "../../runs/AgentNotice";
-import { agentNeeded, pageChoice, pageWords, problemText, useAuthoring } from "./AuthoringContext";
+import { agentNeeded, baseUrlProblem, pageChoice, pageWords, problemText, useAuthoring } from "./AuthoringContext";
+import { LiveView } from "./LiveView";
 
 /** valueText shows a returned value as JSON; undefined (nothing returned) says so. */
 function valueText(v: unknown): string {
@@ -21,6 +22,7 @@ export function TryScript({ code, timeoutMs }: { code: string; timeoutMs?: numbe
   });
   if (!authoring) return null;
   const res = run.data;
+  const needEnv = baseUrlProblem(authoring.pageUrl, authoring);
   return (
     <div className="param-wide try-script">
       <div className="row">
@@ -28,13 +30,13 @@ export function TryScript({ code, timeoutMs }: { code: string; timeoutMs?: numbe
           type="button"
           className="small"
           onClick={() => run.mutate()}
-          disabled={run.isPending || code.trim() === ""}
+          disabled={run.isPending || code.trim() === "" || !!needEnv}
           aria-describedby={`${id}-where`}
         >
           {run.isPending ? "Trying…" : "Try the script"}
         </button>
         <span className="hint" id={`${id}-where`}>
-          Runs it on your agent {pageWords(authoring)}.
+          {needEnv ?? `Runs it on your agent ${pageWords(authoring)}.`}
         </span>
       </div>
       {run.error &&
@@ -72,6 +74,7 @@ export function TryScript({ code, timeoutMs }: { code: string; timeoutMs?: numbe
           )}
         </section>
       )}
+      {res && authoring.recordingId && <LiveView sessionId={authoring.recordingId} label="The recording's page after the script" />}
     </div>
   );
 }

@@ -67,8 +67,9 @@ describe("Draft from text", () => {
     const { calls } = fakeFetch(routes({ "POST /api/language/generate": { body: draft() } }));
     renderEditor();
     const panel = await openPanel();
-    await waitFor(() => expect(within(panel).getByRole("option", { name: "Staging" })).toBeInTheDocument());
-    await userEvent.selectOptions(within(panel).getByLabelText("Environment"), "env_1");
+    // The editor's one environment choice: the project's only one.
+    await waitFor(() => expect(screen.getByLabelText("Environment")).toHaveValue("env_1"));
+    expect(within(panel).getByText("Environment: Staging (chosen in the editor's toolbar).")).toBeInTheDocument();
     await ask(panel);
 
     const steps = await within(panel).findByRole("list", { name: /Proposed steps/ });

@@ -12,7 +12,7 @@ import type { Registry } from "../../../api";
 import type { JsonObject } from "../../../api/editorApi";
 import { addExample, generateSteps, languageKeys, type Draft, type DraftRequest } from "../../../api/language";
 import { ErrorBox, Modal } from "../../../components/ui";
-import { EnvironmentField, rememberEnvironment } from "../../runs/RunOptionsFields";
+import { rememberEnvironment } from "../../runs/RunOptionsFields";
 import type { Authoring } from "../authoring/AuthoringContext";
 import { describeStep } from "../stepText";
 import { failureText, groupIssues, markCounts, notConfigured, stepMark, type MarkKind } from "./draftModel";
@@ -139,7 +139,7 @@ export function DraftPanel({
             environment's base URL.
           </span>
         </div>
-        <EnvironmentField options={options} />
+        <p className="hint">Environment: {options.chosen ? options.chosen.name : "none"} (chosen in the editor's toolbar).</p>
         <div className="row">
           <button type="submit" className="primary" disabled={generate.isPending || text.trim() === ""}>
             {generate.isPending ? "Generating…" : "Generate"}

@@ -1,0 +1,124 @@
+// The live view (Issue 27): the agent runs headless, as `make agent`
+// starts it, so there is no window to click in. The editor shows the
+// agent's page as a live picture; clicks and typing in the picture are
+// sent to the page as real input and recorded (the secret as
+// ${secrets.PASSWORD}), and a click in the picker's picture picks the
+// element and fills the step at once. The agent's DevTools port is used
+// only to learn where elements are, never to act on the page.
+import { chromium, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, freePort, shot, startAgent, test, type Agent } from "./fixtures";
+
+test.describe.configure({ mode: "serial" });
+
+const lee = { name: "Lee Viewer", email: "lee@view.e2e.test", password: "lee-password-1" };
+
+let agent: Agent | null = null;
+let cdp: Browser | null = null;
+
+test.afterAll(async () => {
+  await cdp?.close().catch(() => {});
+  await agent?.stop();
+});
+
+/** agentPage finds the agent's page whose URL contains part (to read where elements are). */
+async function agentPage(port: number, part: string): Promise<Page> {
+  let found: Page | undefined;
+  await expect(async () => {
+    await cdp?.close().catch(() => {});
+    cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+    found = cdp
+      .contexts()
+      .flatMap((c) => c.pages())
+      .find((p) => p.url().includes(part));
+    expect(found, `a page at ${part} in the agent's browser`).toBeTruthy();
+  }).toPass({ timeout: 30_000 });
+  return found!;
+}
+
+/** clickInPicture clicks, in the editor's live picture, where the agent's element shows. */
+async function clickInPicture(page: Page, picture: Locator, agentEl: Locator) {
+  const box = await agentEl.boundingBox();
+  const width = await agentEl.page().evaluate(() => window.innerWidth);
+  // The panel settles first (the captured steps above the picture grow as they arrive).
+  let shown = await picture.boundingBox();
+  await expect(async () => {
+    const before = shown;
+    await page.waitForTimeout(300);
+    shown = await picture.boundingBox();
+    expect(shown).toEqual(before);
+  }).toPass();
+  expect(box && shown).toBeTruthy();
+  const scale = shown!.width / width;
+  await page.mouse.click(shown!.x + (box!.x + box!.width / 2) * scale, shown!.y + (box!.y + box!.height / 2) * scale);
+}
+
+test("record and pick through the live view on a headless agent", async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1600, height: 1100 });
+  const reg = await page.request.post("/api/auth/register", { data: lee });
+  expect(reg.status(), await reg.text()).toBe(201);
+  const org = await (await page.request.post("/api/orgs", { data: { name: "Viewers" } })).json();
+  const project = await (await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Shop" } })).json();
+  const env = await page.request.post("/api/environments", {
+    headers: { "x-project-id": project.id },
+    data: { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" }, secrets: { PASSWORD: "s3cret" } },
+  });
+  expect(env.status(), await env.text()).toBe(201);
+  const port = await freePort();
+  agent = startAgent(["--remote-debugging-port", String(port)]);
+  const pair = await page.request.post(`/api/agent/pair/${await agent.code}`, { headers: { "X-Project-Id": project.id } });
+  expect(pair.status(), await pair.text()).toBeLessThan(300);
+
+  await page.goto("/tests");
+  await page.getByRole("button", { name: "New test" }).click();
+  const dialog = page.getByRole("dialog", { name: "New test" });
+  await dialog.getByLabel("Name").fill("Viewed sign in");
+  await dialog.getByRole("button", { name: "Create test" }).click();
+  await expect(page).toHaveURL(/\/tests\/tc_/);
+  await expect(page.locator(".editor-toolbar").getByLabel("Environment")).toHaveValue(/^env_/);
+  const panel = page.getByRole("region", { name: "Record" });
+  const agentSite = await test.step("start recording: the page shows live", async () => {
+    await page.getByRole("button", { name: "Record" }).click();
+    await panel.getByLabel("Start URL").fill("/login.html");
+    await panel.getByRole("button", { name: "Start recording" }).click();
+    await expect(panel.getByRole("status").first()).toHaveText("Recording", { timeout: 30_000 });
+    const picture = panel.getByRole("img", { name: /The recorded page, .*, live/ });
+    await expect(picture).toBeVisible({ timeout: 30_000 });
+    return agentPage(port, "login.html");
+  });
+  const picture = panel.getByRole("img", { name: /The recorded page, .*, live/ });
+
+  await test.step("click and type in the picture: the steps appear", async () => {
+    await expect(panel.getByRole("list", { name: /Captured steps/ })).toContainText("Open ${baseUrl}/login.html");
+    await clickInPicture(page, picture, agentSite.getByLabel("Email"));
+    await page.keyboard.type("lee@shop.test");
+    await clickInPicture(page, picture, agentSite.getByLabel("Password"));
+    await page.keyboard.type("s3cret");
+    await page.keyboard.press("Enter");
+    await expect(agentSite.getByTestId("greeting")).toHaveText("Welcome, lee@shop.test", { timeout: 20_000 });
+    const captured = panel.getByRole("list", { name: /Captured steps/ });
+    await expect(captured).toContainText('with "lee@shop.test"', { timeout: 20_000 });
+    await expect(captured).toContainText("with ${secrets.PASSWORD}");
+    await expect(captured).not.toContainText("s3cret");
+    await expect(captured).toContainText("Enter");
+    // The picture follows the page.
+    await expect
+      .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    await shot(page, "160-live-view-record");
+  });
+
+  await test.step("pick in the picker's picture: the step is filled at once", async () => {
+    await page.getByLabel("Step type").selectOption("assertText");
+    await page.getByRole("button", { name: "Add step" }).click();
+    await page.getByRole("button", { name: "Pick element" }).click();
+    const picker = page.getByRole("region", { name: "Pick element" });
+    const pickPicture = picker.getByRole("img", { name: /live/ });
+    await expect(pickPicture).toBeVisible({ timeout: 30_000 });
+    await clickInPicture(page, pickPicture, agentSite.getByTestId("greeting"));
+    await expect(picker.getByText(/Filled with .* and the other unique candidates as fallbacks/)).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByLabel("Locator 1 value")).toHaveValue("greeting");
+    await expect(page.getByLabel(/^Expected/)).toHaveValue("Welcome, lee@shop.test");
+    await shot(page, "161-live-view-pick");
+  });
+});
