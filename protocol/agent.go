@@ -22,8 +22,9 @@ import (
 // agents: a pairing request with an API token (PairRequest.APIToken).
 // Version 8 added token rotation (token, token.saved) and the refusal of
 // a second connection with a connected agent's token (error code
-// agent_connected).
-const Version = 8
+// agent_connected). Version 9 added the editor's live session (kind live,
+// live.run, live.event: authoring_live.go).
+const Version = 9
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the
@@ -198,6 +199,7 @@ type Message struct {
 	Tried    *TryResult     `json:"tried,omitempty"`    // script.result
 	Ground   *GroundRequest `json:"ground,omitempty"`   // page.ground
 	Grounded *GroundResult  `json:"grounded,omitempty"` // page.grounded
+	LiveRun  *LiveRun       `json:"liveRun,omitempty"`  // live.run (authoring_live.go)
 }
 
 // PairRequest describes a computer asking to be paired.

@@ -121,7 +121,8 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			if connected {
 				c.rotated(m)
 			}
-		case protocol.MsgAuthorStart, protocol.MsgAuthorMode, protocol.MsgAuthorStop, protocol.MsgAuthorPreview, protocol.MsgScriptTry, protocol.MsgPageGround:
+		case protocol.MsgAuthorStart, protocol.MsgAuthorMode, protocol.MsgAuthorStop, protocol.MsgAuthorPreview, protocol.MsgScriptTry, protocol.MsgPageGround,
+			protocol.MsgLiveRun:
 			if connected {
 				c.authoring(sctx, m)
 			}

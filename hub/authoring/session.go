@@ -41,6 +41,7 @@ type Session struct {
 	// preview is the last screenshot the agent sent (at stop: where the
 	// recording ended).
 	preview []byte
+	live    *liveState // the editor's live session (live.go); nil for the other kinds
 }
 
 type captured struct {

@@ -40,7 +40,8 @@ func (h *Hub) authoringSink() AuthoringSink {
 // sessions (agent to hub).
 func authoringFromAgent(t string) bool {
 	switch t {
-	case protocol.MsgAuthorStatus, protocol.MsgAuthorStep, protocol.MsgAuthorPicked, protocol.MsgAuthorPreview, protocol.MsgScriptResult, protocol.MsgPageGrounded:
+	case protocol.MsgAuthorStatus, protocol.MsgAuthorStep, protocol.MsgAuthorPicked, protocol.MsgAuthorPreview, protocol.MsgScriptResult, protocol.MsgPageGrounded,
+		protocol.MsgLiveEvent:
 		return true
 	}
 	return false
