@@ -132,7 +132,17 @@ func TestLiveSessionRules(t *testing.T) {
 	if strings.Contains(string(v.body), authorSecret) || !strings.Contains(string(v.body), "typed *** and failed") || v.str("status") != "ready" {
 		t.Errorf("after a failure without pause: %s", v.body)
 	}
-	// Someone else's agent cannot report for it.
+	// Steps that could not run at all say why, masked.
+	run(obj{"stepIds": []any{"open"}}).want(t, 202)
+	w.agent.expect(protocol.MsgLiveRun)
+	w.agent.send(protocol.Message{Type: protocol.MsgLiveEvent, Session: id, Error: "no page for " + authorSecret})
+	waitFor(t, func() bool {
+		return w.o.owner.do("GET", "/api/sessions/"+id, nil).want(t, 200).str("status") == "ready"
+	})
+	last := w.o.owner.do("GET", "/api/sessions/"+id, nil).want(t, 200).json()["lastRun"].(map[string]any)
+	if last["status"] != "error" || last["error"] != "no page for ***" {
+		t.Errorf("a run that could not start: %v", last)
+	}
 	w.o.owner.do("POST", "/api/sessions/"+id+"/close", nil).want(t, 204)
 	w.agent.expect(protocol.MsgAuthorStop)
 	run(obj{"to": "open"}).wantCode(t, 409, "session_ended")

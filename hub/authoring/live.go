@@ -52,7 +52,16 @@ type LiveView struct {
 	FailedStepID  *string             `json:"failedStepId"`
 	At            *string             `json:"at"` // the step the page stands before; null when unknown or at the end
 	Steps         map[string]StepMark `json:"steps"`
-	CreatedAt     time.Time           `json:"createdAt"`
+	// LastRun is how the last steps sent ended; null before any.
+	LastRun   *LiveOutcome `json:"lastRun"`
+	CreatedAt time.Time    `json:"createdAt"`
+}
+
+// LiveOutcome is how a run on a live session ended: passed, failed, or
+// error when the steps could not run (the page could not open, say).
+type LiveOutcome struct {
+	Status string  `json:"status" enum:"passed|failed|error|cancelled"`
+	Error  *string `json:"error"`
 }
 
 // liveState is what a live session adds to a Session; guarded by the
@@ -112,6 +121,9 @@ func (s *Session) liveView() LiveView {
 	for k, mk := range l.marks {
 		v.Steps[k] = mk
 	}
+	if l.outcome != "" {
+		v.LastRun = &LiveOutcome{Status: l.outcome, Error: strp(l.runErr)}
+	}
 	return v
 }
 
@@ -152,7 +164,16 @@ func (m *Manager) RunLive(ctx context.Context, id string, in LiveRun) (done <-ch
 	l := s.live
 	s.used = m.cfg.Now()
 	l.runN++
-	l.pause, l.secrets, l.ids, l.next, l.failed = in.Pause, in.Run.Secrets, in.IDs, in.Next, ""
+	// Masked in what comes back: the secrets sent, and every secret of the
+	// environment the session compares with (an error may quote another).
+	masked := map[string]string{}
+	for k, v := range s.subst.Secrets {
+		masked[k] = v
+	}
+	for k, v := range in.Run.Secrets {
+		masked["run."+k] = v
+	}
+	l.pause, l.secrets, l.ids, l.next, l.failed = in.Pause, masked, in.IDs, in.Next, ""
 	l.contig = in.Run.Fresh || (l.atKnown && len(in.IDs) > 0 && l.at == in.IDs[0])
 	l.outcome, l.runErr = "", ""
 	l.done = make(chan struct{})

@@ -2075,6 +2075,11 @@ export interface components {
             at: string;
             by: components["schemas"]["Ref"] | null;
         };
+        LiveOutcome: {
+            error: string | null;
+            /** @enum {string} */
+            status: "passed" | "failed" | "error" | "cancelled";
+        };
         LiveRunDoc: {
             document?: components["schemas"]["TestDocument"] | null;
             from?: string;
@@ -2095,6 +2100,7 @@ export interface components {
             failedStepId: string | null;
             id: string;
             kind: string;
+            lastRun: components["schemas"]["LiveOutcome"] | null;
             /** @enum {string} */
             status: "starting" | "ready" | "running" | "paused" | "closed" | "error";
             steps: {

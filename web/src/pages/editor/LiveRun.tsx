@@ -168,6 +168,11 @@ export function LiveRunBar({
           </div>
         </div>
       )}
+      {s?.lastRun?.status === "error" && !live.pending && (
+        <p className="error-box" role="alert">
+          The steps could not run: {s.lastRun.error ?? "the agent gave no reason"}
+        </p>
+      )}
       <ErrorBox error={live.problem} />
     </section>
   );
