@@ -140,11 +140,16 @@ func (s *Server) liveRun(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
+	// A hostile document is refused with its issues before anything else.
+	sent, ok := parseLiveDocument(w, in.Document)
+	if !ok {
+		return
+	}
 	id, sc, ok := s.loadLive(w, r)
 	if !ok || !allow(w, sc, access.RunTests) {
 		return
 	}
-	doc, ok := s.liveDocument(w, r, id, in.Document)
+	doc, ok := s.liveDocument(w, r, id, sent)
 	if !ok {
 		return
 	}
@@ -216,27 +221,16 @@ func liveRange(doc protocol.Document, in liveRunRequest) (first, last int, fresh
 	return first, last, fresh, issues
 }
 
-// liveDocument is the document a live run uses: the one sent (the
-// editor's, maybe unsaved: validated, 422 with its issues), else the
-// test's saved one. The test must still be the caller's to see.
-func (s *Server) liveDocument(w http.ResponseWriter, r *http.Request, id string, raw json.RawMessage) (protocol.Document, bool) {
-	v, _ := s.authoring.Live(id)
-	t, _, ok := s.loadTestID(w, r, v.TestID)
-	if !ok {
-		return protocol.Document{}, false
-	}
+// parseLiveDocument parses and validates the editor's document of a
+// request (422 with its issues under document.); nil when none was sent.
+func parseLiveDocument(w http.ResponseWriter, raw json.RawMessage) (*protocol.Document, bool) {
 	if len(raw) == 0 || string(raw) == "null" {
-		doc, err := s.versionDocument(r.Context(), t.ID, t.Version)
-		if err != nil {
-			s.internal(w, r, err)
-			return protocol.Document{}, false
-		}
-		return doc, true
+		return nil, true
 	}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(raw, &fields) != nil || fields == nil {
 		writeIssues(w, "the document is not valid", issueList{{Path: "document", Code: "type", Message: "document must be a test document (a JSON object)"}})
-		return protocol.Document{}, false
+		return nil, false
 	}
 	doc, _, _, issues := parseDocumentFields(fields)
 	if len(issues) == 0 {
@@ -247,6 +241,26 @@ func (s *Server) liveDocument(w http.ResponseWriter, r *http.Request, id string,
 			issues[i].Path = "document." + issues[i].Path
 		}
 		invalidDocument(issues).write(w)
+		return nil, false
+	}
+	return &doc, true
+}
+
+// liveDocument is the document a live run uses: the one sent (the
+// editor's, maybe unsaved, parsed by parseLiveDocument), else the test's
+// saved one. The test must still be the caller's to see.
+func (s *Server) liveDocument(w http.ResponseWriter, r *http.Request, id string, sent *protocol.Document) (protocol.Document, bool) {
+	v, _ := s.authoring.Live(id)
+	t, _, ok := s.loadTestID(w, r, v.TestID)
+	if !ok {
+		return protocol.Document{}, false
+	}
+	if sent != nil {
+		return *sent, true
+	}
+	doc, err := s.versionDocument(r.Context(), t.ID, t.Version)
+	if err != nil {
+		s.internal(w, r, err)
 		return protocol.Document{}, false
 	}
 	return doc, true

@@ -29,13 +29,17 @@ func (s *Server) pickOnLive(w http.ResponseWriter, r *http.Request, sc scope, in
 		writeIssues(w, "the picker is not valid", issues)
 		return
 	}
+	sent, ok := parseLiveDocument(w, in.Document)
+	if !ok {
+		return
+	}
 	user, project, kind, ok := s.authoring.Owner(in.SessionID)
 	if !ok || user != currentUserID(r) || kind != protocol.AuthorLive || !s.bodyRecord(r, sc, project) {
 		writeIssues(w, "the picker is not valid", issueList{{Path: "sessionId", Code: "unknown", Message: "no such session of yours in this project"}})
 		return
 	}
 	if in.StepID != "" {
-		if !allow(w, sc, access.RunTests) || !s.replayBefore(w, r, sc, in) {
+		if !allow(w, sc, access.RunTests) || !s.replayBefore(w, r, sc, in, sent) {
 			return
 		}
 	}
@@ -53,8 +57,8 @@ func (s *Server) pickOnLive(w http.ResponseWriter, r *http.Request, sc scope, in
 // nothing to do when it stands there, else the steps before it run on a
 // fresh page. It answers false (with the answer written) when they could
 // not run or one failed.
-func (s *Server) replayBefore(w http.ResponseWriter, r *http.Request, sc scope, in pickStartRequest) bool {
-	doc, ok := s.liveDocument(w, r, in.SessionID, in.Document)
+func (s *Server) replayBefore(w http.ResponseWriter, r *http.Request, sc scope, in pickStartRequest, sent *protocol.Document) bool {
+	doc, ok := s.liveDocument(w, r, in.SessionID, sent)
 	if !ok {
 		return false
 	}
