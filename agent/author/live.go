@@ -99,6 +99,9 @@ func (m *Manager) RunLive(ctx context.Context, id string, req protocol.LiveRun, 
 	}
 	job := protocol.Job{RunID: id, Document: req.Document, Variables: req.Variables, Secrets: req.Secrets, Screenshots: req.Screenshots}
 	l.page.Run(ctx, job, out)
+	// Where the steps left the page, for the session's view (the hub keeps
+	// the status itself).
+	s.status(protocol.SessionReady, pg.url(), "")
 	return nil
 }
 

@@ -125,6 +125,9 @@ func TestLiveSessionRunToFromAndThisStep(t *testing.T) {
 	if got := marks(v); got != "open=passed email=passed password=passed" || v["at"] != "submit" {
 		t.Fatalf("run to here: %s at %v: %v", got, v["at"], v)
 	}
+	waitFor(t, func() bool {
+		return strings.HasSuffix(w.c.do("GET", "/api/sessions/"+id, nil).want(t, 200).str("url"), "/login.html")
+	})
 	page := recordingPage(t, w.port, "/login.html")
 	if got := page.MustElement("#email").MustProperty("value").String(); got != "ann@example.com" {
 		t.Fatalf("the session's page has email %q", got)

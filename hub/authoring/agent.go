@@ -74,8 +74,14 @@ func (m *Manager) status(s *Session, msg protocol.Message) {
 			st = protocol.SessionPicked
 		}
 	case protocol.AuthorLive:
-		// Ready only ends starting: the hub keeps running and paused.
-		ok = ok || st == protocol.SessionClosed || (st == protocol.SessionReady && s.status == protocol.SessionStarting)
+		// Ready only ends starting: the hub keeps running and paused. Else
+		// it says where the page is now.
+		if st == protocol.SessionReady && s.status != protocol.SessionStarting && !final(s.status) {
+			s.url = orElse(s.subst.scrub(msg.URL), s.url)
+			m.wakeLocked(s.ID)
+			return
+		}
+		ok = ok || st == protocol.SessionClosed || st == protocol.SessionReady
 	}
 	if !ok {
 		return
