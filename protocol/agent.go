@@ -22,8 +22,10 @@ import (
 // agents: a pairing request with an API token (PairRequest.APIToken).
 // Version 8 added token rotation (token, token.saved) and the refusal of
 // a second connection with a connected agent's token (error code
-// agent_connected). Version 9 added a step's screenshotError and the live
-// view of an authoring session (author.view, author.frame, author.input).
+// agent_connected). Version 9 added a step's screenshotError, the live
+// view of an authoring session (author.view, author.frame, author.input)
+// and the editor's live session (kind live, live.run, live.event:
+// authoring_live.go).
 const Version = 9
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
@@ -206,9 +208,10 @@ type Message struct {
 	Ground   *GroundRequest `json:"ground,omitempty"`   // page.ground
 	Grounded *GroundResult  `json:"grounded,omitempty"` // page.grounded
 	// the live view (authoring_view.go)
-	View  *ViewToggle `json:"view,omitempty"`  // author.view
-	Frame *ViewFrame  `json:"frame,omitempty"` // author.frame
-	Input *ViewInput  `json:"input,omitempty"` // author.input
+	View    *ViewToggle `json:"view,omitempty"`    // author.view
+	Frame   *ViewFrame  `json:"frame,omitempty"`   // author.frame
+	Input   *ViewInput  `json:"input,omitempty"`   // author.input
+	LiveRun *LiveRun    `json:"liveRun,omitempty"` // live.run (authoring_live.go)
 }
 
 // PairRequest describes a computer asking to be paired.

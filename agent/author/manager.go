@@ -74,10 +74,19 @@ type browser struct {
 	headed    bool
 	gone      chan struct{} // closed when the connection to it ends
 	closeOnce sync.Once
+
+	controlURL string          // its DevTools address, for runner.Attach (live.go)
+	attachMu   sync.Mutex      // guards attached
+	attached   *runner.Browser // the runner's connection for live sessions, made on first use
 }
 
 func (b *browser) close() {
 	b.closeOnce.Do(func() {
+		b.attachMu.Lock()
+		if b.attached != nil {
+			_ = b.attached.Close()
+		}
+		b.attachMu.Unlock()
 		_ = b.rod.Close()
 		done := make(chan struct{})
 		go func() { b.l.Cleanup(); close(done) }()
@@ -139,7 +148,7 @@ func (m *Manager) launch(headed bool) (*browser, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("connecting to %s: %w", path, err)
 	}
-	b := &browser{rod: rb, l: l, dir: dir, headed: headed, gone: make(chan struct{})}
+	b := &browser{rod: rb, l: l, dir: dir, headed: headed, gone: make(chan struct{}), controlURL: u}
 	go func() {
 		// The event stream ends when the browser connection does.
 		for range rb.Event() {
@@ -216,8 +225,10 @@ func (m *Manager) idleCheck() {
 func (m *Manager) Start(ctx context.Context, id string, s protocol.AuthorStart, out client.AuthorSink) error {
 	switch s.Kind {
 	case protocol.AuthorRecord, protocol.AuthorPick:
+	case protocol.AuthorLive:
+		return m.startLive(id, s, out)
 	default:
-		return fmt.Errorf("unknown session kind %q: record or pick", s.Kind)
+		return fmt.Errorf("unknown session kind %q: record, pick or live", s.Kind)
 	}
 	mode := s.Mode
 	if s.Kind == protocol.AuthorPick {
@@ -236,7 +247,7 @@ func (m *Manager) Start(ctx context.Context, id string, s protocol.AuthorStart, 
 	var host *session
 	if s.Kind == protocol.AuthorPick && s.Recording != "" {
 		host = m.sessions[s.Recording]
-		if host == nil || host.kind != protocol.AuthorRecord {
+		if host == nil || (host.kind != protocol.AuthorRecord && host.kind != protocol.AuthorLive) {
 			m.mu.Unlock()
 			return fmt.Errorf("recording %s is not open on this agent", s.Recording)
 		}

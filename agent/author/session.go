@@ -31,7 +31,8 @@ type session struct {
 	ended bool
 	done  chan struct{} // closed when the session ended
 
-	rec recorder // a recording's captured steps
+	rec  recorder   // a recording's captured steps
+	live *liveState // a live session's runner (live.go); nil for the other kinds
 }
 
 func (s *session) page() *rod.Page {
@@ -172,6 +173,7 @@ func (s *session) end(status, errText string) {
 			pg.detachPicker(s)
 		}
 	}
+	s.closeLive()
 	close(s.done)
 	s.m.forget(s)
 }

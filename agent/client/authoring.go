@@ -34,6 +34,10 @@ type Author interface {
 	// Input queues an input through a session's view, sent as real input
 	// in the order queued; it does not wait for it.
 	Input(ctx context.Context, session string, in protocol.ViewInput) error
+	// RunLive runs steps on a live session's page (protocol.LiveRun),
+	// sending their events to out; it returns once they ran. An error
+	// says they could not run at all.
+	RunLive(ctx context.Context, session string, req protocol.LiveRun, out LiveSink) error
 	// CloseAll ends every session without telling the hub (its connection
 	// is gone: the hub has ended them already).
 	CloseAll()
@@ -162,6 +166,8 @@ func (c *Client) authoring(ctx context.Context, m protocol.Message) {
 			res := a.Try(ctx, *m.Try)
 			c.sendLive(ctx, protocol.Message{Type: protocol.MsgScriptResult, ReqID: m.ReqID, Tried: &res}, nil)
 		}()
+	case protocol.MsgLiveRun:
+		c.liveRun(ctx, a, m)
 	case protocol.MsgPageGround:
 		if m.Ground == nil {
 			return
@@ -187,6 +193,8 @@ func (c *Client) authorUnsupported(ctx context.Context, m protocol.Message) {
 		c.sendLive(ctx, protocol.Message{Type: protocol.MsgAuthorPreview, Session: m.Session, ReqID: m.ReqID, Error: why}, nil)
 	case protocol.MsgPageGround:
 		c.sendLive(ctx, protocol.Message{Type: protocol.MsgPageGrounded, ReqID: m.ReqID, Error: why}, nil)
+	case protocol.MsgLiveRun:
+		c.sendLive(ctx, protocol.Message{Type: protocol.MsgLiveEvent, Session: m.Session, Error: why}, nil)
 	case protocol.MsgScriptTry:
 		c.sendLive(ctx, protocol.Message{Type: protocol.MsgScriptResult, ReqID: m.ReqID,
 			Tried: &protocol.TryResult{Value: []byte("null"), Console: []protocol.ConsoleLine{}, Error: &protocol.TryError{Message: why}}}, nil)

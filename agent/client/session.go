@@ -122,7 +122,7 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 				c.rotated(m)
 			}
 		case protocol.MsgAuthorStart, protocol.MsgAuthorMode, protocol.MsgAuthorStop, protocol.MsgAuthorPreview, protocol.MsgScriptTry, protocol.MsgPageGround,
-			protocol.MsgAuthorView, protocol.MsgAuthorInput:
+			protocol.MsgAuthorView, protocol.MsgAuthorInput, protocol.MsgLiveRun:
 			if connected {
 				c.authoring(sctx, m)
 			}

@@ -215,6 +215,10 @@ func (b *Browser) Path() string { return b.path }
 // end with status error.
 func (b *Browser) Close() error {
 	b.closeOnce.Do(func() {
+		if b.l == nil {
+			b.closeAttached()
+			return
+		}
 		b.mu.Lock()
 		b.closed = true
 		b.mu.Unlock()

@@ -37,6 +37,7 @@ type run struct {
 	browser *Browser // the browser in use: b, or own for a headed run
 	own     *Browser
 	tab     *tab
+	live    *tab                    // a live page's tab (live.go): used, never disposed of
 	stop    context.CancelCauseFunc // ends the run with a cause (crash, time limit)
 	current atomic.Int64            // the index of the step running, -1 between steps
 
@@ -146,6 +147,11 @@ func (r *run) bound() time.Duration {
 // browser of its own for a headed run on an agent with a display.
 func (r *run) open(ctx context.Context) error {
 	b := r.b
+	if r.live != nil {
+		b.watch(r.live, r.stop, r.dialog)
+		r.browser, r.tab = b, r.live
+		return nil
+	}
 	if r.job.Headed {
 		if b.opts.CanHead {
 			hb, err := launch(ctx, b.opts, true)
@@ -171,6 +177,10 @@ func (r *run) open(ctx context.Context) error {
 
 // close disposes of the run's incognito context (and its own browser).
 func (r *run) close() {
+	if r.live != nil {
+		r.browser.unwatch(r.live)
+		return
+	}
 	r.browser.release(r.tab)
 	if r.own != nil {
 		_ = r.own.Close()

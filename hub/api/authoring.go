@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -46,6 +47,11 @@ type pickStartRequest struct {
 	RecordingID   string `json:"recordingId"`
 	EnvironmentID string `json:"environmentId"`
 	Headed        *bool  `json:"headed"`
+	// SessionID picks in an editor's live session's page, at the step
+	// StepID of Document (sessions_live_pick.go).
+	SessionID string          `json:"sessionId"`
+	StepID    string          `json:"stepId"`
+	Document  json.RawMessage `json:"document"`
 }
 
 type tryRequest struct {
@@ -349,6 +355,10 @@ func (s *Server) pickStart(w http.ResponseWriter, r *http.Request) {
 	}
 	var in pickStartRequest
 	if !decode(w, r, &in) {
+		return
+	}
+	if in.SessionID != "" {
+		s.pickOnLive(w, r, sc, in)
 		return
 	}
 	if in.RecordingID != "" && in.URL != "" {

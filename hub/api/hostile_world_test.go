@@ -148,9 +148,13 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/script":             {doc, obj{"testId": w.test}},
 		"POST /api/record/start":       {obj{"url": "/login", "environmentId": w.env, "testId": w.test, "headed": false}},
 		"POST /api/record/{id}/stop":   {noBody},
-		"POST /api/pick/start":         {obj{"url": "https://shop.example.com/", "environmentId": w.env}, obj{"recordingId": "rec_aaaaaaaaaaaaaaaa"}},
-		"POST /api/pick/{id}/mode":     {obj{"mode": "inspect"}},
-		"POST /api/pick/{id}/close":    {noBody},
+		"POST /api/pick/start": {obj{"url": "https://shop.example.com/", "environmentId": w.env}, obj{"recordingId": "rec_aaaaaaaaaaaaaaaa"},
+			obj{"sessionId": "ses_aaaaaaaaaaaaaaaa", "stepId": "s1", "document": doc}},
+		"POST /api/pick/{id}/mode":      {obj{"mode": "inspect"}},
+		"POST /api/pick/{id}/close":     {noBody},
+		"POST /api/sessions":            {obj{"testId": w.test, "environmentId": w.env}},
+		"POST /api/sessions/{id}/run":   {obj{"from": "s1", "pauseOnFailure": true}, obj{"stepIds": []any{"s1"}, "document": doc}},
+		"POST /api/sessions/{id}/close": {noBody},
 		"POST /api/sessions/{id}/input": {obj{"kind": "click", "x": 10, "y": 10, "button": "left", "clicks": 1, "deltaX": 0, "deltaY": 0,
 			"key": "Enter", "text": "hi", "modifiers": []any{"Shift"}}},
 		"POST /api/scripts/try": {obj{"code": "return 1", "url": "/", "environmentId": w.env, "timeoutMs": 1000}},
@@ -234,7 +238,9 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 	case "id after pick":
 		return "pck_aaaaaaaaaaaaaaaa", true
 	case "id after sessions":
-		return "rec_aaaaaaaaaaaaaaaa", true
+		return "ses_aaaaaaaaaaaaaaaa", true
+	case "name after screenshots":
+		return "1-step-001-s1.png", true
 	case "code after pair":
 		return "K7Q-4MP", true
 	case "userId after members":

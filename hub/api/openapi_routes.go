@@ -102,10 +102,19 @@ func apiRoutes() []apiRoute {
 		route("POST", "/pick/{id}/close", "Close a picker session").empty(204),
 		route("GET", "/sessions/{id}/view", "An authoring session's page, live: JPEG frames as server-sent events (event frame: {seq, data (base64), width, height, pageWidth, pageHeight, scrollX, scrollY}; event end), a few a second, sent only while watched; ends within a second when the caller loses access").file(200, "text/event-stream", "Session view frames"),
 		route("POST", "/sessions/{id}/input", "Send a click, move, wheel, key or text to an authoring session's page as real input; x and y in the last frame's pixels").in(viewInputRequest{}).empty(204),
+		route("GET", "/sessions/{id}", "An editor's live session: its status and the marks of the steps run").out(200, authoring.LiveView{}),
+		route("GET", "/sessions/{id}/events", "A live session's statuses and its steps' events, live (server-sent events, as a run's)").file(200, "text/event-stream", "Live session events"),
+		route("GET", "/sessions/{id}/screenshots/{name}", "A screenshot a live session's step took").
+			file(200, "application/octet-stream", "The screenshot, PNG or JPEG, with its own content type"),
+		route("POST", "/sessions/{id}/run", "Run steps of the editor's document on the live session's page: stepIds, from (reusing the page), to (on a fresh page)").
+			in(liveRunDoc{}).out(202, authoring.LiveView{}),
+		route("POST", "/sessions/{id}/close", "Close a live session and its page").empty(204),
 
 		route("POST", "/record/start", "Start recording in the browser of the caller's agent").inProject().
 			in(recordStartRequest{}).out(201, authoring.RecordingView{}),
-		route("POST", "/pick/start", "Start an element picker").inProject().in(pickStartRequest{}).out(201, authoring.PickerView{}),
+		route("POST", "/pick/start", "Start an element picker; with sessionId and stepId, on a live session's page where that step happens").inProject().in(pickStartRequest{}).out(201, authoring.PickerView{}),
+		route("POST", "/sessions", "Open an editor's live session: a page kept open on the caller's agent, closed after 10 idle minutes").inProject().
+			in(liveStartRequest{}).out(201, authoring.LiveView{}),
 		route("POST", "/scripts/try", "Run a code snippet in the browser of the caller's agent").inProject().
 			in(tryRequest{}).out(200, protocol.TryResult{}),
 		route("GET", "/dashboard", "The project's figures").inProject().out(200, dashboardJSON{}),

@@ -257,10 +257,16 @@ func (s *Server) routes(r chi.Router) {
 	r.Post("/pick/{id}/close", s.closePicker)
 	r.Get("/sessions/{id}/view", s.sessionView)
 	r.Post("/sessions/{id}/input", s.sessionInput)
+	r.Get("/sessions/{id}", s.getLive)
+	r.Get("/sessions/{id}/events", s.liveEvents)
+	r.Get("/sessions/{id}/screenshots/{name}", s.liveScreenshot)
+	r.Post("/sessions/{id}/run", s.liveRun)
+	r.Post("/sessions/{id}/close", s.closeLive)
 	r.Group(func(r chi.Router) {
 		r.Use(s.headerProject) // list and create routes act on x-project-id
 		r.Post("/record/start", s.recordStart)
 		r.Post("/pick/start", s.pickStart)
+		r.Post("/sessions", s.liveStart)
 		r.Post("/scripts/try", s.tryScript)
 		r.Get("/dashboard", s.dashboard)
 		r.Get("/environments", s.listEnvironments)

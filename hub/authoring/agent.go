@@ -51,6 +51,8 @@ func (m *Manager) FromAgent(agentID string, msg protocol.Message, data []byte) {
 		if msg.Captured != nil && s.Kind == protocol.AuthorRecord && !final(s.status) {
 			m.step(s, *msg.Captured)
 		}
+	case protocol.MsgLiveEvent:
+		m.liveEvent(s, msg, data)
 	case protocol.MsgAuthorPicked:
 		if msg.Picked != nil && s.Kind == protocol.AuthorPick && !final(s.status) {
 			p := *msg.Picked
@@ -75,6 +77,15 @@ func (m *Manager) status(s *Session, msg protocol.Message) {
 		if st == protocol.SessionReady && s.picked != nil {
 			st = protocol.SessionPicked
 		}
+	case protocol.AuthorLive:
+		// Ready only ends starting: the hub keeps running and paused. Else
+		// it says where the page is now.
+		if st == protocol.SessionReady && s.status != protocol.SessionStarting && !final(s.status) {
+			s.url = orElse(s.subst.scrub(msg.URL), s.url)
+			m.wakeLocked(s.ID)
+			return
+		}
+		ok = ok || st == protocol.SessionClosed || st == protocol.SessionReady
 	}
 	if !ok {
 		return

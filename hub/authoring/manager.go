@@ -51,6 +51,9 @@ type Config struct {
 	Now    func() time.Time
 	// Idle ends a session nobody used for this long; default 30 minutes.
 	Idle time.Duration
+	// LiveIdle ends an editor's live session nobody used for this long;
+	// default 10 minutes.
+	LiveIdle time.Duration
 	// Keep is how long an ended session can still be read; default 30
 	// minutes.
 	Keep time.Duration
@@ -89,6 +92,9 @@ func New(cfg Config) *Manager {
 	}
 	if cfg.Idle == 0 {
 		cfg.Idle = 30 * time.Minute
+	}
+	if cfg.LiveIdle == 0 {
+		cfg.LiveIdle = 10 * time.Minute
 	}
 	if cfg.Keep == 0 {
 		cfg.Keep = 30 * time.Minute
@@ -132,10 +138,7 @@ type Start struct {
 // recording's page goes to the recording's agent and takes the
 // recording's environment.
 func (m *Manager) Start(ctx context.Context, in Start) (*Session, error) {
-	prefix := "rec"
-	if in.Kind == protocol.AuthorPick {
-		prefix = "pck"
-	}
+	prefix := map[string]string{protocol.AuthorRecord: "rec", protocol.AuthorPick: "pck", protocol.AuthorLive: "ses"}[in.Kind]
 	now := m.cfg.Now()
 	m.mu.Lock()
 	live := 0
@@ -151,7 +154,7 @@ func (m *Manager) Start(ctx context.Context, in Start) (*Session, error) {
 	agentID := ""
 	if in.Recording != "" {
 		rec := m.sessions[in.Recording]
-		if rec == nil || rec.UserID != in.UserID || rec.Kind != protocol.AuthorRecord {
+		if rec == nil || rec.UserID != in.UserID || (rec.Kind != protocol.AuthorRecord && rec.Kind != protocol.AuthorLive) {
 			m.mu.Unlock()
 			return nil, ErrNotFound
 		}
@@ -173,6 +176,9 @@ func (m *Manager) Start(ctx context.Context, in Start) (*Session, error) {
 		url: in.URL, status: protocol.SessionStarting, used: now, subst: in.Subst.withMasks(), wall: time.Now()}
 	if in.Kind == protocol.AuthorPick {
 		s.mode = protocol.ModePick
+	}
+	if in.Kind == protocol.AuthorLive {
+		s.live = &liveState{marks: map[string]StepMark{}, shots: map[string][]byte{}}
 	}
 	s.push("status", 0, map[string]any{"status": s.status, "url": s.url, "error": nil})
 	m.sessions[s.ID] = s // counted at once: concurrent starts cannot pass maxLive
@@ -314,6 +320,10 @@ func (m *Manager) endLocked(id, status, why string) {
 	}
 	if s.setStatus(status, "", why, m.cfg.Now()) {
 		m.wakeLocked(id)
+	}
+	if s.live != nil && s.live.done != nil && final(s.status) {
+		close(s.live.done) // a run in flight ends with its session
+		s.live.done = nil
 	}
 	for _, p := range m.sessions {
 		if p.Recording == id && !final(p.status) {
@@ -533,6 +543,15 @@ func (m *Manager) ask(ctx context.Context, agentID string, req protocol.Message,
 	}
 }
 
+// idleFor is how long a session may go unused: an editor's live session
+// holds a page on the user's agent, so it ends sooner.
+func (m *Manager) idleFor(s *Session) time.Duration {
+	if s.Kind == protocol.AuthorLive {
+		return m.cfg.LiveIdle
+	}
+	return m.cfg.Idle
+}
+
 // Sweep ends sessions idle for too long and forgets ended ones after Keep.
 func (m *Manager) Sweep(ctx context.Context) {
 	now := m.cfg.Now()
@@ -542,18 +561,18 @@ func (m *Manager) Sweep(ctx context.Context) {
 		switch {
 		case final(s.status) && now.Sub(s.ended) > m.cfg.Keep:
 			delete(m.sessions, id)
-		case !final(s.status) && now.Sub(s.used) > m.cfg.Idle:
+		case !final(s.status) && now.Sub(s.used) > m.idleFor(s):
 			idle = append(idle, s)
 		}
 	}
 	m.mu.Unlock()
 	for _, s := range idle {
-		m.log.Info("authoring session ended after being idle", "session", s.ID, "idle", m.cfg.Idle)
+		m.log.Info("authoring session ended after being idle", "session", s.ID, "idle", m.idleFor(s))
 		_ = m.cfg.Relay.SendAuthor(ctx, s.AgentID, protocol.Message{Type: protocol.MsgAuthorStop, Session: s.ID})
 		status := protocol.SessionStopped
-		if s.Kind == protocol.AuthorPick {
+		if s.Kind != protocol.AuthorRecord {
 			status = protocol.SessionClosed
 		}
-		m.end(s.ID, status, fmt.Sprintf("ended after %v without use", m.cfg.Idle))
+		m.end(s.ID, status, fmt.Sprintf("ended after %v without use", m.idleFor(s)))
 	}
 }

@@ -41,7 +41,8 @@ type Session struct {
 	// preview is the last screenshot the agent sent (at stop: where the
 	// recording ended).
 	preview []byte
-	frames  int64 // live view frames relayed (view.go)
+	frames  int64      // live view frames relayed (view.go)
+	live    *liveState // the editor's live session (live.go); nil for the other kinds
 }
 
 type captured struct {

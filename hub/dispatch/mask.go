@@ -87,3 +87,7 @@ func Scrubber(secrets map[string]string) func(string) string { return newMasker(
 // Masker returns only the masking of a masker for secrets, for texts that
 // must stay whole (a JSON value).
 func Masker(secrets map[string]string) func(string) string { return newMasker(secrets).str }
+
+// MaskEvent scrubs every text of an event for secrets, as a run's events
+// are: what the editor's live session does with its agent's events.
+func MaskEvent(e *protocol.Event, secrets map[string]string) { newMasker(secrets).event(e) }

@@ -60,7 +60,7 @@ func (c *conn) readLoop(ctx context.Context) {
 			continue
 		}
 		var content *frame
-		if m.Type == protocol.MsgArtifact || m.Type == protocol.MsgAuthorPreview && m.Artifact != nil {
+		if m.Type == protocol.MsgArtifact || (m.Type == protocol.MsgAuthorPreview || m.Type == protocol.MsgLiveEvent) && m.Artifact != nil {
 			next, ok := c.nextFrame()
 			if !ok {
 				return

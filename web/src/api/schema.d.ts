@@ -759,7 +759,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start an element picker */
+        /** Start an element picker; with sessionId and stepId, on a live session's page where that step happens */
         post: operations["postPickStart"];
         delete?: never;
         options?: never;
@@ -1197,6 +1197,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open an editor's live session: a page kept open on the caller's agent, closed after 10 idle minutes */
+        post: operations["postSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An editor's live session: its status and the marks of the steps run */
+        get: operations["getSessionsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close a live session and its page */
+        post: operations["postSessionsIdClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A live session's statuses and its steps' events, live (server-sent events, as a run's) */
+        get: operations["getSessionsIdEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sessions/{id}/input": {
         parameters: {
             query?: never;
@@ -1208,6 +1276,40 @@ export interface paths {
         put?: never;
         /** Send a click, move, wheel, key or text to an authoring session's page as real input; x and y in the last frame's pixels */
         post: operations["postSessionsIdInput"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run steps of the editor's document on the live session's page: stepIds, from (reusing the page), to (on a fresh page) */
+        post: operations["postSessionsIdRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{id}/screenshots/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A screenshot a live session's step took */
+        get: operations["getSessionsIdScreenshotsName"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2020,6 +2122,40 @@ export interface components {
             at: string;
             by: components["schemas"]["Ref"] | null;
         };
+        LiveOutcome: {
+            error: string | null;
+            /** @enum {string} */
+            status: "passed" | "failed" | "error" | "cancelled";
+        };
+        LiveRunDoc: {
+            document?: components["schemas"]["TestDocument"] | null;
+            from?: string;
+            pauseOnFailure?: boolean;
+            stepIds?: string[];
+            to?: string;
+        };
+        LiveStartRequest: {
+            environmentId?: string;
+            testId: string;
+        };
+        LiveView: {
+            at: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            environmentId: string | null;
+            error: string | null;
+            failedStepId: string | null;
+            id: string;
+            kind: string;
+            lastRun: components["schemas"]["LiveOutcome"] | null;
+            /** @enum {string} */
+            status: "starting" | "ready" | "running" | "paused" | "closed" | "error";
+            steps: {
+                [key: string]: components["schemas"]["StepMark"];
+            };
+            testId: string;
+            url: string;
+        };
         Locator: {
             exact?: boolean;
             kind: string;
@@ -2085,9 +2221,12 @@ export interface components {
             mode?: string;
         };
         PickStartRequest: {
+            document?: unknown;
             environmentId?: string;
             headed?: boolean | null;
             recordingId?: string;
+            sessionId?: string;
+            stepId?: string;
             url?: string;
         };
         PickedElement: {
@@ -2347,6 +2486,13 @@ export interface components {
             value?: string;
             version?: number;
         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        StepMark: {
+            durationMs: number;
+            error: string | null;
+            screenshot: string | null;
+            /** @enum {string} */
+            status: "running" | "passed" | "failed" | "skipped";
+        };
         StepResult: {
             attempts?: number;
             box?: components["schemas"]["Box"];
@@ -4846,6 +4992,101 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    postSessions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project the route lists or creates in (prj_...). */
+                "x-project-id": components["parameters"]["ProjectId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiveStartRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveView"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getSessionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveView"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postSessionsIdClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getSessionsIdEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live session events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     postSessionsIdInput: {
         parameters: {
             query?: never;
@@ -4867,6 +5108,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postSessionsIdRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiveRunDoc"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveView"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getSessionsIdScreenshotsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The screenshot, PNG or JPEG, with its own content type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
             };
             default: components["responses"]["Error"];
         };

@@ -37,6 +37,7 @@ import { ExportButton } from "./ExportModal";
 import { JsonView } from "./JsonView";
 import { DraftPanel } from "./language/DraftPanel";
 import { LeaveGuard } from "./LeaveGuard";
+import { LiveRunBar, useLiveRun } from "./LiveRun";
 import { ActionProblem, TopIssues } from "./Problems";
 import { SettingsForm } from "./SettingsForm";
 import { StepList } from "./StepList";
@@ -116,6 +117,13 @@ function Editor({
   const canAuthor = !readOnly && test.status === "Draft";
   const runOptions = useRunOptions(test.projectId);
   const recording = useRecording(test.projectId);
+  // Step by step on the caller's agent, with the document as it is now.
+  const live = useLiveRun(test.projectId, test.id, runOptions.envId);
+  const liveMarks = Object.fromEntries(Object.entries(live.session?.steps ?? {}).map(([k, m]) => [k, m.status]));
+  const fixTarget = (stepId: string, target: JsonObject) => {
+    const base = latest.current;
+    edit({ ...base, steps: base.steps.map((st) => (st.id === stepId ? { ...st, target } : st)) });
+  };
   const [recordOpen, setRecordOpen] = useState(false);
   const recordButton = useRef<HTMLButtonElement>(null);
   const [draftOpen, setDraftOpen] = useState(false);
@@ -127,8 +135,10 @@ function Editor({
   };
   // The step shown in the inspector: recorded steps go after it.
   const cursor = useRef<string | null>(null);
+  const [cursorId, setCursorId] = useState<string | null>(null);
   const onCursor = useCallback((id: string | null) => {
     cursor.current = id;
+    setCursorId(id);
   }, []);
   const [reveal, setReveal] = useState<{ ids: string[] } | null>(null);
   // The steps "Make component" was asked for, while its dialog is open.
@@ -393,6 +403,7 @@ function Editor({
           }}
         />
       )}
+      {canAuthor && test.can.run && <LiveRunBar live={live} options={runOptions} doc={doc} stepId={cursorId} onFix={fixTarget} />}
       <div role="tablist" aria-label="Editor view" className="editor-tabs" onKeyDown={onTabKey}>
         {VIEWS.map(([v, label]) => (
           <button
@@ -423,6 +434,7 @@ function Editor({
                 initialStep={params.get("step")}
                 onCursor={onCursor}
                 reveal={reveal}
+                marks={liveMarks}
                 selectionActions={
                   canMakeComponent
                     ? (ids) => (

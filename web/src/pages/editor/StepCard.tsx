@@ -13,6 +13,8 @@ export interface StepRowProps {
   selected: boolean;
   current: boolean;
   readOnly: boolean;
+  /** The step's last outcome on the editor's live session (LiveRun.tsx), if it ran there. */
+  mark?: string;
   /** Where a dragged step would land: before or after this row. */
   dropAt: "before" | "after" | null;
   onSelect: (mode: "only" | "toggle" | "range") => void;
@@ -22,6 +24,8 @@ export interface StepRowProps {
   onDrop: (e: DragEvent<HTMLLIElement>) => void;
   onDragEnd: () => void;
 }
+
+const MARKS: Record<string, string> = { passed: "✓ passed", failed: "✗ failed", running: "… running", skipped: "– skipped" };
 
 export function StepCard(p: StepRowProps) {
   const n = p.index + 1;
@@ -61,6 +65,11 @@ export function StepCard(p: StepRowProps) {
       {p.problems > 0 && (
         <span className="step-problems">
           {p.problems} {p.problems === 1 ? "problem" : "problems"}
+        </span>
+      )}
+      {p.mark && (
+        <span className={`step-mark mark-${p.mark}`} title={`Step by step: ${p.mark}`}>
+          {MARKS[p.mark] ?? p.mark}
         </span>
       )}
       <span className="step-id mono muted">{p.id}</span>

@@ -35,6 +35,7 @@ export function StepList({
   onCursor,
   reveal = null,
   selectionActions,
+  marks,
 }: {
   steps: JsonObject[];
   registry: Registry;
@@ -52,6 +53,8 @@ export function StepList({
   reveal?: { ids: string[] } | null;
   /** More buttons for the selected steps (Make component), given their ids in list order. */
   selectionActions?: (ids: string[]) => ReactNode;
+  /** The steps' last outcomes on the live session, by step id (LiveRun.tsx). */
+  marks?: Record<string, string>;
 }) {
   const keys = stepKeys(steps);
   const names = useComponentNames(steps.some((s) => s.type === "callComponent"));
@@ -244,6 +247,7 @@ export function StepList({
                 id={str(step.id)}
                 text={describeStep(step, registry, names)}
                 problems={issueCount(issues[key])}
+                mark={marks?.[str(step.id)]}
                 selected={live.keys.includes(key)}
                 current={live.current === key}
                 readOnly={readOnly}
