@@ -72,7 +72,7 @@ test("run from here, pause on a failure, pick a better locator, continue", async
 
   await page.goto(`/tests/${testId}`);
   const bar = page.getByRole("region", { name: "Run step by step" });
-  await bar.getByLabel("Environment").selectOption({ label: "Staging" });
+  await page.getByLabel("Environment").first().selectOption({ label: "Staging" });
 
   await test.step("run to here: the first three steps on a fresh page", async () => {
     await page.getByRole("button", { name: /^Step 3: / }).click();
@@ -95,7 +95,7 @@ test("run from here, pause on a failure, pick a better locator, continue", async
 
   await test.step("pick a better locator on the paused page, then continue", async () => {
     await bar.getByRole("button", { name: "Pick a better locator" }).click();
-    await expect(bar.getByRole("button", { name: /Click the element in the agent's browser/ })).toBeVisible();
+    await expect(bar.getByRole("button", { name: /Click the element in the page below/ })).toBeVisible();
     const agentLogin = await agentPage(port, "login.html");
     // The page is where the step failed: the fields are filled.
     await expect(agentLogin.getByLabel("Email")).toHaveValue("sam@shop.test");

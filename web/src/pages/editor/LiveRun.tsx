@@ -11,6 +11,7 @@ import type { EditorDocument, JsonObject } from "../../api/editorApi";
 import { closeLive, fetchLive, liveOpen, openLive, runLive, type LiveRunBody, type LiveSession } from "../../api/liveApi";
 import { ErrorBox } from "../../components/ui";
 import type { RunOptions } from "../runs/RunOptionsFields";
+import { LiveView } from "./authoring/LiveView";
 import { pickedTarget } from "./authoring/recordModel";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -88,6 +89,8 @@ export function LiveRunBar({
 }) {
   const [pause, setPause] = useState(true);
   const [picking, setPicking] = useState(false);
+  const [showPage, setShowPage] = useState(false);
+  const [pickerId, setPickerId] = useState<string | null>(null);
   const s = live.session;
   const index = (id: string | null) => doc.steps.findIndex((st) => st.id === id);
   const n = index(stepId) + 1;
@@ -99,6 +102,7 @@ export function LiveRunBar({
       setPicking(true);
       try {
         let p = await startPicker(live.projectId, { sessionId: ses.id, stepId: id, document: doc as never });
+        setPickerId(p.id);
         for (let i = 0; i < 600 && p.status !== "picked" && p.status !== "closed" && p.status !== "error"; i++) {
           await sleep(400);
           p = await fetchPicker(p.id);
@@ -106,6 +110,7 @@ export function LiveRunBar({
         if (p.target) onFix(id, pickedTarget(p.target, 0));
         await closePicker(p.id).catch(() => undefined);
       } finally {
+        setPickerId(null);
         setPicking(false);
       }
     });
@@ -117,17 +122,9 @@ export function LiveRunBar({
           {s ? `Live session: ${s.status}` : "Runs on your agent, with your unsaved changes"}
         </span>
         <span className="spacer" />
-        <label className="inline">
-          Environment{" "}
-          <select value={options.envId} onChange={(e) => options.setEnvironmentId(e.target.value)} disabled={live.pending}>
-            <option value="">No environment</option>
-            {(options.envs.data ?? []).map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <span className="muted small" aria-label="Live session environment">
+          {envName(options) ? `on ${envName(options)}` : "no environment"}
+        </span>
         <button
           type="button"
           className="small"
@@ -155,7 +152,7 @@ export function LiveRunBar({
           </p>
           <div className="row">
             <button type="button" className="small" disabled={live.pending || picking} onClick={() => pickBetter(failed)}>
-              {picking ? "Click the element in the agent's browser…" : "Pick a better locator"}
+              {picking ? "Click the element in the page below…" : "Pick a better locator"}
             </button>
             <button
               type="button"
@@ -168,6 +165,14 @@ export function LiveRunBar({
           </div>
         </div>
       )}
+      {s && liveOpen(s) && (showPage || picking) && (
+        <LiveView sessionId={pickerId ?? s.id} label={picking ? "The page to pick a better locator in" : "The live session's page"} />
+      )}
+      {s && liveOpen(s) && !picking && (
+        <button type="button" className="small link" onClick={() => setShowPage((v) => !v)}>
+          {showPage ? "Hide the page" : "Show the page"}
+        </button>
+      )}
       {s?.lastRun?.status === "error" && !live.pending && (
         <p className="error-box" role="alert">
           The steps could not run: {s.lastRun.error ?? "the agent gave no reason"}
@@ -176,4 +181,9 @@ export function LiveRunBar({
       <ErrorBox error={live.problem} />
     </section>
   );
+}
+
+/** envName is the editor's chosen environment's name, "" without one. */
+function envName(options: RunOptions): string {
+  return (options.envs.data ?? []).find((e) => e.id === options.envId)?.name ?? "";
 }
