@@ -13,6 +13,8 @@ HUB   ?= $(or $(AGENT_HUB),http://$(ADDR))
 
 # The agent's version in its installers (make installers).
 VERSION ?= 0.1.0
+# Platforms make installers builds at once: one per core.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .DEFAULT_GOAL := help
 
@@ -94,8 +96,8 @@ agent: deps ## run a headless agent against the hub of `make run` (HUB= or AGENT
 	exec bin/agent-headless --hub $(HUB) --headless
 
 .PHONY: installers
-installers: deps ## build the agent's installers into bin/installers and the downloads folder of `make run` (VERSION=)
-	$(GO) run ./installer/cmd/installers --out bin/installers --version $(VERSION) --downloads $(RUN_DATA)/downloads
+installers: deps ## build the agent's installers into bin/installers and the downloads folder of `make run` (VERSION=); unchanged platforms come from ~/.cache/ta-installers
+	$(GO) run ./installer/cmd/installers --out bin/installers --version $(VERSION) --downloads $(RUN_DATA)/downloads --jobs $(JOBS)
 
 .PHONY: test
 test: deps size-check fmt-check vet web-test ## gofmt check, go vet, all Go tests with the race detector, short fuzz runs, web unit and end-to-end tests

@@ -4,14 +4,19 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+
+	"github.com/testautomation/ta/hub/downloads"
 )
 
 // Target is one operating system and architecture to build for; Tray
@@ -31,6 +36,12 @@ type Options struct {
 	Commit  string // stamped into the agent (agent --version)
 	Targets []Target
 	Log     io.Writer // progress; nil: discarded
+	// Cache keeps each target's packages by the key of their inputs
+	// (cache.go), and the development signing certificate; "" builds
+	// everything every time.
+	Cache string
+	// Jobs is how many targets build at once; 0: one per core.
+	Jobs int
 	// Binary, when set, is used instead of building the agent (tests).
 	Binary func(t Target) (string, error)
 }
@@ -65,11 +76,12 @@ func FileName(version string, t Target, suffix string) string {
 }
 
 // Build builds the agent for every target and packages it, writes
-// SHA256SUMS, and answers the files it made (names in Out).
+// SHA256SUMS, and answers the files it made (names in Out): the packages
+// in the order of the targets, then the development signing certificate
+// when it signed the Windows installer. A target whose inputs did not
+// change since a build is taken from o.Cache; the others build o.Jobs at
+// a time.
 func Build(ctx context.Context, o Options) ([]string, error) {
-	if o.Log == nil {
-		o.Log = io.Discard
-	}
 	if o.Version == "" {
 		return nil, fmt.Errorf("a version is needed, e.g. 0.1.0")
 	}
@@ -81,63 +93,78 @@ func Build(ctx context.Context, o Options) ([]string, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(work)
-	var made []string
+	o.Log = &lockedWriter{w: o.Log}
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.NumCPU()
+	}
 	var signer Signer
-	for _, t := range o.Targets {
-		bin := ""
-		if o.Binary != nil {
-			bin, err = o.Binary(t)
-		} else {
-			bin, err = buildAgent(ctx, o, t, work)
+	dev := false
+	if slices.ContainsFunc(o.Targets, func(t Target) bool { return t.OS == "windows" }) {
+		// Kept in the cache, the development certificate stays the same
+		// from build to build: users trust it once.
+		dir := work
+		if o.Cache != "" {
+			dir = filepath.Join(o.Cache, "dev-signing")
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t, err)
+		if signer, dev, err = SignerFromEnv(dir); err != nil {
+			return nil, err
 		}
-		switch t.OS {
-		case "linux":
-			deb := FileName(o.Version, t, ".deb")
-			fmt.Fprintf(o.Log, "packaging %s\n", deb)
-			if err := Deb(DebInfo{Version: o.Version, Arch: t.Arch, Binary: bin, Tray: t.Tray, IconPNG: filepath.Join(o.Repo, Icon)}, filepath.Join(o.Out, deb)); err != nil {
-				return nil, fmt.Errorf("%s: %w", deb, err)
+		if dev {
+			fmt.Fprintf(o.Log, "signing with the development certificate %s (set AGENT_SIGN_CERT and AGENT_SIGN_KEY for a real one)\n", signer.Cert)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make([][]string, len(o.Targets))
+	errs := make([]error, len(o.Targets))
+	// The tray builds compile C (GLFW) and take longest: they start first.
+	queue := make(chan int, len(o.Targets))
+	for _, tray := range []bool{true, false} {
+		for i, t := range o.Targets {
+			if t.Tray == tray {
+				queue <- i
 			}
-			tgz := FileName(o.Version, t, ".tar.gz")
-			fmt.Fprintf(o.Log, "packaging %s\n", tgz)
-			if err := TarGz(bin, filepath.Join(o.Out, tgz)); err != nil {
-				return nil, fmt.Errorf("%s: %w", tgz, err)
-			}
-			made = append(made, deb, tgz)
-		case "windows":
-			if signer.Cert == "" {
-				var dev bool
-				if signer, dev, err = SignerFromEnv(work); err != nil {
-					return nil, err
+		}
+	}
+	close(queue)
+	var wg sync.WaitGroup
+	for range min(o.Jobs, len(o.Targets)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range queue {
+				if ctx.Err() != nil {
+					return
 				}
-				if dev { // so users can check the signature: osslsigncode verify -CAfile
-					fmt.Fprintln(o.Log, "signing with a self-signed development certificate (set AGENT_SIGN_CERT and AGENT_SIGN_KEY for a real one)")
-					data, err := os.ReadFile(signer.CA)
-					if err == nil {
-						err = os.WriteFile(filepath.Join(o.Out, "ta-agent-dev-signing.crt"), data, 0o644)
-					}
-					if err != nil {
-						return nil, err
-					}
+				t := o.Targets[i]
+				if results[i], errs[i] = buildTarget(ctx, o, t, signer, work); errs[i] != nil {
+					errs[i] = fmt.Errorf("%s: %w", t, errs[i])
+					cancel() // the others stop: the build failed
 				}
 			}
-			exe := FileName(o.Version, t, "-setup.exe")
-			fmt.Fprintf(o.Log, "packaging and signing %s\n", exe)
-			if err := WindowsInstaller(ctx, bin, filepath.Join(o.Out, exe), o.Version, signer); err != nil {
-				return nil, fmt.Errorf("%s: %w", exe, err)
+		}()
+	}
+	wg.Wait()
+	var made []string
+	for i := range o.Targets {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		made = append(made, results[i]...)
+	}
+	if err := ctx.Err(); err != nil { // stopped from outside: targets were left out
+		return nil, err
+	}
+	if signer.Cert != "" {
+		cert := filepath.Join(o.Out, downloads.CertificateFile)
+		if dev { // so users can check the signature (osslsigncode verify -CAfile) and trust it
+			if err := copyIfChanged(signer.Cert, cert); err != nil {
+				return nil, err
 			}
-			made = append(made, exe)
-		case "macos":
-			z := FileName(o.Version, t, ".zip")
-			fmt.Fprintf(o.Log, "packaging %s\n", z)
-			if err := MacZip(bin, o.Version, filepath.Join(o.Repo, Icon), filepath.Join(o.Out, z)); err != nil {
-				return nil, fmt.Errorf("%s: %w", z, err)
-			}
-			made = append(made, z)
-		default:
-			return nil, fmt.Errorf("%s: packaging for %s is not built here", t, t.OS)
+			made = append(made, downloads.CertificateFile)
+		} else if err := os.Remove(cert); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
 		}
 	}
 	if err := WriteSums(o.Out); err != nil {
@@ -146,9 +173,9 @@ func Build(ctx context.Context, o Options) ([]string, error) {
 	return made, nil
 }
 
-// buildAgent compiles ./agent for t with the version stamped in.
-func buildAgent(ctx context.Context, o Options, t Target, work string) (string, error) {
-	out := filepath.Join(work, t.OS+"-"+t.Arch, "ta-agent")
+// buildAgent compiles ./agent for t into dir with the version stamped in.
+func buildAgent(ctx context.Context, o Options, t Target, dir string) (string, error) {
+	out := filepath.Join(dir, "ta-agent")
 	if t.OS == "windows" {
 		out += ".exe"
 	}
@@ -156,17 +183,7 @@ func buildAgent(ctx context.Context, o Options, t Target, work string) (string, 
 	if t.OS == "windows" && t.Tray {
 		ldflags += " -H windowsgui" // a tray app: no console window
 	}
-	args := []string{"build", "-trimpath", "-ldflags", ldflags, "-o", out}
-	env := append(os.Environ(), "GOOS="+goos(t.OS), "GOARCH="+t.Arch)
-	if t.Tray {
-		env = append(env, "CGO_ENABLED=1")
-		if t.OS == "windows" && runtime.GOOS != "windows" {
-			env = append(env, "CC="+mingwCC)
-		}
-	} else {
-		args = append(args, "-tags", "headless")
-		env = append(env, "CGO_ENABLED=0")
-	}
+	args := append([]string{"build", "-trimpath", "-ldflags", ldflags, "-o", out}, buildTags(t)...)
 	args = append(args, "./agent")
 	kind := "headless"
 	if t.Tray {
@@ -174,7 +191,7 @@ func buildAgent(ctx context.Context, o Options, t Target, work string) (string, 
 	}
 	fmt.Fprintf(o.Log, "building the %s agent for %s (%s)\n", kind, t, o.Version)
 	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir, cmd.Env = o.Repo, env
+	cmd.Dir, cmd.Env = o.Repo, buildEnv(t)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, msg)
 	}
@@ -223,24 +240,24 @@ func fileSum(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// Publish copies made (names in out) into a hub's downloads folder,
-// removing older versions of the same downloads, and writes its SHA256SUMS.
-func Publish(out, downloads string, made []string) error {
-	if err := os.MkdirAll(downloads, 0o755); err != nil {
+// Publish copies made (names in out) into a hub's downloads folder, leaving
+// files that did not change alone, and writes its SHA256SUMS. A Windows
+// installer signed with a real certificate takes the development
+// certificate away, which no download needs any more.
+func Publish(out, downloadsDir string, made []string) error {
+	if err := os.MkdirAll(downloadsDir, 0o755); err != nil {
 		return err
 	}
 	for _, name := range made {
-		data, err := os.ReadFile(filepath.Join(out, name))
-		if err != nil {
-			return err
-		}
-		tmp := filepath.Join(downloads, "."+name+".tmp")
-		if err := os.WriteFile(tmp, data, 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, filepath.Join(downloads, name)); err != nil {
+		if err := copyIfChanged(filepath.Join(out, name), filepath.Join(downloadsDir, name)); err != nil {
 			return err
 		}
 	}
-	return WriteSums(downloads)
+	windows := slices.ContainsFunc(made, func(n string) bool { return strings.HasSuffix(n, "-setup.exe") })
+	if windows && !slices.Contains(made, downloads.CertificateFile) {
+		if err := os.Remove(filepath.Join(downloadsDir, downloads.CertificateFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return WriteSums(downloadsDir)
 }

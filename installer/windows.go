@@ -153,8 +153,29 @@ func SignerFromEnv(dir string) (Signer, bool, error) {
 	if c := os.Getenv("AGENT_SIGN_CERT"); c != "" {
 		return Signer{Cert: c, Key: os.Getenv("AGENT_SIGN_KEY"), Password: os.Getenv("AGENT_SIGN_PASSWORD"), CA: os.Getenv("AGENT_SIGN_CA")}, false, nil
 	}
-	s, err := DevSigner(dir)
+	s, err := devSignerIn(dir)
 	return s, true, err
+}
+
+// devSignerIn is the development certificate in dir, made when there is
+// none or it expires within a month; the same one build after build, so a
+// user who trusted it does not have to again.
+func devSignerIn(dir string) (Signer, error) {
+	s := Signer{Cert: filepath.Join(dir, "dev-sign.crt"), Key: filepath.Join(dir, "dev-sign.key")}
+	s.CA = s.Cert
+	if data, err := os.ReadFile(s.Cert); err == nil {
+		if _, err := os.Stat(s.Key); err == nil {
+			if b, _ := pem.Decode(data); b != nil {
+				if c, err := x509.ParseCertificate(b.Bytes); err == nil && time.Until(c.NotAfter) > 30*24*time.Hour {
+					return s, nil
+				}
+			}
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return Signer{}, err
+	}
+	return DevSigner(dir)
 }
 
 // DevSigner writes a self-signed code-signing certificate and its key to

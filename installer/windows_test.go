@@ -71,3 +71,60 @@ func TestVersion4(t *testing.T) {
 		}
 	}
 }
+
+// The development certificate that signed the Windows installer is shipped
+// beside the downloads (Publish puts it where the hub serves it), stays the
+// same from build to build when kept in the cache (users trust it once),
+// and leaves the downloads when a real certificate signs the installer.
+func TestDevCertificateShippedWithDownloads(t *testing.T) {
+	need(t, "makensis")
+	need(t, "osslsigncode")
+	t.Setenv("AGENT_SIGN_CERT", "")
+	ctx := context.Background()
+	exe, cache, dl := tinyWindowsExe(t), t.TempDir(), t.TempDir()
+	win := []Target{{OS: "windows", Arch: "amd64"}}
+	build := func(o Options) []string {
+		t.Helper()
+		o.Repo, _ = filepath.Abs("..")
+		o.Version, o.Targets = "0.3.0", win
+		o.Binary = func(Target) (string, error) { return exe, nil }
+		made, err := Build(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Publish(o.Out, dl, made); err != nil {
+			t.Fatal(err)
+		}
+		return made
+	}
+	setup := "ta-agent_0.3.0_windows_amd64-setup.exe"
+	build(Options{Out: t.TempDir()})
+	cert := filepath.Join(dl, "ta-agent-dev-signing.crt")
+	if err := (Signer{CA: cert}).Verify(ctx, filepath.Join(dl, setup)); err != nil {
+		t.Fatalf("the published installer does not verify with the certificate beside it: %v", err)
+	}
+
+	build(Options{Out: t.TempDir(), Cache: cache})
+	first, _ := os.ReadFile(cert)
+	build(Options{Out: t.TempDir(), Cache: cache, Jobs: 1}) // a new certificate would change the key and sign again
+	if again, _ := os.ReadFile(cert); len(first) == 0 || string(again) != string(first) {
+		t.Error("the development certificate changed between builds with one cache")
+	}
+	if err := (Signer{CA: cert}).Verify(ctx, filepath.Join(dl, setup)); err != nil {
+		t.Error(err)
+	}
+
+	real, err := DevSigner(t.TempDir()) // stands in for a bought certificate
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AGENT_SIGN_CERT", real.Cert)
+	t.Setenv("AGENT_SIGN_KEY", real.Key)
+	t.Setenv("AGENT_SIGN_CA", real.CA)
+	if made := build(Options{Out: t.TempDir(), Cache: cache}); strings.Contains(strings.Join(made, " "), "dev-signing") {
+		t.Errorf("signed with a real certificate, made %v", made)
+	}
+	if _, err := os.Stat(cert); err == nil {
+		t.Error("the development certificate stayed beside an installer it did not sign")
+	}
+}

@@ -30,7 +30,14 @@ func (s *Server) agentDownload(w http.ResponseWriter, r *http.Request) {
 		list = []downloads.File{}
 	}
 	if osName == "" && arch == "" && kind == "" {
-		writeJSON(w, http.StatusOK, map[string]any{"downloads": list})
+		var cert *downloads.SigningCertificate
+		if s.Downloads != nil {
+			if cert, err = s.Downloads.Certificate(); err != nil {
+				s.internal(w, r, err)
+				return
+			}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"downloads": list, "signingCertificate": cert})
 		return
 	}
 	var issues issueList

@@ -60,7 +60,9 @@ func apiRoutes() []apiRoute {
 		route("GET", "/agent/download", "The agent installers, or with os and arch one installer").
 			q("os", "desktop operating system", "linux", "windows", "macos").q("arch", "processor", "amd64", "arm64").
 			q("kind", "installer kind (deb, tar.gz, exe, msi, zip)").
-			out(200, jsonObj{"downloads": []downloads.File{}}).file(200, "application/octet-stream", "An installer (with os and arch)"),
+			out(200, jsonObj{"downloads": []downloads.File{}, "signingCertificate": orNull{downloads.SigningCertificate{}}}).file(200, "application/octet-stream", "An installer (with os and arch)"),
+		route("GET", "/agent/download/certificate", "The development certificate the Windows installer is signed with, to trust it").
+			file(200, "application/x-x509-ca-cert", "The certificate (PEM)"),
 		route("DELETE", "/agent/{id}", "Disconnect and forget a computer").empty(204),
 		route("PUT", "/agent/{id}", "Rename one of the caller's computers and set its labels").in(agentInput{}).out(200, agentJSON{}),
 		route("POST", "/agent/{id}/token", "Rotate a connected computer's token: it gets a new one, the old one stops working").empty(204),

@@ -227,6 +227,7 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/agent", s.listAgents)
 	r.Get("/agent/pending", s.pendingAgents)
 	r.Get("/agent/download", s.agentDownload)
+	r.Get("/agent/download/certificate", s.agentDownloadCertificate)
 	r.Delete("/agent/{id}", s.disconnectAgent)
 	r.Put("/agent/{id}", s.updateAgent)
 	r.With(s.sessionOnly).Post("/agent/{id}/token", s.rotateAgentToken)

@@ -1,9 +1,12 @@
 // Command installers builds the agent's installers (make installers):
 //
-//	go run ./installer/cmd/installers --out dist/installers [--downloads data/downloads]
+//	go run ./installer/cmd/installers --out dist/installers [--downloads data/downloads] [--cache DIR] [--jobs N]
 //
 // --downloads copies them where a hub serves them (HUB_DOWNLOADS, default
-// <data>/downloads).
+// <data>/downloads). A platform whose inputs did not change since a build
+// is taken from the cache (--cache, default $TA_INSTALLERS_CACHE, else
+// ~/.cache/ta-installers; --cache "" builds everything); the others build
+// --jobs at a time (default: one per core).
 package main
 
 import (
@@ -23,6 +26,8 @@ func main() {
 	downloads := flag.String("downloads", "", "also copy the installers into this hub downloads folder")
 	version := flag.String("version", "0.1.0", "the agent's version (semantic)")
 	commit := flag.String("commit", gitCommit(), "the commit stamped into the agent")
+	cache := flag.String("cache", installer.DefaultCache(), "keep each platform's packages here, by a hash of their inputs (\"\": no cache)")
+	jobs := flag.Int("jobs", 0, "platforms built at once (0: one per core)")
 	flag.Parse()
 	repo, err := os.Getwd()
 	if err == nil {
@@ -32,7 +37,7 @@ func main() {
 		fail(fmt.Errorf("run from the repository's root (agent/main.go not found): %v", err))
 	}
 	made, err := installer.Build(context.Background(), installer.Options{Out: *out, Repo: repo, Version: *version, Commit: *commit,
-		Targets: installer.DefaultTargets(), Log: os.Stdout})
+		Targets: installer.DefaultTargets(), Log: os.Stdout, Cache: *cache, Jobs: *jobs})
 	if err != nil {
 		fail(err)
 	}

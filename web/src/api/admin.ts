@@ -156,8 +156,18 @@ export type AgentDownload = Omit<Schema<"File">, "os" | "arch" | "kind"> & {
 /** Query key of the downloads list (under "agent", refreshed with the agents). */
 export const agentDownloadsKey = ["agent", "downloads"] as const;
 
+/**
+ * hub/downloads SigningCertificate: the development certificate the Windows
+ * installer is signed with (null when a real one signs it, or none is built).
+ */
+export type SigningCertificate = Schema<"SigningCertificate">;
+
 /** GET /api/agent/download: sorted by OS and architecture, the preferred kind first. */
-export const listAgentDownloads = () => get<{ downloads: AgentDownload[] }>("/api/agent/download");
+export const listAgentDownloads = () =>
+  get<{ downloads: AgentDownload[]; signingCertificate: SigningCertificate | null }>("/api/agent/download");
+
+/** The address that serves the development signing certificate as an attachment. */
+export const agentCertificateHref = "/api/agent/download/certificate";
 
 /** The address that serves one download as an attachment (a plain link: the browser sends the session cookie). */
 export function agentDownloadHref(d: Pick<AgentDownload, "os" | "arch" | "kind">): string {

@@ -55,6 +55,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/download/certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The development certificate the Windows installer is signed with, to trust it */
+        get: operations["getAgentDownloadCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/pair/{code}": {
         parameters: {
             query?: never;
@@ -2452,6 +2469,14 @@ export interface components {
             ownerId?: string;
             visibility?: string;
         };
+        SigningCertificate: {
+            file: string;
+            /** Format: date-time */
+            notAfter: string;
+            sha1: string;
+            sha256: string;
+            subject: string;
+        };
         Skipped: {
             command: string;
             index: number;
@@ -2795,8 +2820,30 @@ export interface operations {
                 content: {
                     "application/json": {
                         downloads: components["schemas"]["File"][];
+                        signingCertificate: components["schemas"]["SigningCertificate"] | null;
                     };
                     "application/octet-stream": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getAgentDownloadCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate (PEM) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-x509-ca-cert": string;
                 };
             };
             default: components["responses"]["Error"];

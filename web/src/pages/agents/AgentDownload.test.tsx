@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AgentDownload as Download } from "../../api/admin";
+import type { AgentDownload as Download, SigningCertificate } from "../../api/admin";
 import { fakeFetch, renderPage } from "../../test/render";
 import { AgentDownload, AgentDownloadLink } from "./AgentDownload";
 
@@ -38,9 +38,18 @@ const linuxBuilds = [
   download("linux", "arm64", "tar.gz", 10_900_000),
 ];
 
-function serve(downloads: Download[]) {
-  return fakeFetch({ "GET /api/agent/download": { body: { downloads } } });
+function serve(downloads: Download[], signingCertificate: SigningCertificate | null = null) {
+  return fakeFetch({ "GET /api/agent/download": { body: { downloads, signingCertificate } } });
 }
+
+const thumbprint = "A1B2C3D4E5F60718293A4B5C6D7E8F9012345678";
+const devCert: SigningCertificate = {
+  file: "ta-agent-dev-signing.crt",
+  subject: "Test Automation Agent (development)",
+  notAfter: "2028-11-27T06:10:00Z",
+  sha1: thumbprint,
+  sha256: "C0FFEE".repeat(10) + "C0FE",
+};
 
 describe("AgentDownload", () => {
   it("says the hub has no installers yet and how its operator builds them", async () => {
@@ -134,6 +143,57 @@ describe("AgentDownload", () => {
     await screen.findByRole("link", { name: "Download the agent for Windows x86-64 (.exe)" });
     expect(screen.getByText(/Run it and follow the installer/)).toBeInTheDocument();
     expect(screen.queryByRole("region", { name: "Other systems" })).not.toBeInTheDocument();
+  });
+
+  it("offers the signing certificate beside a Windows installer and says how to trust it there first", async () => {
+    browserSays(UA.windows);
+    serve([download("windows", "amd64", "exe"), ...linuxBuilds], devCert);
+    renderPage(<AgentDownload />);
+    const link = await screen.findByRole("link", { name: "Download the agent for Windows x86-64 (.exe)" });
+    expect(link.closest(".download-primary")).toHaveTextContent(
+      "Windows names the installer's publisher as unknown until you trust this hub's signing certificate (below).",
+    );
+    const note = screen.getByRole("region", { name: "Signing certificate" });
+    const cert = within(note).getByRole("link", { name: "Download the certificate (ta-agent-dev-signing.crt)" });
+    expect(cert).toHaveAttribute("href", "/api/agent/download/certificate");
+    expect(cert).toHaveAttribute("download", "ta-agent-dev-signing.crt");
+    expect(note).toHaveTextContent("Test Automation Agent (development) · valid until 2028-11-27");
+    expect(within(note).getAllByText(thumbprint)[0]).toBeInTheDocument();
+    const details = [...note.querySelectorAll("details")];
+    expect(details.map((d) => [d.querySelector("summary")?.textContent, d.open])).toEqual([
+      ["How to trust it on Windows", true],
+      ["How to trust it on macOS", false],
+      ["How to trust it on Linux", false],
+    ]);
+    expect(details[0]).toHaveTextContent(
+      "Import-Certificate -FilePath .\\ta-agent-dev-signing.crt -CertStoreLocation Cert:\\CurrentUser\\Root",
+    );
+    expect(details[0]).toHaveTextContent("Cert:\\CurrentUser\\TrustedPublisher");
+    expect(details[0]).toHaveTextContent(`check that it is ${thumbprint}`);
+    expect(details[0]).toHaveTextContent(`Remove-Item Cert:\\CurrentUser\\Root\\${thumbprint}`);
+  });
+
+  it("tells a Linux visitor there is nothing to trust there, and not to trust it for web sites", async () => {
+    browserSays(UA.linux);
+    serve([...linuxBuilds, download("windows", "amd64", "exe")], devCert);
+    renderPage(<AgentDownload />);
+    const note = await screen.findByRole("region", { name: "Signing certificate" });
+    const first = note.querySelector("details") as HTMLDetailsElement;
+    expect(first.open).toBe(true);
+    expect(first).toHaveTextContent("How to trust it on Linux");
+    expect(first).toHaveTextContent("Nothing to trust: the certificate signs only the Windows installer.");
+    expect(first).toHaveTextContent("osslsigncode verify -CAfile ta-agent-dev-signing.crt -in");
+    expect(first).toHaveTextContent("Do not add the certificate to the system's store (update-ca-certificates)");
+    expect(screen.queryByText(/publisher as unknown until you trust/)).not.toBeInTheDocument();
+  });
+
+  it("says nothing of a certificate when the hub has none (a real one signs the installer)", async () => {
+    browserSays(UA.windows);
+    serve([download("windows", "amd64", "exe")]);
+    renderPage(<AgentDownload />);
+    await screen.findByRole("link", { name: "Download the agent for Windows x86-64 (.exe)" });
+    expect(screen.queryByRole("region", { name: "Signing certificate" })).not.toBeInTheDocument();
+    expect(screen.queryByText(/signing certificate/)).not.toBeInTheDocument();
   });
 
   it("copies the checksum", async () => {

@@ -8,6 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { agentDownloadHref, agentDownloadsKey, listAgentDownloads, type AgentDownload as Download, type AgentKind } from "../../api/admin";
 import { ErrorBox, Loading } from "../../components/ui";
 import "./agents.css";
+import { CertificateNote } from "./SigningCertificate";
 import {
   archName,
   detectPlatform,
@@ -48,7 +49,7 @@ export function AgentDownload() {
   const downloads = useDownloads();
   if (downloads.isPending) return <Loading label="Looking for the agent's installers" />;
   if (downloads.isError) return <ErrorBox error={downloads.error} title="The agent's downloads could not be listed" />;
-  const list = downloads.data.downloads;
+  const { downloads: list, signingCertificate: cert } = downloads.data;
   if (list.length === 0) {
     return (
       <div className="agent-download">
@@ -75,6 +76,11 @@ export function AgentDownload() {
             </p>
           )}
           <InstallSteps d={primary} />
+          {cert && (primary.kind === "exe" || primary.kind === "msi") && (
+            <p className="hint">
+              Windows names the installer's publisher as unknown until you trust this hub's signing certificate (below).
+            </p>
+          )}
         </div>
       ) : (
         <p className="notice">{noMatch(platform)}</p>
@@ -101,6 +107,7 @@ export function AgentDownload() {
           </ul>
         </section>
       )}
+      {cert && <CertificateNote cert={cert} os={platform.os} />}
     </div>
   );
 }
