@@ -338,7 +338,7 @@ function Editor({
           </span>
         }
       >
-        <StartRunButton test={test} beforeOpen={beforeRun} />
+        <StartRunButton test={test} document={doc} beforeOpen={beforeRun} />
         {!readOnly && (
           <button type="submit" form="editor-form" className="primary" disabled={!canSave}>
             {save.isPending ? "Saving…" : "Save"}

@@ -235,6 +235,20 @@ describe("StartRunButton", () => {
     expect(within(dialog).queryByText(/which only an environment fills/)).not.toBeInTheDocument();
   });
 
+  it("warns from the editor's document when the test object carries none", async () => {
+    // The editor loads the test without its document (it keeps the document
+    // apart, with unsaved edits): the warning must read the editor's one.
+    fakeFetch({ ...envs, "GET /api/agent": { body: { agents: [], needed: true } } });
+    const doc = { dsl: 2, name: "Checkout", steps: [{ id: "s1", type: "navigate", url: "${baseUrl}/cart" }] };
+    renderPage(<StartRunButton test={makeTest({ document: undefined })} document={doc} />, { route: "/tests/tc_1", path: "/tests/:id" });
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    const dialog = await screen.findByRole("dialog", { name: "Run Checkout" });
+    const env = within(dialog).getByLabelText("Environment");
+    await within(env).findByRole("option", { name: "Staging" });
+    await userEvent.selectOptions(env, "");
+    expect(within(dialog).getByText(/which only an environment fills/)).toBeInTheDocument();
+  });
+
   describe("what it says about the agents", () => {
     const agent = (over: { headless?: boolean; [k: string]: unknown }) => ({
       id: "agt_1",

@@ -16,17 +16,21 @@ import { DataRunFields, useDataRunChoice } from "./DataRunFields";
 import { AgentChoiceField, useAgentChoice } from "./AgentChoiceField";
 
 /** usesBaseUrl reports whether a test's document refers to ${baseUrl}, which only an environment fills. */
-export function usesBaseUrl(test: Test): boolean {
-  return test.document !== undefined && JSON.stringify(test.document).includes("${baseUrl}");
+export function usesBaseUrl(test: Test, document?: unknown): boolean {
+  const doc = document ?? test.document;
+  return doc !== undefined && JSON.stringify(doc).includes("${baseUrl}");
 }
 
 export function StartRunButton({
   test,
   className = "primary",
   beforeOpen,
+  document,
 }: {
   test: Test;
   className?: string;
+  /** The document the run will use when the test object carries none (the editor's). */
+  document?: unknown;
   /** Called before the dialog opens (the editor saves unsaved changes); false keeps it closed. */
   beforeOpen?: () => Promise<boolean>;
 }) {
@@ -40,12 +44,12 @@ export function StartRunButton({
       <button type="button" className={className} onClick={onRun}>
         Run
       </button>
-      {open && <StartRunDialog test={test} onClose={() => setOpen(false)} />}
+      {open && <StartRunDialog test={test} document={document} onClose={() => setOpen(false)} />}
     </>
   );
 }
 
-function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) {
+function StartRunDialog({ test, document, onClose }: { test: Test; document?: unknown; onClose: () => void }) {
   const navigate = useNavigate();
   const options = useRunOptions(test.projectId);
   const { envId, chosen, headed, screenshots } = options;
@@ -75,7 +79,7 @@ function StartRunDialog({ test, onClose }: { test: Test; onClose: () => void }) 
     <Modal title={`Run ${test.name}`} onClose={onClose}>
       <form className="form start-run" onSubmit={submit}>
         <EnvironmentField options={options} />
-        {!envId && usesBaseUrl(test) && (
+        {!envId && usesBaseUrl(test, document) && (
           <p className="notice notice-warn" role="status">
             This test uses <code>{"${baseUrl}"}</code>, which only an environment fills: choose one, or its steps fail to open their pages.
           </p>
