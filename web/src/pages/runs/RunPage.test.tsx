@@ -346,7 +346,8 @@ describe("RunPage", () => {
       }),
     );
     const drawn = await within(thumb).findByTestId("element-box");
-    expect(drawn.style.left).toBe("10%");
-    expect(drawn.style.width).toBe("20%");
+    // The filmstrip shows the page at 0.6 of its size: 100 px from the left is 60 px.
+    expect(drawn.style.left).toBe("60px");
+    expect(drawn.style.width).toBe("120px");
   });
 });

@@ -21,6 +21,8 @@ import {
 } from "../../api/runs";
 import {
   boxOnImage,
+  FILM,
+  filmView,
   describeLocator,
   initialRunView,
   mergeSteps,
@@ -280,7 +282,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           shots={gallery}
           onOpen={setShot}
           picture={(f: FilmShot) => (
-            <ShotImage src={artifactUrl(run.runId, f.name)} alt="" box={gallery.find((g) => g.name === f.name)?.box ?? null} lazy />
+            <FilmPicture src={artifactUrl(run.runId, f.name)} box={gallery.find((g) => g.name === f.name)?.box ?? null} />
           )}
         />
       )}
@@ -494,6 +496,30 @@ function ShotImage({ src, alt, box, lazy }: { src: string; alt: string; box: Run
           className="run-shot-box"
           data-testid="element-box"
           style={{ left: `${rect.left}%`, top: `${rect.top}%`, width: `${rect.width}%`, height: `${rect.height}%` }}
+        />
+      )}
+    </span>
+  );
+}
+
+/** A filmstrip picture: the part of the screenshot around the step's element, readable as it is. */
+function FilmPicture({ src, box }: { src: string; box: RunBox | null }) {
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  const v = size ? filmView(box, size.width, size.height) : null;
+  return (
+    <span className="run-film-window" style={{ width: FILM.width, height: FILM.height }}>
+      <img
+        src={src}
+        alt=""
+        loading="lazy"
+        style={v ? { width: v.imgWidth, left: v.imgLeft, top: v.imgTop } : undefined}
+        onLoad={(e) => setSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
+      />
+      {v?.box && (
+        <span
+          className="run-shot-box"
+          data-testid="element-box"
+          style={{ left: v.box.left, top: v.box.top, width: v.box.width, height: v.box.height }}
         />
       )}
     </span>

@@ -3,6 +3,8 @@ import type { RunEvent } from "../../api/runs";
 import type { RunBox } from "../../api/runs";
 import {
   boxOnImage,
+  FILM,
+  filmView,
   initialRunView,
   mergeSteps,
   runStatusOf,
@@ -243,5 +245,40 @@ describe("explaining a step", () => {
       { label: "set to", value: "3" },
       { label: "name", value: "n" },
     ]);
+  });
+});
+
+describe("filmView", () => {
+  const box = (x: number, y: number, w: number, h: number) => ({
+    x,
+    y,
+    width: w,
+    height: h,
+    viewportWidth: 1280,
+    viewportHeight: 800,
+    dpr: 1,
+  });
+
+  it("shows the top left corner at a readable scale when the step has no element", () => {
+    const v = filmView(null, 1280, 800);
+    expect(v.imgWidth).toBe(1280 * FILM.scale);
+    expect([v.imgLeft, v.imgTop, v.box]).toEqual([0, 0, null]);
+  });
+
+  it("centres the element, outlined, in the picture", () => {
+    const v = filmView(box(900, 500, 100, 40), 1280, 800);
+    expect(v.box).not.toBeNull();
+    const b = v.box!;
+    expect(b.left + b.width / 2).toBeCloseTo(FILM.width / 2, 0);
+    expect(b.top + b.height / 2).toBeCloseTo(FILM.height / 2, 0);
+    expect(b.width).toBeCloseTo(100 * FILM.scale);
+  });
+
+  it("stays inside the page near its edges, and maps a high-density screenshot", () => {
+    const v = filmView({ ...box(1250, 780, 20, 10), dpr: 2 }, 2560, 1600);
+    // The picture ends where the page ends: nothing past its right or bottom edge.
+    expect(v.imgLeft + v.imgWidth).toBeCloseTo(FILM.width, 0);
+    expect(v.imgTop + 800 * FILM.scale).toBeCloseTo(FILM.height, 0);
+    expect(v.box!.left + v.box!.width).toBeLessThanOrEqual(FILM.width + 0.01);
   });
 });

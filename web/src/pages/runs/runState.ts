@@ -454,3 +454,47 @@ export function consoleLines(used: Record<string, string> | null): string[] {
   const c = used?.console;
   return c ? c.split("\n") : [];
 }
+
+/** The filmstrip's picture: its size in CSS pixels and the page's scale in it. */
+export const FILM = { width: 320, height: 200, scale: 0.6 };
+
+/** Where a filmstrip picture shows its screenshot (all in CSS pixels of the picture). */
+export interface FilmView {
+  /** The image's size and offset in the picture. */
+  imgWidth: number;
+  imgLeft: number;
+  imgTop: number;
+  /** The element's outline in the picture, when the step has one that shows. */
+  box: { left: number; top: number; width: number; height: number } | null;
+}
+
+/**
+ * filmView frames a screenshot for the filmstrip at a readable scale (text
+ * at 0.6 of its size, not the quarter a whole 1280 px page shrunk to 320
+ * would leave): the part of the page around the step's element, or its top
+ * left corner when the step has none. naturalWidth is the image's width;
+ * the box's dpr maps image pixels to page pixels.
+ */
+export function filmView(box: RunBox | null, naturalWidth: number, naturalHeight: number): FilmView {
+  const dpr = box && box.dpr > 0 ? box.dpr : 1;
+  const pageW = naturalWidth / dpr;
+  const pageH = naturalHeight / dpr;
+  const s = FILM.scale;
+  const w = FILM.width / s; // the window, in page pixels
+  const h = FILM.height / s;
+  let x = 0;
+  let y = 0;
+  const fits = boxOnImage(box, naturalWidth, naturalHeight) !== null;
+  if (box && fits) {
+    const clamp = (v: number, max: number) => Math.max(0, Math.min(v, Math.max(0, max)));
+    x = clamp(box.x + box.width / 2 - w / 2, pageW - w);
+    y = clamp(box.y + box.height / 2 - h / 2, pageH - h);
+  }
+  const r = (v: number) => Math.round(v * 100) / 100 || 0; // no -0
+  return {
+    imgWidth: r(pageW * s),
+    imgLeft: r(-x * s),
+    imgTop: r(-y * s),
+    box: box && fits ? { left: r((box.x - x) * s), top: r((box.y - y) * s), width: r(box.width * s), height: r(box.height * s) } : null,
+  };
+}
