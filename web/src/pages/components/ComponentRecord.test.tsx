@@ -60,10 +60,11 @@ describe("Record in the component editor", () => {
     await user.type(within(panel).getByLabelText("Start URL"), "http://site.test/");
     await user.click(within(panel).getByRole("button", { name: "Start recording" }));
     await waitFor(() => expect(calls.find((c) => c.path === "/api/record/start")?.headers["x-project-id"]).toBe("prj_1"));
-    await waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
-    FakeEventSource.all[0].emit("step", { seq: 1, step: click });
+    // The recording's steps come on its events stream (its live picture has a stream of its own).
+    await waitFor(() => expect(FakeEventSource.all.some((e) => e.url.endsWith("/events"))).toBe(true));
+    FakeEventSource.all.find((e) => e.url.endsWith("/events"))!.emit("step", { seq: 1, step: click });
     await user.click(await within(panel).findByRole("button", { name: "Stop and add the steps" }));
-    expect(await within(panel).findByText("Added 1 recorded step to the test (unsaved).")).toBeInTheDocument();
+    expect(await within(panel).findByText("Added 1 recorded step to the component (unsaved).")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: 'Step 1: Click the button "Sign in"' })).toBeInTheDocument();
   });
 });

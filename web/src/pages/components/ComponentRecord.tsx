@@ -49,7 +49,9 @@ export function ComponentRecord({
       <button ref={button} type="button" aria-expanded={open} disabled={open} onClick={() => setOpen(true)}>
         Record
       </button>
-      {open && <RecordPanel recording={recording} authoring={authoring} registry={registry} onInsert={onInsert} onClose={close} />}
+      {open && (
+        <RecordPanel recording={recording} authoring={authoring} registry={registry} onInsert={onInsert} onClose={close} into="component" />
+      )}
     </div>
   );
 }

@@ -28,6 +28,7 @@ export function RecordPanel({
   registry,
   onInsert,
   onClose,
+  into = "test",
 }: {
   recording: RecordingState;
   authoring: Authoring;
@@ -35,6 +36,8 @@ export function RecordPanel({
   /** Puts steps into the test at the cursor; answers how many were added. */
   onInsert: (steps: JsonObject[]) => number;
   onClose: () => void;
+  /** What the steps go into, in its messages: "test" or "component". */
+  into?: string;
 }) {
   const id = useId();
   const { rec, live, streamLost, start, stop, forget } = recording;
@@ -71,7 +74,7 @@ export function RecordPanel({
   /** add puts steps into the test and leaves the recording behind. */
   const add = (steps: JsonObject[]) => {
     const n = steps.length > 0 ? onInsert(steps) : 0;
-    setAdded(n === 0 ? "No new steps were captured." : `Added ${n} recorded step${n === 1 ? "" : "s"} to the test (unsaved).`);
+    setAdded(n === 0 ? "No new steps were captured." : `Added ${n} recorded step${n === 1 ? "" : "s"} to the ${into} (unsaved).`);
     forget();
   };
   const onStop = async () => {
@@ -229,7 +232,7 @@ export function RecordPanel({
           <div className="modal-body">
             <p>
               {captured.length} step{captured.length === 1 ? " was" : "s were"} captured. Closing the panel
-              {isRunning ? " stops the recording" : ""}. Add them to the test first?
+              {isRunning ? " stops the recording" : ""}. Add them to the {into} first?
             </p>
           </div>
           <div className="modal-actions">

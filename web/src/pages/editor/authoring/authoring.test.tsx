@@ -251,8 +251,9 @@ describe("Pick", () => {
     ).toBeInTheDocument();
 
     const table = await within(panel).findByRole("table", {}, { timeout: 3000 });
-    // The pick filled the step at once, best unique locator first.
-    expect(screen.getByLabelText("Locator 1 kind")).toHaveValue("testId");
+    // The pick filled the step at once, best unique locator first (the fill
+    // lands in the render after the table's).
+    await waitFor(() => expect(screen.getByLabelText("Locator 1 kind")).toHaveValue("testId"));
     expect(screen.getByLabelText("Locator 2 kind")).toHaveValue("label");
     expect(within(panel).getByText(/Filled with testId=email/)).toBeInTheDocument();
     const rows = within(table).getAllByRole("row").slice(1);
