@@ -69,7 +69,7 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
     await expect(page.locator(".editor-toolbar").getByLabel("Environment")).toHaveValue(/^env_/);
     await panel.getByLabel("Start URL").fill("/login.html");
     await panel.getByRole("button", { name: "Start recording" }).click();
-    await expect(panel.getByRole("status")).toHaveText("Recording", { timeout: 30_000 });
+    await expect(panel.locator(".record-status")).toHaveText("Recording", { timeout: 30_000 });
 
     const rec = await agentPage(port, "login.html");
     await rec.getByLabel("Email").click();
@@ -117,9 +117,13 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
   });
 
   await test.step("pick an element in the agent's browser and use one of its locators", async () => {
+    // Step 2 comes after step 1: the picker opens where it happens, step 1
+    // replayed on the editor's live session.
     await page.getByRole("button", { name: /^Step 2: / }).click();
     await expect(
-      page.getByText("Click the element in the agent's page, in a fresh page at ${baseUrl}/login.html with the environment Staging."),
+      page.getByText(
+        "Click the element in the agent's page, in the page where this step happens (the steps before it run first on your live session).",
+      ),
     ).toBeVisible();
     await page.getByRole("button", { name: "Pick element" }).click();
     const picker = page.getByRole("region", { name: "Pick element" });

@@ -320,6 +320,15 @@ function Editor({
     options: runOptions,
     recordingId: recording.rec && running(recording.rec) ? recording.rec.id : null,
     pageUrl: firstNavigateUrl(doc.steps),
+    // The picker opens where the step happens: its steps before run on the live session first.
+    stepPage: test.can.run
+      ? async (stepId) => {
+          if (doc.steps.findIndex((st) => st.id === stepId) <= 0) return null;
+          const s = await live.ensure();
+          return { sessionId: s.id, stepId, document: doc as unknown as JsonObject };
+        }
+      : undefined,
+    firstStepId: typeof doc.steps[0]?.id === "string" ? doc.steps[0].id : null,
   };
 
   const notice = readOnly && (READ_ONLY_NOTICE[test.status] ?? "You can view this test but not edit it.");

@@ -67,7 +67,7 @@ export function useLiveRun(projectId: string, testId: string, environmentId: str
   };
   const run = (doc: EditorDocument, body: Omit<LiveRunBody, "document">) =>
     act((s) => runLive(s.id, { ...body, document: doc as unknown as LiveRunBody["document"] }));
-  return { projectId, session, problem, pending: pending || busy(session), run, act };
+  return { projectId, session, problem, pending: pending || busy(session), run, act, ensure };
 }
 
 export type LiveRun = ReturnType<typeof useLiveRun>;
@@ -119,7 +119,7 @@ export function LiveRunBar({
       <div className="row">
         <strong>Step by step</strong>
         <span role="status" className="muted" aria-label="Live session">
-          {s ? `Live session: ${s.status}` : "Runs on your agent, with your unsaved changes"}
+          {s ? `Live session: ${s.status}` : "Runs on your agent, the steps as shown here, saved or not"}
         </span>
         <span className="spacer" />
         <span className="muted small" aria-label="Live session environment">

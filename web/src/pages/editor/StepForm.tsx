@@ -202,6 +202,7 @@ function TargetField({ param: p, step, onChange, issues, kinds, idBase }: ParamP
       />
       <PickTarget
         label={paramLabel(p.name)}
+        stepId={typeof step.id === "string" ? step.id : undefined}
         onTarget={(t, el) => {
           const next = withField(step, "target", t);
           // An assertion of the picked element's text starts from the text it has now.

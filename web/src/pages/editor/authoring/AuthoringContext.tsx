@@ -4,6 +4,7 @@
 // and the address a fresh page opens otherwise (the test's first navigate).
 import { createContext, useContext } from "react";
 import { ApiError, describeError, type PageChoice } from "../../../api";
+import type { JsonObject } from "../../../api/editorApi";
 import type { RunOptions } from "../../runs/RunOptionsFields";
 
 export interface Authoring {
@@ -14,7 +15,18 @@ export interface Authoring {
   recordingId: string | null;
   /** The test's first navigate url, or "" (then the environment's base URL). */
   pageUrl: string;
+  /**
+   * stepPage gives, for a step that has steps before it, the editor's live
+   * session with those steps replayed on its page (the picker then opens
+   * where the step happens); null for the first step.
+   */
+  stepPage?: (stepId: string) => Promise<StepPage | null>;
+  /** The test's first step's id: picking for it opens a fresh page. */
+  firstStepId?: string | null;
 }
+
+/** StepPage is a picker's start on the live session's page, before the step. */
+export type StepPage = { sessionId: string; stepId: string; document: JsonObject };
 
 const AuthoringContext = createContext<Authoring | null>(null);
 
@@ -34,9 +46,10 @@ export function pageChoice(a: Authoring): PageChoice {
   return out;
 }
 
-/** pageWords says the same in words, for the panels. */
-export function pageWords(a: Authoring): string {
+/** pageWords says the same in words, for the panels; atStep: a step with steps before it. */
+export function pageWords(a: Authoring, atStep = false): string {
   if (a.recordingId) return "in the recording's page";
+  if (atStep && a.stepPage) return "in the page where this step happens (the steps before it run first on your live session)";
   const env = a.options.chosen ? ` with the environment ${a.options.chosen.name}` : "";
   if (a.pageUrl) return `in a fresh page at ${a.pageUrl}${env}`;
   return a.options.chosen ? `in a fresh page at the base URL of ${a.options.chosen.name}` : "in a blank page";

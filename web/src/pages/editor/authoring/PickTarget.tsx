@@ -50,9 +50,12 @@ function candidateText(l: RankedLocator): string {
 
 export function PickTarget({
   label,
+  stepId,
   onTarget,
 }: {
   label: string;
+  /** The step picked for: with steps before it, the picker opens the page where it happens. */
+  stepId?: string;
   /** Fills the step's target; element is what was picked (its text prefills an assertion). */
   onTarget: (target: JsonObject, element: PickedElement | null) => void;
 }) {
@@ -62,7 +65,11 @@ export function PickTarget({
   const [used, setUsed] = useState<string | null>(null);
   const qc = useQueryClient();
   const start = useMutation({
-    mutationFn: () => startPicker(authoring?.projectId ?? "", { ...pageChoice(authoring!), headed: true }),
+    mutationFn: async () => {
+      const a = authoring!;
+      const at = !a.recordingId && stepId && a.stepPage ? await a.stepPage(stepId) : null;
+      return startPicker(a.projectId, at ? { ...at, document: at.document as never } : { ...pageChoice(a), headed: true });
+    },
     onMutate: () => setUsed(null),
     onSuccess: (p) => {
       qc.setQueryData(["picker", p.id], p);
@@ -144,7 +151,7 @@ export function PickTarget({
           {start.isPending ? "Opening…" : `Pick ${label.toLowerCase()}`}
         </button>
         <span className="hint" id={`${id}-where`}>
-          {needEnv ?? `Click the element in the agent's page, ${pageWords(authoring)}.`}
+          {needEnv ?? `Click the element in the agent's page, ${pageWords(authoring, !!stepId && stepId !== authoring.firstStepId)}.`}
         </span>
         {used && (
           <p role="status" className="muted">

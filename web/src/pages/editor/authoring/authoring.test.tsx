@@ -210,6 +210,36 @@ describe("Record", () => {
 });
 
 describe("Pick", () => {
+  const liveSession = {
+    id: "ses_1",
+    status: "ready",
+    testId: "tc_1",
+    environmentId: "env_1",
+    steps: {},
+    url: "",
+    createdAt: "2026-11-27T07:00:00Z",
+  };
+
+  it("picks for the first step on a fresh page, without a live session", async () => {
+    const doc = { ...baseDoc(), steps: [{ id: "c1", type: "click", target: { locators: [{ kind: "css", value: "#go" }] } }] };
+    const idle = { id: "pck_1", status: "ready", mode: "pick", element: null, target: null, error: null };
+    const { calls } = fakeFetch(
+      routes(
+        {
+          "POST /api/pick/start": { status: 201, body: idle },
+          "GET /api/pick/pck_1": { body: idle },
+          "POST /api/pick/pck_1/close": { status: 204 },
+        },
+        doc,
+      ),
+    );
+    renderEditor();
+    await userEvent.click(await screen.findByRole("button", { name: /^Step 1:/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Pick element" }));
+    await waitFor(() => expect(calls.find((c) => c.path === "/api/pick/start")?.body).toEqual({ environmentId: "env_1", headed: true }));
+    expect(calls.some((c) => c.path === "/api/sessions")).toBe(false);
+  });
+
   it("lists every candidate with score and matches, and Use fills the target with the unique ones as fallbacks", async () => {
     const picked = {
       id: "pck_1",
@@ -235,16 +265,19 @@ describe("Pick", () => {
         "GET /api/pick/pck_1": () => ({ body: polls++ === 0 ? { ...picked, status: "ready", element: null, target: null } : picked }),
         "POST /api/pick/pck_1/mode": { body: { ...picked, mode: "inspect" } },
         "POST /api/pick/pck_1/close": { status: 204 },
+        "POST /api/sessions": { status: 201, body: liveSession },
       }),
     );
     renderEditor();
     await userEvent.click(await screen.findByRole("button", { name: /^Step 2:/ }));
+    expect(screen.getByText(/in the page where this step happens/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Pick element" }));
-    expect(calls.find((c) => c.path === "/api/pick/start")?.body).toEqual({
-      url: "${baseUrl}/login",
-      environmentId: "env_1",
-      headed: true,
-    });
+    // Step 2 happens after step 1: the picker opens on the live session's
+    // page with the steps before it replayed, not on a fresh page.
+    await waitFor(() => expect(calls.find((c) => c.path === "/api/pick/start")).toBeDefined());
+    expect(calls.find((c) => c.path === "/api/sessions")?.body).toEqual({ testId: "tc_1", environmentId: "env_1" });
+    const body = calls.find((c) => c.path === "/api/pick/start")?.body as { sessionId: string; stepId: string; document: EditorDocument };
+    expect([body.sessionId, body.stepId, body.document.steps.map((st) => st.id)]).toEqual(["ses_1", "s2", ["s1", "s2"]]);
     const panel = await screen.findByRole("region", { name: "Pick element" });
     expect(
       within(panel).getByText("Click an element in the live picture below (or in the agent's browser window, when it shows one)."),

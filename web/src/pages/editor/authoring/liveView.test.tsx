@@ -41,6 +41,8 @@ function renderEditor(envs: ReturnType<typeof env>[], doc: EditorDocument = base
   const fetched = fakeFetch({
     ...testRoutes(testJSON({}, doc)),
     "GET /api/environments": { body: { environments: envs } },
+    // A step after the first is picked on the live session's page (the steps before it replayed).
+    "POST /api/sessions": { status: 201, body: { id: "ses_1", status: "ready", testId: "tc_1", steps: {}, url: "" } },
     ...extra,
   });
   renderPage(<EditorPage />, { route: "/tests/tc_1", path: "/tests/:id" });
@@ -77,11 +79,9 @@ describe("the editor's environment choice", () => {
     await userEvent.selectOptions(screen.getByLabelText("Environment"), "env_2");
     expect(pick).toBeEnabled();
     await userEvent.click(pick);
-    expect(calls.find((c) => c.path === "/api/pick/start")?.body).toEqual({
-      url: "${baseUrl}/login",
-      environmentId: "env_2",
-      headed: true,
-    });
+    await waitFor(() => expect(calls.find((c) => c.path === "/api/pick/start")).toBeDefined());
+    expect(calls.find((c) => c.path === "/api/sessions")?.body).toEqual({ testId: "tc_1", environmentId: "env_2" });
+    expect(calls.find((c) => c.path === "/api/pick/start")?.body).toMatchObject({ sessionId: "ses_1", stepId: "s2" });
   });
 });
 
