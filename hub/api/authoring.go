@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/testautomation/ta/hub/access"
@@ -305,46 +304,7 @@ func (s *Server) recordingEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	_, project, _, _ := s.authoring.Owner(id)
-	ctx, done := s.guardStream(r, project)
-	defer done()
-	flusher, ok := w.(http.Flusher)
-	if !ok {
-		writeError(w, http.StatusInternalServerError, codeInternal, "streaming is not supported here")
-		return
-	}
-	var after int64
-	if v := r.Header.Get("Last-Event-ID"); v != "" {
-		after, _ = strconv.ParseInt(v, 10, 64)
-	}
-	wake, stop := s.authoring.Watch(id)
-	defer stop()
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	flusher.Flush()
-	keep := time.NewTicker(sseKeepAlive)
-	defer keep.Stop()
-	for {
-		events, ended := s.authoring.Events(id, after)
-		for _, e := range events {
-			fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.N, e.Kind, e.Data)
-			after = e.N
-		}
-		flusher.Flush()
-		if ended {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-wake:
-		case <-keep.C:
-			fmt.Fprint(w, ": keep-alive\n\n")
-			flusher.Flush()
-		}
-	}
+	s.streamSession(w, r, id)
 }
 
 // pickStart opens a picker: in a recording's page, or a fresh one at url.
