@@ -35,8 +35,8 @@ func waitFor(s *stepRun, ctx context.Context, st protocol.Step) error {
 	})
 }
 
-// expectState checks once that the target is visible, hidden, attached or
-// detached.
+// expectState checks once that the target is visible, hidden, attached,
+// detached, enabled, disabled, editable or readonly.
 func (s *stepRun) expectState(ctx context.Context, t *protocol.Target, state string) error {
 	el, err := s.resolve(ctx, t)
 	var nf *notFound
@@ -54,6 +54,8 @@ func (s *stepRun) expectState(ctx context.Context, t *protocol.Target, state str
 		return nil
 	case "detached":
 		return errors.New("expected the element to be detached, but it is still in the page")
+	case "enabled", "disabled", "editable", "readonly":
+		return s.expectFlag(ctx, el, state)
 	}
 	v, err := callValue(ctx, s.r.tab.sess, el.obj, visibleJS)
 	if err != nil {
@@ -124,9 +126,11 @@ func (s *stepRun) expectPage(ctx context.Context, st protocol.Step, what, expr s
 
 // matcher compares a string with a step's expected value as its match
 // mode says: equals (whole text, whitespace normalised), contains (also
-// normalised) or regex (Go syntax, on the text as read).
+// normalised) or regex (Go syntax, on the text as read); with not (the
+// step's not: true) it holds when that comparison does not.
 type matcher struct {
 	mode, expected string
+	not            bool
 	re             *regexp.Regexp
 	mask           *masker // masks the expected value and what the page shows before they are quoted for a message
 }
@@ -135,7 +139,7 @@ func newMatcher(st protocol.Step, mask *masker) (*matcher, error) {
 	if st.Expected == nil {
 		return nil, permanent("the step has no expected value")
 	}
-	m := &matcher{mode: st.MatchOrDefault(), expected: *st.Expected, mask: mask}
+	m := &matcher{mode: st.MatchOrDefault(), expected: *st.Expected, not: st.Not, mask: mask}
 	switch m.mode {
 	case "equals", "contains":
 	case "regex":
@@ -153,7 +157,6 @@ func newMatcher(st protocol.Step, mask *masker) (*matcher, error) {
 // check returns nil when actual matches, else an error saying how not.
 func (m *matcher) check(what, actual string) error {
 	var ok bool
-	verb := "to " + map[string]string{"equals": "equal", "contains": "contain", "regex": "match"}[m.mode]
 	switch m.mode {
 	case "equals":
 		ok = normSpace(actual) == normSpace(m.expected)
@@ -162,13 +165,13 @@ func (m *matcher) check(what, actual string) error {
 	case "regex":
 		ok = m.re.MatchString(actual)
 	}
-	if ok {
+	if ok != m.not {
 		return nil
 	}
 	// Both sides are masked before they are quoted: a quoted escape of an
 	// escaped form (a script's JSON.stringify of a secret) is no form the
 	// masker knows.
-	return fmt.Errorf("expected the %s %s %s, but it is %s", what, verb, strconv.Quote(m.mask.String(m.expected)), strconv.Quote(clip(m.mask.String(actual), 300)))
+	return fmt.Errorf("expected the %s %s %s, but it is %s", what, m.verb(), strconv.Quote(m.mask.String(m.expected)), strconv.Quote(clip(m.mask.String(actual), 300)))
 }
 
 // clip shortens s to n runes for messages.

@@ -122,7 +122,8 @@ func screenshotStep(s *stepRun, ctx context.Context, st protocol.Step) error {
 
 var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// setVariable sets a variable from its value or the target's text.
+// setVariable sets a variable from its value, or from what from names
+// (see setFrom): the target's text when it has a target and no from.
 func setVariable(s *stepRun, ctx context.Context, st protocol.Step) error {
 	if !identRe.MatchString(st.Name) {
 		return permanent("invalid variable name %q: use letters, digits and _, not starting with a digit", st.Name)
@@ -132,20 +133,20 @@ func setVariable(s *stepRun, ctx context.Context, st protocol.Step) error {
 		s.use("result", *st.Value)
 		return nil
 	}
-	if st.Target == nil {
-		return permanent("setVariable needs a value or a target")
+	from := st.From
+	if from == "" && st.Target != nil {
+		from = "text"
+	}
+	if from == "" {
+		return permanent("setVariable needs a value, a target or from")
 	}
 	return s.poll(ctx, "for the element", func(ctx context.Context) error {
-		el, err := s.resolve(ctx, st.Target)
+		v, err := s.setFrom(ctx, st, from)
 		if err != nil {
 			return err
 		}
-		v, err := callValue(ctx, s.r.tab.sess, el.obj, textJS)
-		if err != nil {
-			return err
-		}
-		s.r.vars[st.Name] = v.Str()
-		s.use("result", v.Str())
+		s.r.vars[st.Name] = v
+		s.use("result", v)
 		return nil
 	})
 }
@@ -160,18 +161,31 @@ func script(s *stepRun, ctx context.Context, st protocol.Step) error {
 		return permanent("invalid variable name %q in assign", st.Assign)
 	}
 	fn, refs := protocol.ScriptSource(st.Code)
+	// The code is the body of an async function, so it may await; the
+	// promise it returns is awaited (callOn), as the editor's Try does.
+	fn = "async " + fn
 	vars := map[string]any{}
 	secrets := map[string]string{}
+	var fields []string // bases of dotted references
 	for _, ref := range refs {
-		v, ok := s.r.lookup(ref)
-		if !ok {
-			return unknownRef(ref)
+		v, err := s.r.value(ref) // a missing field fails here, as in any other step
+		if err != nil {
+			return err
 		}
 		if name, isSecret := strings.CutPrefix(ref, protocol.SecretPrefix); isSecret {
 			secrets[name] = v
+		} else if base, _, dotted := strings.Cut(ref, "."); dotted {
+			fields = append(fields, base)
 		} else {
 			vars[ref] = v
 		}
+	}
+	// ${resp.body.id} is vars.resp.body.id in the code: the variable
+	// arrives parsed, so its fields keep their JSON types (and a plain
+	// ${resp} in the same script reads the parsed value too).
+	for _, base := range fields {
+		raw, _ := s.r.plain(base)
+		vars[base] = json.RawMessage(raw)
 	}
 	if len(secrets) > 0 {
 		vars["secrets"] = secrets

@@ -121,6 +121,12 @@ func TestStepTypes(t *testing.T) {
 		{"screenshots of the page and of an element", nil, []protocol.Step{nav("/login.html"),
 			{Type: "screenshot", Name: "login page"}, {Type: "screenshot", FullPage: true},
 			{Type: "screenshot", Name: "logo.png", Target: tgt(loc("alt", "Company logo"))}}},
+		{"assertions, log and request of issue 28 (asserts_test.go, request_test.go)", nil, []protocol.Step{nav("/asserts.html"),
+			checked(css("#agree"), nil), {Type: "assertEnabled", Target: css("#ok-btn")}, {Type: "assertEditable", Target: css("#ed")},
+			attrIs(css("#home"), "href", "equals", "/home", false), countIs(css("li.item"), 4),
+			{Type: "assertSelected", Target: css("#size"), Expected: protocol.Ptr("Large")},
+			{Type: "request", URL: siteURL("/login.html"), ExpectStatus: 200, Assign: "page"}, varIs("page.status", "equals", "200"),
+			{Type: "log", Message: "status ${page.status}"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

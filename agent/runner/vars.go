@@ -1,7 +1,11 @@
 package runner
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/testautomation/ta/protocol"
@@ -9,20 +13,114 @@ import (
 
 // lookup resolves a reference as written between ${ and }: a secret, or a
 // variable set by the run, else job.Variables (environment, data row),
-// else the document's variables.
+// else the document's variables; a dotted reference (resp.body.id) reads a
+// field of a variable holding JSON (see field).
 func (r *run) lookup(ref string) (string, bool) {
+	v, err := r.value(ref)
+	return v, err == nil
+}
+
+// value is lookup saying why a reference has no value.
+func (r *run) value(ref string) (string, error) {
 	if name, ok := strings.CutPrefix(ref, protocol.SecretPrefix); ok {
-		v, ok := r.job.Secrets[name]
-		return v, ok
+		if v, ok := r.job.Secrets[name]; ok {
+			return v, nil
+		}
+		return "", unknownRef(ref)
 	}
-	if v, ok := r.vars[ref]; ok {
+	base, path, dotted := strings.Cut(ref, ".")
+	v, ok := r.plain(base)
+	switch {
+	case !ok:
+		return "", unknownRef(base)
+	case !dotted:
+		return v, nil
+	}
+	return field(base, v, path)
+}
+
+// plain looks up a variable by its whole name.
+func (r *run) plain(name string) (string, bool) {
+	if v, ok := r.vars[name]; ok {
 		return v, true
 	}
-	if v, ok := r.job.Variables[ref]; ok {
+	if v, ok := r.job.Variables[name]; ok {
 		return v, true
 	}
-	v, ok := r.job.Document.Variables[ref]
+	v, ok := r.job.Document.Variables[name]
 	return v, ok
+}
+
+// field reads path (dot-separated object keys and array indexes) in the
+// JSON text v of the variable base, as a request step's assign stores its
+// answer: ${resp.status}, ${resp.body.items.0.id}. A string field is
+// its text, null is "", anything else its JSON. A path the value does not
+// have fails the step: waiting cannot make it appear.
+func field(base, v, path string) (string, error) {
+	var cur any
+	d := json.NewDecoder(strings.NewReader(v))
+	d.UseNumber() // ids beyond 2^53 stay as written
+	if err := d.Decode(&cur); err != nil {
+		return "", permanent("${%s.%s}: the variable %s does not hold JSON, so it has no fields (it is %s)", base, path, base, strconv.Quote(clip(v, 80)))
+	}
+	walked := base
+	for _, key := range strings.Split(path, ".") {
+		switch c := cur.(type) {
+		case map[string]any:
+			next, ok := c[key]
+			if !ok {
+				return "", permanent("${%s.%s}: %s has no field %q (it has %s)", base, path, walked, key, keysOf(c))
+			}
+			cur = next
+		case []any:
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 || i >= len(c) {
+				return "", permanent("${%s.%s}: %s is a list of %d items, and %q is not an index of it (0 to %d)", base, path, walked, len(c), key, len(c)-1)
+			}
+			cur = c[i]
+		default:
+			return "", permanent("${%s.%s}: %s is %s, which has no field %q", base, path, walked, kindOf(cur), key)
+		}
+		walked += "." + key
+	}
+	switch c := cur.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return c, nil
+	case json.Number:
+		return c.String(), nil
+	}
+	b, _ := json.Marshal(cur)
+	return string(b), nil
+}
+
+// keysOf lists an object's keys for a message, sorted, at most ten.
+func keysOf(m map[string]any) string {
+	if len(m) == 0 {
+		return "no fields"
+	}
+	keys := slices.Sorted(maps.Keys(m))
+	more := ""
+	if len(keys) > 10 {
+		keys, more = keys[:10], fmt.Sprintf(" and %d more", len(keys)-10)
+	}
+	return strings.Join(keys, ", ") + more
+}
+
+// kindOf words a JSON value's kind for messages.
+func kindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	}
+	return "a value"
 }
 
 // unknownRef is the error for a reference nothing defines.
@@ -39,8 +137,8 @@ func (r *run) interp(s string) (string, error) {
 		return s, nil
 	}
 	for _, ref := range protocol.References(s) {
-		if _, ok := r.lookup(ref); !ok {
-			return "", unknownRef(ref)
+		if _, err := r.value(ref); err != nil {
+			return "", err
 		}
 	}
 	return protocol.Interpolate(s, r.lookup), nil
@@ -48,7 +146,8 @@ func (r *run) interp(s string) (string, error) {
 
 // interpolateStep returns a copy of st with its string parameters
 // interpolated: url, value, key, expected, a screenshot's name, the
-// locators of target and frames, and inputs. A script's code is not: its
+// locators of target and frames, inputs, and a request's body and header
+// values and a log's message. A script's code is not: its
 // references travel as arguments (protocol.ScriptSource).
 func (r *run) interpolateStep(st protocol.Step) (protocol.Step, error) {
 	var err error
@@ -84,6 +183,16 @@ func (r *run) interpolateStep(st protocol.Step) (protocol.Step, error) {
 		}
 		t.Locators, t.Frame = locs(t.Locators), locs(t.Frame)
 		st.Target = &t
+	}
+	opt(&st.Body)
+	str(&st.Message)
+	if st.Headers != nil {
+		h := maps.Clone(st.Headers)
+		for k, v := range h {
+			str(&v)
+			h[k] = v
+		}
+		st.Headers = h
 	}
 	if st.Inputs != nil {
 		in := maps.Clone(st.Inputs)
