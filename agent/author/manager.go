@@ -142,6 +142,7 @@ func (m *Manager) launch(headed bool) (*browser, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %w", path, err)
 	}
+	runner.GuardDevTools(u) // a run's request step never calls it
 	rb := rod.New().ControlURL(u)
 	if err := rb.Connect(); err != nil {
 		l.Kill()

@@ -174,6 +174,7 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %w", path, err)
 	}
+	GuardDevTools(u) // request steps never call it (steps_request.go)
 	ws := &cdp.WebSocket{}
 	if err := ws.Connect(ctx, u, nil); err != nil {
 		l.Kill()

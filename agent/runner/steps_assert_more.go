@@ -17,7 +17,7 @@ func init() {
 	for typ, fn := range map[string]stepFunc{
 		"assertChecked": assertChecked, "assertEnabled": assertEnabled, "assertEditable": assertEditable,
 		"assertAttribute": assertAttribute, "assertCount": assertCount, "assertSelected": assertSelected,
-		"assertVariable": assertVariable, "log": logStep,
+		"assertVariable": assertVariable, "log": logStep, "request": request,
 	} {
 		stepFuncs[typ] = fn
 	}
