@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -84,6 +85,7 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 	} else {
 		defer r.close()
 	}
+	var soft []protocol.StepResult // soft assertions that failed, the run going on
 	for i, st := range steps {
 		if res.Status != protocol.RunPassed {
 			res.Steps = append(res.Steps, r.skip(i, st))
@@ -95,7 +97,17 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 			res.Passed++
 			continue
 		}
+		if isSoft(st) && sr.Status == protocol.StepFailed && ctx.Err() == nil {
+			soft = append(soft, sr)
+			continue
+		}
 		res.Status, res.Error = r.outcome(ctx, sr)
+	}
+	if len(soft) > 0 && res.Status == protocol.RunPassed {
+		res.Status, res.Error = r.outcome(ctx, soft[0])
+		if len(soft) > 1 {
+			res.Error += fmt.Sprintf(" (and %d more soft assertions failed)", len(soft)-1)
+		}
 	}
 	r.flush()
 	r.drain(&res)
@@ -104,6 +116,10 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 		Total: &total, DurationMs: &res.DurationMs, Error: res.Error})
 	return res
 }
+
+// isSoft reports an assertion whose failure is recorded and the run goes
+// on (soft: true); the run still ends failed.
+func isSoft(st protocol.Step) bool { return st.Soft && strings.HasPrefix(st.Type, "assert") }
 
 // outcome gives the run's status and error after step sr did not pass.
 func (r *run) outcome(ctx context.Context, sr protocol.StepResult) (string, string) {

@@ -11,8 +11,10 @@ import (
 // checked against the job it was sent (a CI agent is any program with an
 // API token). Step events must name a step of the job at its index, rows
 // must be the job's rows, and a result must count what its steps say: a
-// passed run has every step passed, a failed one all its steps with one
-// failed; a cancelled or errored run may stop early. Anything else ends the
+// passed run has every step passed, a failed one all its steps with at
+// least one failed (soft assertions fail and the run goes on, so failed
+// steps may be followed by passed ones); a cancelled or errored run may
+// stop early. Anything else ends the
 // run as error (misreport), naming the agent in the log. The checks are
 // pure functions of the job's shape, table-tested in verdict_test.go.
 

@@ -35,6 +35,8 @@ func TestCheckResult(t *testing.T) {
 	}{
 		{"passed, every step passed", protocol.RunResult{Status: "passed", Passed: 5, Total: 5, Steps: results(p, p, p, p, p)}, ""},
 		{"failed at step 4, the rest skipped", protocol.RunResult{Status: "failed", Passed: 3, Total: 5, Steps: results(p, p, p, f, s)}, ""},
+		{"soft assertions failed, later steps ran", protocol.RunResult{Status: "failed", Passed: 3, Total: 5, Steps: results(p, f, p, f, p)}, ""},
+		{"a soft failure, then a hard one", protocol.RunResult{Status: "failed", Passed: 2, Total: 5, Steps: results(p, f, p, f, s)}, ""},
 		{"cancelled after two steps", protocol.RunResult{Status: "cancelled", Passed: 2, Total: 5, Steps: results(p, p)}, ""},
 		{"cancelled with a failed step (the agent's cancel wins)", protocol.RunResult{Status: "cancelled", Passed: 1, Total: 5, Steps: results(p, f, s, s, s)}, ""},
 		{"error before any step", protocol.RunResult{Status: "error", Total: 5}, ""},

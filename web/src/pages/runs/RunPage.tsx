@@ -411,9 +411,12 @@ export function stepText(step: Step | undefined): string {
   if (loc) parts.push(describeLocator(loc));
   if (step.value) parts.push(`value "${step.value}"`);
   if (step.key) parts.push(`key ${step.key}`);
-  if (step.expected) parts.push(`${step.match || "contains"} "${step.expected}"`);
+  // assertCount's expected is a number: how many elements match.
+  if (typeof step.expected === "number") parts.push(`${step.expected} matching`);
+  else if (step.expected) parts.push(`${step.not ? "not " : ""}${step.match || "contains"} "${step.expected}"`);
   if (typeof step.ms === "number") parts.push(`${step.ms} ms`);
   if (step.name) parts.push(step.name);
+  if (step.message) parts.push(`"${step.message}"`);
   if (step.component) parts.push(`component ${step.component}`);
   return parts.join(" · ");
 }
@@ -461,6 +464,11 @@ function StepRow({
           </p>
         )}
         {step.error && <p className="run-error">{step.error}</p>}
+        {step.status === "failed" && doc?.soft && (
+          <p className="run-step-soft" role="note">
+            Soft assertion: its failure is recorded and the run went on; the run still fails.
+          </p>
+        )}
         <NoScreenshot why={step.screenshotError} />
         {step.status === "failed" && stepId && (
           <p className="run-step-fix">

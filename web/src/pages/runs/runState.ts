@@ -420,7 +420,11 @@ export function usedWords(type: string, used: Record<string, string> | null): { 
   const label = (k: string): string => {
     switch (k) {
       case "url":
-        return "opened";
+        return type === "request" ? "called" : "opened";
+      case "status":
+        return "answered";
+      case "message":
+        return "logged";
       case "value":
         return valueLabel[type] ?? "value";
       case "expected":
@@ -437,7 +441,7 @@ export function usedWords(type: string, used: Record<string, string> | null): { 
         return k;
     }
   };
-  const order = ["url", "value", "key", "expected", "ms", "name", "result"];
+  const order = ["method", "url", "headers", "status", "answer", "message", "value", "key", "expected", "ms", "name", "result"];
   const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
   return (
     Object.keys(used)
