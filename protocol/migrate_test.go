@@ -125,8 +125,8 @@ func TestMigrateCommands(t *testing.T) {
 	}
 }
 
-// Comment rows, disabled commands, window sizes and frames change no step
-// of their own but are kept.
+// Comment rows, disabled commands and frames change no step of their own
+// but are kept; a window size sizes the page.
 func TestMigrateStatefulRows(t *testing.T) {
 	doc, issues := v1(t, `{"command":"","target":"","value":"","comment":"Log in"},
 		{"command":"setWindowSize","target":"1280x800"},
@@ -161,7 +161,15 @@ func TestMigrateIssues(t *testing.T) {
 		cmd  string
 		want []string
 	}{
-		{`{"command":"dragAndDropToObject","target":"id=a","value":"id=b"}`, []string{"steps[0].command unsupported"}},
+		{`{"command":"while","target":"${n} < 3"}`, []string{"steps[0].command unsupported"}},
+		{`{"command":"frobnicate","target":"id=a"}`, []string{"steps[0].command unsupported"}},
+		{`{"command":"selectWindow","target":"handle=${nope}"}`, []string{"steps[0].target unsupported"}},
+		{`{"command":"acceptAlert"}`, []string{"steps[0].command unsupported"}},
+		{`{"command":"clickAt","target":"id=a","value":"left"}`, []string{"steps[0].value format"}},
+		{`{"command":"setWindowSize","target":"big"}`, []string{"steps[0].target format"}},
+		{`{"command":"storeAttribute","target":"id=a","value":"v"}`, []string{"steps[0].target format"}},
+		{`{"command":"storeJson","target":"{nope","value":"v"}`, []string{"steps[0].target format"}},
+		{`{"command":"submit","target":"link=Go"}`, []string{"steps[0].target unsupported"}},
 		{`{"command":"","target":"id=a"}`, []string{"steps[0].command required"}},
 		{`{"command":"click","target":""}`, []string{"steps[0].target required"}},
 		{`{"command":"click","target":"dom=document.body"}`, []string{"steps[0].target unsupported"}},
