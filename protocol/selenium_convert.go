@@ -138,7 +138,11 @@ func (c *converter) target(cmd seCommand) *Target {
 		}
 	}
 	slices.SortStableFunc(alts, func(a, b Locator) int { return locatorRank(a.Kind) - locatorRank(b.Kind) })
-	return &Target{Locators: append([]Locator{primary}, alts...), Frame: slices.Clone(c.frames)}
+	t := &Target{Locators: append([]Locator{primary}, alts...)}
+	if len(c.frames) > 0 {
+		t.Frame = slices.Clone(c.frames)
+	}
+	return t
 }
 
 func (t *Target) clone() *Target {

@@ -282,3 +282,24 @@ func TestImportSideAssertionsAndStores(t *testing.T) {
 		`{"target":"#c","type":"fill","value":"hi"}`,
 	)
 }
+
+// ${KEY_...} in sendKeys and in typed text become key presses, by
+// selenium-webdriver's names and Selenium IDE 3's short ones.
+func TestImportSideKeys(t *testing.T) {
+	d := sideProject(t,
+		cmd("sendKeys", "id=q", "${KEY_ARROW_DOWN}${KEY_NUMPAD5}${KEY_BKSP}${KEY_ENTER}"),
+		cmd("type", "id=q", "a${KEY_TAB}b"),
+	)
+	wantSteps(t, d,
+		`{"key":"ArrowDown","target":"#q","type":"press"}`,
+		`{"key":"5","target":"#q","type":"press"}`,
+		`{"key":"Backspace","target":"#q","type":"press"}`,
+		`{"key":"Enter","target":"#q","type":"press"}`,
+		`{"target":"#q","type":"fill","value":"a"}`,
+		`{"key":"Tab","target":"#q","type":"press"}`,
+		`{"key":"b","target":"#q","type":"press"}`,
+	)
+	data := `{"tests":[{"name":"T","commands":[{"command":"type","target":"id=q","value":"x${KEY_HYPER}"},{"command":"open","target":"http://a.test"}]}]}`
+	_, skipped, _ := ImportSide([]byte(data))
+	wantSkipped(t, skipped, "T#0 type: ${KEY_HYPER} is not supported")
+}

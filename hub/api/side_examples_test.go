@@ -103,7 +103,11 @@ func (f runFixture) runToEnd(t *testing.T, testID string) runJSON {
 	deadline := time.Now().Add(3 * time.Minute)
 	for time.Now().Before(deadline) {
 		var run runJSON
-		_ = json.Unmarshal(f.user.do("GET", "/api/runs/"+id, nil).want(t, 200).body, &run)
+		r := f.user.do("GET", "/api/runs/"+id, nil)
+		if r.status != 200 && r.status != 202 { // 202 while it runs
+			t.Fatalf("run %s: %d %s", id, r.status, r.body)
+		}
+		_ = json.Unmarshal(r.body, &run)
 		if run.Status != "queued" && run.Status != "running" {
 			return run
 		}
