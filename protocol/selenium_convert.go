@@ -95,7 +95,7 @@ func (c *converter) command(cmd seCommand) {
 		return
 	}
 	c.note(cmd.Comment)
-	steps[0].Description = strings.Join(c.pending, "\n")
+	steps[0].Description = strings.TrimSpace(strings.Join(append(c.pending, steps[0].Description), "\n"))
 	steps[0].ID = cmd.ID
 	c.pending = nil
 	c.steps = append(c.steps, steps...)

@@ -139,12 +139,15 @@ func mouse(action string, at bool) commandFunc {
 	}
 }
 
-// mouseOut moves the mouse just outside the element's top left corner.
+// mouseOut moves the mouse off the element, to the page's top left
+// corner: a point outside the element is not the element's to check, and
+// where the element is is known only at run time. The step says so.
 func (c *converter) mouseOut(cmd seCommand) []Step {
-	if t := c.target(cmd); t != nil {
-		return []Step{{Type: "mouse", Action: "move", Target: t, Position: &Position{X: -1, Y: -1}}}
+	if c.target(cmd) == nil {
+		return nil
 	}
-	return nil
+	return []Step{{Type: "mouse", Action: "move", Position: &Position{X: 0, Y: 0},
+		Description: "mouseOut " + clip(cmd.Target, 100) + ": off the element, to the page's top left corner"}}
 }
 
 // dragAndDrop: the value is the drop target's locator, in the same frame.

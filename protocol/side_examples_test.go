@@ -303,3 +303,14 @@ func TestImportSideKeys(t *testing.T) {
 	_, skipped, _ := ImportSide([]byte(data))
 	wantSkipped(t, skipped, "T#0 type: ${KEY_HYPER} is not supported")
 }
+
+// mouseOut leaves the element for the page's corner and says so.
+func TestImportSideMouseOut(t *testing.T) {
+	c := cmd("mouseOut", "id=a", "")
+	c["comment"] = "leave the menu"
+	d := sideProject(t, cmd("mouseOver", "id=a", ""), c)
+	wantSteps(t, d,
+		`{"target":"#a","type":"hover"}`,
+		`{"action":"move","description":"leave the menu\nmouseOut id=a: off the element, to the page's top left corner","position":{"x":0,"y":0},"type":"mouse"}`,
+	)
+}
