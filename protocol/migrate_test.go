@@ -174,7 +174,7 @@ func TestMigrateIssues(t *testing.T) {
 		{`{"command":"open"}`, []string{"steps[0].target required"}},
 		{`{"command":"sendKeys","target":"id=q","value":"${KEY_HYPER}"}`, []string{"steps[0].value unsupported"}},
 		{`{"command":"sendKeys","target":"id=q","value":""}`, []string{"steps[0].value unsupported"}},
-		{`{"command":"select","target":"id=c","value":"index=2"}`, []string{"steps[0].value unsupported"}},
+		{`{"command":"select","target":"link=Countries","value":"index=2"}`, []string{"steps[0].target unsupported"}},
 		{`{"command":"pause","target":"soon"}`, []string{"steps[0].target format"}},
 		{`{"command":"waitForElementVisible","target":"id=a","value":"later"}`, []string{"steps[0].value format"}},
 		{`{"command":"store","target":"x"}`, []string{"steps[0].value required"}},

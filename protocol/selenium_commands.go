@@ -76,11 +76,12 @@ func (c *converter) sendKeys(cmd seCommand) []Step {
 	return steps
 }
 
+// selectOption: label= and value= (or a bare label) make a select step;
+// index= and id=, which it cannot express, a script choosing the option.
 func (c *converter) selectOption(cmd seCommand) []Step {
 	v, err := seleniumOption(cmd.Value)
 	if err != nil {
-		c.issues.add(cmd.Path+".value", CodeUnsupported, "%s", err.Error())
-		return nil
+		return selection(true)(c, cmd)
 	}
 	if t := c.target(cmd); t != nil {
 		return []Step{{Type: "select", Target: t, Value: Ptr(v)}}

@@ -314,3 +314,36 @@ func TestImportSideMouseOut(t *testing.T) {
 		`{"action":"move","description":"leave the menu\nmouseOut id=a: off the element, to the page's top left corner","position":{"x":0,"y":0},"type":"mouse"}`,
 	)
 }
+
+// What no step expresses runs as a script on the page that finds the
+// element itself: select by index= or id=, add/removeSelection, submit.
+func TestImportSidePageScripts(t *testing.T) {
+	d := sideProject(t,
+		cmd("select", "id=select", "index=2"), cmd("addSelection", "xpath=//select[@multiple]", "value=saab"),
+		cmd("removeSelection", "id=mult", "Volvo"), cmd("submit", "css=form input", ""),
+	)
+	want := []string{
+		`document.querySelector('#select')`, `String(o.index) === '2'`, `o.selected = true;`,
+		`document.evaluate('//select[@multiple]'`, `o.value === 'saab'`,
+		`o.label.trim() === 'Volvo'`, `o.selected = false;`,
+		`document.querySelector('form input')`, `form.submit();`,
+	}
+	var code string
+	for _, s := range d.Steps {
+		if s.Type != "script" {
+			t.Errorf("step %+v", s)
+		}
+		code += s.Code + "\n"
+	}
+	for _, w := range want {
+		if !strings.Contains(code, w) {
+			t.Errorf("the scripts lack %s:\n%s", w, code)
+		}
+	}
+	// In a frame, or by a locator a script cannot use, they are left out.
+	data := `{"tests":[{"name":"T","commands":[{"command":"open","target":"http://a.test"},{"command":"selectFrame","target":"index=0"},
+		{"command":"submit","target":"id=f"},{"command":"selectFrame","target":"relative=top"},{"command":"submit","target":"linkText=Go"},
+		{"command":"removeSelection","target":"id=${list}","value":"A"}]}]}`
+	_, skipped, _ := ImportSide([]byte(data))
+	wantSkipped(t, skipped, "T#2 submit: inside a frame", "T#4 submit: css= or xpath=", "T#5 removeSelection: without ${...}")
+}

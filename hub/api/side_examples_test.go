@@ -116,3 +116,39 @@ func (f runFixture) runToEnd(t *testing.T, testID string) runJSON {
 	t.Fatalf("run %s did not finish", id)
 	return runJSON{}
 }
+
+// The commands no step expresses run as scripts that work on the page:
+// select by index=, add/removeSelection on a multiple select, submit, and
+// an IDE 3 executeAsyncScript that calls its callback.
+func TestSidePageScriptsRun(t *testing.T) {
+	f := newRunFixture(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(sideExamples, "site"))))
+	t.Cleanup(srv.Close)
+	c := func(command, target, value string) map[string]any {
+		return map[string]any{"command": command, "target": target, "value": value}
+	}
+	check := func(js string) map[string]any { return c("runScript", js, "") }
+	project := map[string]any{"name": "Scripts", "url": srv.URL, "tests": []any{map[string]any{"name": "Scripts", "commands": []any{
+		c("open", "/select.html", ""),
+		c("select", "id=select", "index=2"),
+		c("assertValue", "id=select", "3"),
+		c("addSelection", "id=mult", "label=Saab"),
+		c("addSelection", "xpath=//select[@id='mult']", "value=audi"),
+		c("removeSelection", "id=mult", "Saab"),
+		check(`const v = Array.from(document.getElementById('mult').selectedOptions).map((o) => o.value).join(','); if (v !== 'audi') throw new Error('selected: ' + v)`),
+		c("executeAsyncScript", "var done = arguments[arguments.length - 1]; setTimeout(() => done('late'), 200)", "late"),
+		c("executeScript", "if (${late} !== 'late') throw new Error('got ' + ${late})", ""),
+		c("open", "/form.html", ""),
+		c("type", "css=input", "blah"),
+		c("submit", "css=input", ""),
+		c("assertText", "css=h1", "Success!"),
+	}}}}
+	r := f.user.do("POST", "/api/tests/import", project, ProjectHeader, f.o.project).want(t, 201).json()
+	if sk := r["skipped"].([]any); len(sk) != 0 {
+		t.Fatalf("skipped %v", sk)
+	}
+	id := r["tests"].([]any)[0].(map[string]any)["test"].(map[string]any)["id"].(string)
+	if run := f.runToEnd(t, id); run.Status != "passed" {
+		t.Errorf("run %s: %s %+v", run.Status, run.Error, run.Result.Steps)
+	}
+}
