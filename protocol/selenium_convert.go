@@ -80,7 +80,9 @@ func (c *converter) command(cmd seCommand) {
 			c.issues.add(cmd.Path+".command", CodeUnsupported, "%s %s", name, why)
 			return
 		}
-		c.issues.add(cmd.Path+".command", CodeUnsupported, "Selenium IDE command %q is not supported", clip(name, 40))
+		// Selenium IDE's own reference is covered: what is left comes
+		// from a plugin, or is mistyped.
+		c.issues.add(cmd.Path+".command", CodeUnsupported, "Selenium IDE command %q is not supported: it is not in Selenium IDE's command reference (a plugin's command?)", clip(name, 40))
 		return
 	}
 	before := len(c.issues)
