@@ -22,8 +22,9 @@ func decodeV1(d *decoder, m map[string]any) Document {
 			d.unknown("", k)
 		}
 	}
-	c := &converter{}
-	for _, cmd := range cmds {
+	c := newConverter("")
+	for i, cmd := range cmds {
+		c.at = i
 		c.command(cmd)
 	}
 	doc.Steps = c.finish()
@@ -56,6 +57,10 @@ func (d *decoder) seCommand(p string, v any, strict bool) (seCommand, bool) {
 			cmd.Targets = d.targets(path, v)
 		case k == "id" && strict:
 			cmd.ID, _ = d.str(path, v)
+		case k == "opensWindow" && !strict:
+			cmd.OpensWindow, _ = v.(bool)
+		case k == "windowHandleName" && !strict:
+			cmd.WindowHandleName, _ = v.(string)
 		case strict:
 			d.unknown(p, k)
 		}

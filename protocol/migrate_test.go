@@ -66,7 +66,7 @@ func TestMigrateCommands(t *testing.T) {
 		{`{"command":"open","target":"","value":"https://x.test/"}`, []Step{{Type: "navigate", URL: "https://x.test/"}}},
 		{`{"command":"click","target":"id=go","value":""}`, []Step{{Type: "click", Target: tgt("#go")}}},
 		{`{"command":"clickAndWait","target":"css=.go"}`, []Step{{Type: "click", Target: tgt(".go")}}},
-		{`{"command":"clickAt","target":"css=.go","value":"10,10"}`, []Step{{Type: "click", Target: tgt(".go")}}},
+		{`{"command":"clickAt","target":"css=.go","value":"10,10"}`, []Step{{Type: "click", Target: tgt(".go"), Position: &Position{X: 10, Y: 10}}}},
 		{`{"command":"doubleClick","target":"css=.row"}`, []Step{{Type: "dblclick", Target: tgt(".row")}}},
 		{`{"command":"type","target":"name=q","value":"shoes"}`, []Step{{Type: "fill", Target: tgt(`[name="q"]`), Value: Ptr("shoes")}}},
 		{`{"command":"type","target":"name=q"}`, []Step{{Type: "fill", Target: tgt(`[name="q"]`), Value: Ptr("")}}},
@@ -81,15 +81,15 @@ func TestMigrateCommands(t *testing.T) {
 		{`{"command":"uncheck","target":"id=t"}`, []Step{{Type: "uncheck", Target: tgt("#t")}}},
 		{`{"command":"mouseOver","target":"id=m"}`, []Step{{Type: "hover", Target: tgt("#m")}}},
 		{`{"command":"assertText","target":"css=h1","value":"Hi"}`, []Step{{Type: "assertText", Target: tgt("h1"), Expected: Ptr("Hi"), Match: "equals"}}},
-		{`{"command":"verifyText","target":"css=h1","value":"Hi"}`, []Step{{Type: "assertText", Target: tgt("h1"), Expected: Ptr("Hi"), Match: "equals"}}},
+		{`{"command":"verifyText","target":"css=h1","value":"Hi"}`, []Step{{Type: "assertText", Target: tgt("h1"), Expected: Ptr("Hi"), Match: "equals", Soft: true}}},
 		{`{"command":"assertTitle","target":"Home"}`, []Step{{Type: "assertTitle", Expected: Ptr("Home"), Match: "equals"}}},
-		{`{"command":"verifyTitle","target":"","value":"Home"}`, []Step{{Type: "assertTitle", Expected: Ptr("Home"), Match: "equals"}}},
-		{`{"command":"assertElementPresent","target":"css=.ok"}`, []Step{{Type: "assertVisible", Target: tgt(".ok")}}},
-		{`{"command":"verifyElementPresent","target":"css=.ok"}`, []Step{{Type: "assertVisible", Target: tgt(".ok")}}},
-		{`{"command":"assertElementNotPresent","target":"css=.err"}`, []Step{{Type: "assertHidden", Target: tgt(".err")}}},
-		{`{"command":"verifyElementNotPresent","target":"css=.err"}`, []Step{{Type: "assertHidden", Target: tgt(".err")}}},
+		{`{"command":"verifyTitle","target":"","value":"Home"}`, []Step{{Type: "assertTitle", Expected: Ptr("Home"), Match: "equals", Soft: true}}},
+		{`{"command":"assertElementPresent","target":"css=.ok"}`, []Step{{Type: "waitFor", Target: tgt(".ok"), State: "attached"}}},
+		{`{"command":"verifyElementPresent","target":"css=.ok"}`, []Step{{Type: "waitFor", Target: tgt(".ok"), State: "attached"}}},
+		{`{"command":"assertElementNotPresent","target":"css=.err"}`, []Step{{Type: "assertCount", Target: tgt(".err"), Count: Ptr(0)}}},
+		{`{"command":"verifyElementNotPresent","target":"css=.err"}`, []Step{{Type: "assertCount", Target: tgt(".err"), Count: Ptr(0), Soft: true}}},
 		{`{"command":"assertValue","target":"id=q","value":"x"}`, []Step{{Type: "assertValue", Target: tgt("#q"), Expected: Ptr("x"), Match: "equals"}}},
-		{`{"command":"verifyValue","target":"id=q","value":""}`, []Step{{Type: "assertValue", Target: tgt("#q"), Expected: Ptr(""), Match: "equals"}}},
+		{`{"command":"verifyValue","target":"id=q","value":""}`, []Step{{Type: "assertValue", Target: tgt("#q"), Expected: Ptr(""), Match: "equals", Soft: true}}},
 		{`{"command":"waitForElementVisible","target":"id=l","value":"5000"}`, []Step{{Type: "waitFor", Target: tgt("#l"), State: "visible", TimeoutMs: 5000}}},
 		{`{"command":"waitForElementPresent","target":"id=l"}`, []Step{{Type: "waitFor", Target: tgt("#l"), State: "attached"}}},
 		{`{"command":"waitForElementNotVisible","target":"id=l"}`, []Step{{Type: "waitFor", Target: tgt("#l"), State: "hidden"}}},
@@ -99,7 +99,7 @@ func TestMigrateCommands(t *testing.T) {
 		{`{"command":"runScript","target":"window.scrollTo(0,0)"}`, []Step{{Type: "script", Code: "window.scrollTo(0,0)"}}},
 		{`{"command":"store","target":"alice","value":"user"}`, []Step{{Type: "setVariable", Name: "user", Value: Ptr("alice")}}},
 		{`{"command":"storeText","target":"css=.id","value":"orderId"}`, []Step{{Type: "setVariable", Name: "orderId", Target: tgt(".id")}}},
-		{`{"command":"storeTitle","target":"title"}`, []Step{{Type: "script", Code: "return document.title;", Assign: "title"}}},
+		{`{"command":"storeTitle","target":"title"}`, []Step{{Type: "setVariable", Name: "title", From: "title"}}},
 		{`{"command":"captureEntirePageScreenshot","target":"shots/home.png"}`, []Step{{Type: "screenshot", Name: "home", FullPage: true}}},
 		{`{"command":"click","target":"id=a","comment":"Go on"}`, []Step{{Type: "click", Target: tgt("#a"), Description: "Go on"}}},
 		{`{"id":"keep","command":"click","target":"id=a"}`, []Step{{ID: "keep", Type: "click", Target: tgt("#a")}}},
@@ -125,8 +125,8 @@ func TestMigrateCommands(t *testing.T) {
 	}
 }
 
-// Comment rows, disabled commands, window sizes and frames change no step
-// of their own but are kept.
+// Comment rows, disabled commands and frames change no step of their own
+// but are kept; a window size sizes the page.
 func TestMigrateStatefulRows(t *testing.T) {
 	doc, issues := v1(t, `{"command":"","target":"","value":"","comment":"Log in"},
 		{"command":"setWindowSize","target":"1280x800"},
@@ -141,18 +141,16 @@ func TestMigrateStatefulRows(t *testing.T) {
 		{"command":"","comment":"the end"}`)
 	wantIssues(t, issues)
 	want := []Step{
-		{ID: "s1", Type: "fill", Value: Ptr("4242"),
-			Description: "Log in\ndisabled in Selenium IDE: click css=.old",
+		{ID: "s1", Type: "setViewport", Width: 1280, Height: 800, Description: "Log in"},
+		{ID: "s2", Type: "fill", Value: Ptr("4242"),
+			Description: "disabled in Selenium IDE: click css=.old",
 			Target:      &Target{Locators: css(`[name="card"]`), Frame: []Locator{{Kind: "css", Value: "#pay"}, {Kind: "xpath", Value: "(//iframe|//frame)[2]"}}}},
-		{ID: "s2", Type: "click", Target: &Target{Locators: css(".in-first"), Frame: css("#pay")}},
-		{ID: "s3", Type: "click", Target: &Target{Locators: css(".top")}, Description: "the end"},
+		{ID: "s3", Type: "click", Target: &Target{Locators: css(".in-first"), Frame: css("#pay")}},
+		{ID: "s4", Type: "click", Target: &Target{Locators: css(".top")}, Description: "the end"},
 	}
 	if !reflect.DeepEqual(doc.Steps, want) {
 		got, _ := json.MarshalIndent(doc.Steps, "", " ")
 		t.Errorf("got %s", got)
-	}
-	if doc.Description != "Recorded in Selenium IDE at window size 1280x800." {
-		t.Errorf("description %q", doc.Description)
 	}
 }
 
@@ -161,14 +159,22 @@ func TestMigrateIssues(t *testing.T) {
 		cmd  string
 		want []string
 	}{
-		{`{"command":"dragAndDropToObject","target":"id=a","value":"id=b"}`, []string{"steps[0].command unsupported"}},
+		{`{"command":"while","target":"${n} < 3"}`, []string{"steps[0].command unsupported"}},
+		{`{"command":"frobnicate","target":"id=a"}`, []string{"steps[0].command unsupported"}},
+		{`{"command":"selectWindow","target":"handle=${nope}"}`, []string{"steps[0].target unsupported"}},
+		{`{"command":"acceptAlert"}`, []string{"steps[0].command unsupported"}},
+		{`{"command":"clickAt","target":"id=a","value":"left"}`, []string{"steps[0].value format"}},
+		{`{"command":"setWindowSize","target":"big"}`, []string{"steps[0].target format"}},
+		{`{"command":"storeAttribute","target":"id=a","value":"v"}`, []string{"steps[0].target format"}},
+		{`{"command":"storeJson","target":"{nope","value":"v"}`, []string{"steps[0].target format"}},
+		{`{"command":"submit","target":"link=Go"}`, []string{"steps[0].target unsupported"}},
 		{`{"command":"","target":"id=a"}`, []string{"steps[0].command required"}},
 		{`{"command":"click","target":""}`, []string{"steps[0].target required"}},
 		{`{"command":"click","target":"dom=document.body"}`, []string{"steps[0].target unsupported"}},
 		{`{"command":"open"}`, []string{"steps[0].target required"}},
 		{`{"command":"sendKeys","target":"id=q","value":"${KEY_HYPER}"}`, []string{"steps[0].value unsupported"}},
 		{`{"command":"sendKeys","target":"id=q","value":""}`, []string{"steps[0].value unsupported"}},
-		{`{"command":"select","target":"id=c","value":"index=2"}`, []string{"steps[0].value unsupported"}},
+		{`{"command":"select","target":"link=Countries","value":"index=2"}`, []string{"steps[0].target unsupported"}},
 		{`{"command":"pause","target":"soon"}`, []string{"steps[0].target format"}},
 		{`{"command":"waitForElementVisible","target":"id=a","value":"later"}`, []string{"steps[0].value format"}},
 		{`{"command":"store","target":"x"}`, []string{"steps[0].value required"}},

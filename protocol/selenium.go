@@ -119,6 +119,15 @@ var seleniumKeys = map[string]string{
 	"KEY_META": "Meta", "KEY_COMMAND": "Meta", "KEY_SEMICOLON": ";", "KEY_EQUALS": "=",
 	"KEY_F1": "F1", "KEY_F2": "F2", "KEY_F3": "F3", "KEY_F4": "F4", "KEY_F5": "F5", "KEY_F6": "F6",
 	"KEY_F7": "F7", "KEY_F8": "F8", "KEY_F9": "F9", "KEY_F10": "F10", "KEY_F11": "F11", "KEY_F12": "F12",
+	// selenium-webdriver's Key names, and Selenium IDE 3's short ones;
+	// the numeric keypad types what its keys type.
+	"KEY_BKSP": "Backspace", "KEY_INS": "Insert", "KEY_ARROW_UP": "ArrowUp", "KEY_ARROW_DOWN": "ArrowDown",
+	"KEY_ARROW_LEFT": "ArrowLeft", "KEY_ARROW_RIGHT": "ArrowRight", "KEY_MULTIPLY": "*", "KEY_ADD": "+",
+	"KEY_SEPARATOR": ",", "KEY_SUBTRACT": "-", "KEY_DECIMAL": ".", "KEY_DIVIDE": "/",
+	"KEY_NUMPAD0": "0", "KEY_NUMPAD1": "1", "KEY_NUMPAD2": "2", "KEY_NUMPAD3": "3", "KEY_NUMPAD4": "4",
+	"KEY_NUMPAD5": "5", "KEY_NUMPAD6": "6", "KEY_NUMPAD7": "7", "KEY_NUMPAD8": "8", "KEY_NUMPAD9": "9",
+	"KEY_N0": "0", "KEY_N1": "1", "KEY_N2": "2", "KEY_N3": "3", "KEY_N4": "4",
+	"KEY_N5": "5", "KEY_N6": "6", "KEY_N7": "7", "KEY_N8": "8", "KEY_N9": "9",
 }
 
 // maxSendKeysText bounds the text a sendKeys command may type key by key.

@@ -59,13 +59,6 @@ func resolveURL(base, u string) string {
 	return out
 }
 
-func (c *converter) fill(cmd seCommand) []Step {
-	if t := c.target(cmd); t != nil {
-		return []Step{{Type: "fill", Target: t, Value: Ptr(cmd.Value)}}
-	}
-	return nil
-}
-
 func (c *converter) sendKeys(cmd seCommand) []Step {
 	keys, err := seleniumKeyPresses(cmd.Value)
 	if err != nil {
@@ -83,11 +76,12 @@ func (c *converter) sendKeys(cmd seCommand) []Step {
 	return steps
 }
 
+// selectOption: label= and value= (or a bare label) make a select step;
+// index= and id=, which it cannot express, a script choosing the option.
 func (c *converter) selectOption(cmd seCommand) []Step {
 	v, err := seleniumOption(cmd.Value)
 	if err != nil {
-		c.issues.add(cmd.Path+".value", CodeUnsupported, "%s", err.Error())
-		return nil
+		return selection(true)(c, cmd)
 	}
 	if t := c.target(cmd); t != nil {
 		return []Step{{Type: "select", Target: t, Value: Ptr(v)}}
@@ -181,19 +175,6 @@ func (c *converter) storeText(cmd seCommand) []Step {
 	return nil
 }
 
-// storeTitle: the title lands in the variable the target names.
-func (c *converter) storeTitle(cmd seCommand) []Step {
-	name := strings.TrimSpace(cmd.Target)
-	if name == "" {
-		name = strings.TrimSpace(cmd.Value)
-	}
-	if name == "" {
-		c.issues.add(cmd.Path+".target", CodeRequired, "storeTitle needs a variable name")
-		return nil
-	}
-	return []Step{{Type: "script", Code: "return document.title;", Assign: name}}
-}
-
 func (c *converter) variable(cmd seCommand) bool {
 	if strings.TrimSpace(cmd.Value) == "" {
 		c.issues.add(cmd.Path+".value", CodeRequired, "%s needs the name of a variable in value", cmd.Command)
@@ -240,12 +221,5 @@ func (c *converter) selectFrame(cmd seCommand) []Step {
 		}
 		c.frames = append(c.frames, l)
 	}
-	return nil
-}
-
-// windowSize: the agent sizes its own window; the recorded size stays in
-// the document's description so nothing is dropped silently.
-func (c *converter) windowSize(cmd seCommand) []Step {
-	c.notes = append(c.notes, "Recorded in Selenium IDE at window size "+strings.TrimSpace(cmd.Target)+".")
 	return nil
 }

@@ -18,69 +18,44 @@ type seCommand struct {
 	Targets []string // alternative locators, as Selenium IDE ranked them
 	Value   string
 	Comment string
+	// A .side click that opens a window says so, and names the variable
+	// Selenium IDE keeps the new window's handle in (see selectWindow).
+	OpensWindow      bool
+	WindowHandleName string
 }
 
 // converter turns Selenium commands into steps. Selenium's selectFrame is
 // a state, so the converter keeps the current frame and puts it into the
-// targets of later steps. Comment-only and disabled rows become words in
-// the next step's description; setWindowSize words in the document's.
+// targets of later steps; the same for the window selected (see tabs).
+// Selenium answers a dialog after the command that opened it, we arm the
+// answer before: so the converter remembers the last step that may have
+// opened one (see dialogs). Comment-only and disabled rows become words
+// in the next step's description.
 type converter struct {
 	baseURL string // a .side project's url, for relative open targets
 	frames  []Locator
 	pending []string // words for the next step's description
 	notes   []string // words for the document's description
 	steps   []Step
+	from    []int // per step, the index of the command that made it
+	at      int   // the index of the command being converted
 	issues  issueList
+
+	opener int // the last step that may have opened a dialog, or -1
+	dialog int // the dialog step armed for the opener, or -1
+	armed  int // a dialog step armed for the next step (...OnNext commands), or -1
+
+	tabs    []seTab        // the windows, in opening order; the first is the test's
+	tab     int            // the selected one, -1 when not known (selected by title)
+	handles map[string]int // window handle variables: the tab they name
+}
+
+func newConverter(baseURL string) *converter {
+	return &converter{baseURL: baseURL, opener: -1, dialog: -1, armed: -1,
+		tabs: []seTab{{opener: -1, seen: true}}, handles: map[string]int{}}
 }
 
 type commandFunc func(c *converter, cmd seCommand) []Step
-
-// commands maps lower-cased Selenium IDE command names to conversions.
-var commands = map[string]commandFunc{
-	"open":                        (*converter).open,
-	"click":                       act("click"),
-	"clickat":                     act("click"),
-	"clickandwait":                act("click"),
-	"doubleclick":                 act("dblclick"),
-	"doubleclickat":               act("dblclick"),
-	"doubleclickandwait":          act("dblclick"),
-	"mouseover":                   act("hover"),
-	"check":                       act("check"),
-	"uncheck":                     act("uncheck"),
-	"type":                        (*converter).fill,
-	"sendkeys":                    (*converter).sendKeys,
-	"select":                      (*converter).selectOption,
-	"selectandwait":               (*converter).selectOption,
-	"asserttext":                  assertEl("assertText"),
-	"verifytext":                  assertEl("assertText"),
-	"assertvalue":                 assertEl("assertValue"),
-	"verifyvalue":                 assertEl("assertValue"),
-	"assertselectedvalue":         assertEl("assertValue"),
-	"verifyselectedvalue":         assertEl("assertValue"),
-	"asserttitle":                 (*converter).assertTitle,
-	"verifytitle":                 (*converter).assertTitle,
-	"assertelementpresent":        act("assertVisible"),
-	"verifyelementpresent":        act("assertVisible"),
-	"assertvisible":               act("assertVisible"),
-	"verifyvisible":               act("assertVisible"),
-	"assertelementnotpresent":     act("assertHidden"),
-	"verifyelementnotpresent":     act("assertHidden"),
-	"assertnotvisible":            act("assertHidden"),
-	"verifynotvisible":            act("assertHidden"),
-	"waitforelementvisible":       waitFor("visible"),
-	"waitforelementpresent":       waitFor("attached"),
-	"waitforelementnotvisible":    waitFor("hidden"),
-	"waitforelementnotpresent":    waitFor("detached"),
-	"pause":                       (*converter).pause,
-	"executescript":               script(true),
-	"runscript":                   script(false),
-	"store":                       (*converter).store,
-	"storetext":                   (*converter).storeText,
-	"storetitle":                  (*converter).storeTitle,
-	"captureentirepagescreenshot": (*converter).screenshot,
-	"selectframe":                 (*converter).selectFrame,
-	"setwindowsize":               (*converter).windowSize,
-}
 
 // command converts one command, adding its steps or its issues.
 func (c *converter) command(cmd seCommand) {
@@ -101,11 +76,20 @@ func (c *converter) command(cmd seCommand) {
 	}
 	fn, ok := commands[strings.ToLower(name)]
 	if !ok {
-		c.issues.add(cmd.Path+".command", CodeUnsupported, "Selenium IDE command %q is not supported", clip(name, 40))
+		if why, ok := notImported[strings.ToLower(name)]; ok {
+			c.issues.add(cmd.Path+".command", CodeUnsupported, "%s %s", name, why)
+			return
+		}
+		// Selenium IDE's own reference is covered: what is left comes
+		// from a plugin, or is mistyped.
+		c.issues.add(cmd.Path+".command", CodeUnsupported, "Selenium IDE command %q is not supported: it is not in Selenium IDE's command reference (a plugin's command?)", clip(name, 40))
 		return
 	}
 	before := len(c.issues)
 	steps := fn(c, cmd)
+	if len(c.issues) == before && cmd.OpensWindow {
+		c.opened(cmd.WindowHandleName)
+	}
 	if len(steps) == 0 {
 		if len(c.issues) == before {
 			c.note(cmd.Comment) // a command without a step of its own, such as selectFrame
@@ -113,10 +97,20 @@ func (c *converter) command(cmd seCommand) {
 		return
 	}
 	c.note(cmd.Comment)
-	steps[0].Description = strings.Join(c.pending, "\n")
+	steps[0].Description = strings.TrimSpace(strings.Join(append(c.pending, steps[0].Description), "\n"))
 	steps[0].ID = cmd.ID
 	c.pending = nil
 	c.steps = append(c.steps, steps...)
+	for range steps {
+		c.from = append(c.from, c.at)
+	}
+	if len(steps) == 1 && steps[0].Type == "dialog" {
+		c.armed = len(c.steps) - 1 // answerOnNextPrompt and the like
+		return
+	}
+	// The last step of a command is the one that may open a dialog (the
+	// Enter of a sendKeys); a dialog armed before is for it.
+	c.opener, c.dialog, c.armed = len(c.steps)-1, c.armed, -1
 }
 
 // note keeps words for the next step's description.
@@ -146,7 +140,11 @@ func (c *converter) target(cmd seCommand) *Target {
 		}
 	}
 	slices.SortStableFunc(alts, func(a, b Locator) int { return locatorRank(a.Kind) - locatorRank(b.Kind) })
-	return &Target{Locators: append([]Locator{primary}, alts...), Frame: slices.Clone(c.frames)}
+	t := &Target{Locators: append([]Locator{primary}, alts...)}
+	if len(c.frames) > 0 {
+		t.Frame = slices.Clone(c.frames)
+	}
+	return t
 }
 
 func (t *Target) clone() *Target {

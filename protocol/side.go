@@ -94,9 +94,8 @@ func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[s
 	if v, ok := tm["id"].(string); ok {
 		id = v
 	}
-	c := &converter{baseURL: base}
+	c := newConverter(base)
 	var skipped []Skipped
-	var from []int // the index of the command that made each step
 	skip := func(j int, cmd, reason string) {
 		// Shown to people as they came: cleaned, as a label is.
 		skipped = append(skipped, Skipped{Test: CleanLabel(strings.TrimSpace(name)), Index: j,
@@ -113,17 +112,17 @@ func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[s
 			continue
 		}
 		names[j] = cmd.Command
-		issues, steps, frames := len(c.issues), len(c.steps), c.frames
+		// A command that fails adds an issue before it changes anything
+		// but the steps it would add at the end.
+		issues, steps := len(c.issues), len(c.steps)
+		c.at = j
 		c.command(cmd)
 		if len(c.issues) > issues {
 			skip(j, cmd.Command, c.issues[issues].Message)
-			c.issues, c.steps, c.frames = c.issues[:issues], c.steps[:steps], frames
-			continue
-		}
-		for range len(c.steps) - steps {
-			from = append(from, j)
+			c.issues, c.steps, c.from = c.issues[:issues], c.steps[:steps], c.from[:steps]
 		}
 	}
+	from := c.from
 	steps := c.finish() // before describe: it may leave words for the document
 	doc := Document{DSL: DSLVersion, Name: name, Suite: suites[id], Steps: steps, Description: c.describe("")}
 	doc.normalise()

@@ -40,7 +40,7 @@ func TestImportSide(t *testing.T) {
 	}
 	docs, skipped, issues := ImportSide(data)
 	wantIssues(t, issues)
-	wantSkipped(t, skipped, "Checkout#7 dragAndDropToObject: not supported")
+	wantSkipped(t, skipped)
 	if len(docs) != 2 {
 		t.Fatalf("%d documents", len(docs))
 	}
@@ -51,8 +51,8 @@ func TestImportSide(t *testing.T) {
 	if search.Steps[0].URL != "https://shop.example.com/search" {
 		t.Errorf("relative open: %q", search.Steps[0].URL)
 	}
-	fill := search.Steps[1]
-	if search.Description != "Recorded in Selenium IDE at window size 1280x800." || fill.Description != "Look for shoes" ||
+	viewport, fill := search.Steps[1], search.Steps[2]
+	if viewport.Type != "setViewport" || viewport.Width != 1280 || viewport.Height != 800 || fill.Description != "Look for shoes" ||
 		len(fill.Target.Locators) != 4 || fill.Target.Locators[1] != (Locator{Kind: "css", Value: `[name="query"]`}) {
 		t.Errorf("fill: %+v %+v", fill, fill.Target)
 	}
@@ -128,17 +128,17 @@ func TestImportSidePartial(t *testing.T) {
 	in := `{"url":"https://shop.test","tests":[
 		{"id":"a","name":"Checkout","commands":[
 			{"command":"open","target":"/cart"},
-			{"command":"dragAndDropToObject","target":"id=item","value":"id=cart"},
+			{"command":"if","target":"${n} > 1"},
 			{"command":"selectFrame","target":"index=0"},
 			{"command":"click","target":"dom=document.x"},
 			{"command":"click","target":"id=pay"},
 			{"command":"pause","target":"-5"},
 			{"command":"assertTitle","target":"Paid"}]},
-		{"id":"b","name":"Only unsupported","commands":[{"command":"answerOnNextPrompt","target":"yes"}]}]}`
+		{"id":"b","name":"Only unsupported","commands":[{"command":"setSpeed","target":"100"}]}]}`
 	docs, skipped, issues := ImportSide([]byte(in))
 	wantIssues(t, issues)
-	wantSkipped(t, skipped, "Checkout#1 dragAndDropToObject: not supported", "Checkout#3 click: dom",
-		"Checkout#5 pause: milliseconds", "Only unsupported#0 answerOnNextPrompt: not supported")
+	wantSkipped(t, skipped, "Checkout#1 if: control flow", "Checkout#3 click: dom",
+		"Checkout#5 pause: milliseconds", "Only unsupported#0 setSpeed: no meaning here")
 	if len(docs) != 2 {
 		t.Fatalf("%d documents", len(docs))
 	}

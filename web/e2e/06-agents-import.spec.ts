@@ -84,9 +84,9 @@ test("a Selenium IDE import brings what it can and lists every skipped command",
         name: "Checkout",
         commands: [
           { id: "c1", command: "open", target: "/cart", targets: [], value: "" },
-          { id: "c2", command: "dragAndDropToObject", target: "id=item", targets: [], value: "id=basket" },
+          { id: "c2", command: "customClick", target: "id=item", targets: [], value: "" },
           { id: "c3", command: "click", target: "id=pay", targets: [], value: "" },
-          { id: "c4", command: "answerOnNextPrompt", target: "yes", targets: [], value: "" },
+          { id: "c4", command: "setSpeed", target: "100", targets: [], value: "" },
         ],
       },
     ],
@@ -103,9 +103,10 @@ test("a Selenium IDE import brings what it can and lists every skipped command",
   const rows = dialog.getByRole("table", { name: "Skipped commands" }).getByRole("row");
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(1)).toContainText("Checkout");
-  await expect(rows.nth(1)).toContainText("#2 dragAndDropToObject");
+  await expect(rows.nth(1)).toContainText("#2 customClick");
   await expect(rows.nth(1)).toContainText("is not supported");
-  await expect(rows.nth(2)).toContainText("#4 answerOnNextPrompt");
+  await expect(rows.nth(2)).toContainText("#4 setSpeed");
+  await expect(rows.nth(2)).toContainText("has no meaning here");
   await shot(page, "63-import-skipped");
 
   // This user has no agent: the Run dialog says so, and where to get one.
