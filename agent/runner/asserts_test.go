@@ -54,7 +54,8 @@ func TestNewAssertionsPass(t *testing.T) {
 			attrIs(css("#home"), "data-state", "equals", "open", false),
 			attrIs(css("#home"), "data-state", "equals", "closed", true),
 			attrIs(css("#home"), "title", "contains", "x", true), // no such attribute: not x
-			attrIs(css("#home"), "href", "regex", `^/h\w+$`, false)}},
+			attrIs(css("#home"), "href", "regex", `^/h\w+$`, false),
+			attrIs(css("#home"), "style", "equals", "color: blue;", false)}}, // as WebDriver reads it
 		{"assertCount waits, counts 0, and heals", []protocol.Step{countIs(css("li.item"), 4),
 			countIs(css(".nothing"), 0), countIs(tgt(loc("css", ".missing"), loc("css", "li.item")), 4),
 			countIs(tgt(role("listitem", "")), 4), countIs(css("#msg"), 1)}},
@@ -247,4 +248,25 @@ func TestFieldLookup(t *testing.T) {
 	if _, err := field("r", "plain text", "a"); err == nil || !strings.Contains(err.Error(), `the variable r does not hold JSON`) {
 		t.Errorf("text: %v", err)
 	}
+}
+
+// A value a script returned reaches a later script as that value, not
+// its JSON text, as Selenium IDE's stored values do (its executescript
+// example: return ${list}[0] + 2); a value set as text stays text.
+func TestScriptValuesKeepTheirType(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	doc := document(t,
+		protocol.Step{Type: "script", Code: "return [1, 2, 3]", Assign: "list"},
+		protocol.Step{Type: "script", Code: "return ${list}[0] + 2", Assign: "sum"},
+		protocol.Step{Type: "script", Code: "return {a: {b: 'deep'}}", Assign: "obj"},
+		protocol.Step{Type: "script", Code: "return ${obj}.a.b + ' ' + typeof ${sum}", Assign: "out"},
+		protocol.Step{Type: "setVariable", Name: "list", Value: protocol.Ptr("[9]")},
+		protocol.Step{Type: "script", Code: "return typeof ${list}", Assign: "kind"},
+		protocol.Step{Type: "assertVariable", Name: "sum", Expected: protocol.Ptr("3"), Match: "equals"},
+		protocol.Step{Type: "assertVariable", Name: "out", Expected: protocol.Ptr("deep number"), Match: "equals"},
+		protocol.Step{Type: "assertVariable", Name: "kind", Expected: protocol.Ptr("string"), Match: "equals"})
+	res, _ := runJob(t, ctx, protocol.Job{Version: 1, Document: doc})
+	mustPass(t, res)
 }

@@ -26,8 +26,14 @@ const stateJS = `function (state) {
 }`
 
 // attributeJS returns the element's attribute name, or null when it has
-// none.
-const attributeJS = `function (name) { return this.getAttribute(name); }`
+// none. A style attribute reads as the browser writes it back
+// (style.cssText: "color: blue;" for style="color:blue"), as WebDriver's
+// getAttribute does, so suites written against Selenium keep passing.
+const attributeJS = `function (name) {
+  const v = this.getAttribute(name);
+  if (v !== null && name.toLowerCase() === 'style' && this.style) return this.style.cssText;
+  return v;
+}`
 
 // selectedJS returns the labels (by "label") or values of a <select>'s
 // selected options, joined by ", ", or null for another element.

@@ -129,7 +129,7 @@ func setVariable(s *stepRun, ctx context.Context, st protocol.Step) error {
 		return permanent("invalid variable name %q: use letters, digits and _, not starting with a digit", st.Name)
 	}
 	if st.Value != nil {
-		s.r.vars[st.Name] = *st.Value
+		s.r.setVar(st.Name, *st.Value, false)
 		s.use("result", *st.Value)
 		return nil
 	}
@@ -145,7 +145,7 @@ func setVariable(s *stepRun, ctx context.Context, st protocol.Step) error {
 		if err != nil {
 			return err
 		}
-		s.r.vars[st.Name] = v
+		s.r.setVar(st.Name, v, false)
 		s.use("result", v)
 		return nil
 	})
@@ -176,6 +176,8 @@ func script(s *stepRun, ctx context.Context, st protocol.Step) error {
 			secrets[name] = v
 		} else if base, _, dotted := strings.Cut(ref, "."); dotted {
 			fields = append(fields, base)
+		} else if s.r.typed(ref) {
+			vars[ref] = json.RawMessage(v) // an array a script returned stays an array
 		} else {
 			vars[ref] = v
 		}
@@ -205,7 +207,8 @@ func script(s *stepRun, ctx context.Context, st protocol.Step) error {
 	}
 	v := scriptString(res)
 	if st.Assign != "" {
-		s.r.vars[st.Assign] = v
+		str := res.Type == proto.RuntimeRemoteObjectTypeString || res.Type == proto.RuntimeRemoteObjectTypeUndefined || v == ""
+		s.r.setVar(st.Assign, v, !str && json.Valid([]byte(v)))
 	}
 	if res.Type != proto.RuntimeRemoteObjectTypeUndefined {
 		s.use("result", v) // Try shows it as "Value"

@@ -137,7 +137,7 @@ func request(s *stepRun, ctx context.Context, st protocol.Step) error {
 		if err != nil {
 			return permanent("storing the answer in %s: %v", st.Assign, err)
 		}
-		s.r.vars[st.Assign] = v
+		s.r.setVar(st.Assign, v, true)
 	}
 	if st.ExpectStatus != 0 && resp.StatusCode != st.ExpectStatus {
 		return permanent("expected the answer of %s %s to have status %d, but it has %s", method, target, st.ExpectStatus, status)

@@ -39,6 +39,29 @@ func (r *run) value(ref string) (string, error) {
 	return field(base, v, path)
 }
 
+// jsonMark prefixes, in the run's variables, the mark of a variable that
+// holds a JSON value rather than text: what a script returned that was
+// not a string, or a request's answer. No variable name has a colon.
+const jsonMark = "json:"
+
+// setVar sets a variable the run computed; typed says its text is the
+// JSON of a value (an array, a number...), which a script receives as
+// that value, as Selenium IDE hands stored values to executeScript.
+func (r *run) setVar(name, v string, typed bool) {
+	r.vars[name] = v
+	if typed {
+		r.vars[jsonMark+name] = "1"
+	} else {
+		delete(r.vars, jsonMark+name)
+	}
+}
+
+// typed reports whether the run's variable name holds a JSON value.
+func (r *run) typed(name string) bool {
+	_, ok := r.vars[jsonMark+name]
+	return ok
+}
+
 // plain looks up a variable by its whole name.
 func (r *run) plain(name string) (string, bool) {
 	if v, ok := r.vars[name]; ok {
