@@ -22,6 +22,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
@@ -62,8 +63,8 @@ func fileNameIssue(name string) string {
 	switch {
 	case name == "":
 		return "give the file a name with ?name="
-	case !utf8.ValidString(name) || strings.IndexFunc(name, invisible) >= 0:
-		return "a file name may not contain control characters"
+	case !utf8.ValidString(name) || strings.IndexFunc(name, func(r rune) bool { return invisible(r) || r != ' ' && unicode.IsSpace(r) }) >= 0:
+		return "a file name may not contain control characters or line breaks"
 	case strings.ContainsAny(name, `/\`):
 		return `a file name may not contain / or \`
 	case name == "." || name == "..":
