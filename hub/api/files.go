@@ -40,7 +40,7 @@ const (
 	codeFileTooLarge = "file_too_large"
 )
 
-type fileJSON struct {
+type projectFileJSON struct {
 	ID          string   `json:"id"`
 	ProjectID   string   `json:"projectId"`
 	Name        string   `json:"name"`
@@ -51,8 +51,8 @@ type fileJSON struct {
 	CreatedAt   string   `json:"createdAt"`
 }
 
-func toFileJSON(f store.File) fileJSON {
-	return fileJSON{ID: f.ID, ProjectID: f.ProjectID, Name: f.Name, Size: f.Size, SHA256: f.SHA256, ContentType: f.ContentType,
+func toProjectFileJSON(f store.File) projectFileJSON {
+	return projectFileJSON{ID: f.ID, ProjectID: f.ProjectID, Name: f.Name, Size: f.Size, SHA256: f.SHA256, ContentType: f.ContentType,
 		CreatedBy: ref(f.CreatedByID, f.CreatedByName), CreatedAt: f.CreatedAt.UTC().Format(timeFormat)}
 }
 
@@ -90,7 +90,7 @@ func fileContentType(header, name string) string {
 }
 
 func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) {
-	listInProject(s, w, r, "files", s.store.Files, toFileJSON)
+	listInProject(s, w, r, "files", s.store.Files, toProjectFileJSON)
 }
 
 // uploadFile stores the request body as a new file of the header's
@@ -135,7 +135,7 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) {
 	}
 	u, _ := currentUser(r)
 	f.CreatedByName = u.Name
-	writeJSON(w, http.StatusCreated, toFileJSON(f))
+	writeJSON(w, http.StatusCreated, toProjectFileJSON(f))
 }
 
 func fileTooLarge(w http.ResponseWriter) {
@@ -173,7 +173,7 @@ func (s *Server) loadFile(w http.ResponseWriter, r *http.Request) (store.File, s
 
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request) {
 	if f, _, ok := s.loadFile(w, r); ok {
-		writeJSON(w, http.StatusOK, toFileJSON(f))
+		writeJSON(w, http.StatusOK, toProjectFileJSON(f))
 	}
 }
 

@@ -179,9 +179,9 @@ func apiRoutes() []apiRoute {
 		route("GET", "/data-pools", "The project's data pools").inProject().out(200, jsonObj{"dataPools": []dataPoolSummaryJSON{}}),
 		route("POST", "/data-pools", "Create (201) or replace (200, with id) a data pool; JSON or CSV").inProject().
 			in(dataTableBody{}).orCSV().out(201, dataPoolJSON{}).out(200, dataPoolJSON{}),
-		route("GET", "/files", "The project's files, for upload steps").inProject().out(200, jsonObj{"files": []fileJSON{}}),
+		route("GET", "/files", "The project's files, for upload steps").inProject().out(200, jsonObj{"files": []projectFileJSON{}}),
 		route("POST", "/files", "Upload a file (the raw body, at most 25 MiB) named by ?name=").inProject().rawBody().
-			q("name", "the file's name as pages see it: no / or \\, no control characters").out(201, fileJSON{}),
+			q("name", "the file's name as pages see it: no / or \\, no control characters").out(201, projectFileJSON{}),
 
 		route("DELETE", "/language/examples/{id}", "Delete a learned example").empty(204),
 		route("GET", "/components/{id}", "A component with its versions and usages").out(200, componentJSON{}),
@@ -199,7 +199,7 @@ func apiRoutes() []apiRoute {
 		route("GET", "/data-pools/{id}", "A data pool with its records").out(200, dataPoolJSON{}),
 		route("DELETE", "/data-pools/{id}", "Delete a data pool").empty(204),
 		route("POST", "/data-pools/{id}/reset", "Release leases of finished runs and restore consumed records").out(200, dataPoolJSON{}),
-		route("GET", "/files/{id}", "A file's name, size, checksum and uploader").out(200, fileJSON{}),
+		route("GET", "/files/{id}", "A file's name, size, checksum and uploader").out(200, projectFileJSON{}),
 		route("GET", "/files/{id}/content", "A file's bytes, as a download").file(200, "application/octet-stream", "The file, with its own content type"),
 		route("DELETE", "/files/{id}", "Delete a file (its uploader, Test Managers, Admins); upload steps naming it then fail").empty(204),
 		route("GET", "/tests/{id}", "A test's current version with owner, visibility and can (ETag)").out(200, test),
