@@ -29,13 +29,15 @@ const maxFile = 25 << 20
 var fileIDRe = regexp.MustCompile(`^fil_[a-z0-9]{1,64}$`)
 
 // runFiles fetches the project files a run's upload steps name (GET
-// /api/agent/files/:id?run=, with the agent's token) into a folder only
+// /api/agent/files/:id?run= or ?session=, with the agent's token) into a folder only
 // this user can read, made on the first file and removed when the run
 // ends. Each file lies in a folder named by its id, under its name as the
 // hub gives it, cleaned to one plain name: the page sees that name.
 type runFiles struct {
-	c     *Client
-	runID string
+	c *Client
+	// for_ is what the files are read for: "run" or "session" (the
+	// editor's live session), and id that run's or session's id.
+	for_, id string
 
 	mu    sync.Mutex        // guards the fields below; held while a file downloads
 	dir   string            // "" until the first file
@@ -74,7 +76,7 @@ func (f *runFiles) remove() {
 	defer f.mu.Unlock()
 	if f.dir != "" {
 		if err := os.RemoveAll(f.dir); err != nil {
-			f.c.log.Warn("could not remove a run's files", "run", f.runID, "err", err)
+			f.c.log.Warn("could not remove a run's files", f.for_, f.id, "err", err)
 		}
 		f.dir, f.paths = "", nil
 	}
@@ -87,7 +89,7 @@ func (f *runFiles) download(ctx context.Context, id string) (string, error) {
 	if token == "" {
 		return "", errors.New("the agent has no token to fetch the file " + id + " with")
 	}
-	u := strings.TrimSuffix(f.c.cfg.HubURL, "/") + "/api/agent/files/" + id + "?run=" + url.QueryEscape(f.runID)
+	u := strings.TrimSuffix(f.c.cfg.HubURL, "/") + "/api/agent/files/" + id + "?" + f.for_ + "=" + url.QueryEscape(f.id)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return "", err

@@ -51,7 +51,7 @@ func TestRunFiles(t *testing.T) {
 	if err := c.saveToken("agt_x", "secret-token"); err != nil {
 		t.Fatal(err)
 	}
-	rf := &runFiles{c: c, runID: "run_one"}
+	rf := &runFiles{c: c, for_: "run", id: "run_one"}
 	p, err := rf.FetchFile(t.Context(), "fil_report")
 	if err != nil {
 		t.Fatal(err)

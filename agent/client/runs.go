@@ -114,7 +114,7 @@ func (c *Client) runJob(ctx context.Context, job protocol.Job) string {
 			}
 		}
 	}()
-	em := &emitter{c: c, runID: job.RunID, files: &runFiles{c: c, runID: job.RunID}}
+	em := &emitter{c: c, runID: job.RunID, files: &runFiles{c: c, for_: "run", id: job.RunID}}
 	defer em.files.remove()
 	em.seq.Store(max(job.FirstSeq, 1) - 1)
 	var res protocol.RunResult

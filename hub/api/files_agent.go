@@ -3,14 +3,17 @@ package api
 // An agent fetches the project files its run's upload steps name:
 //
 //	GET /api/agent/files/{id}?run=run_...   Authorization: Agent <token>
+//	GET /api/agent/files/{id}?session=ses_...   (the editor's live session)
 //
 // The agent's own token (not a user's session or API token) authenticates
 // it, and the file is served only when the run is assigned to that agent
 // and not finished, the run's document (as it runs: components expanded)
 // has an upload step naming the file, and the file is of the run's
 // project. Anything else answers 404 (a file of another project is
-// audited: a document cannot reach it). So an agent reads no file but
-// those of the runs dispatched to it, for as long as they run.
+// audited: a document cannot reach it). A live session's steps are
+// checked the same way: the session is the agent's, running steps now,
+// and they upload the file. So an agent reads no file but those of the
+// runs and sessions dispatched to it, for as long as they run.
 
 import (
 	"encoding/json"
@@ -57,7 +60,7 @@ func uploadFiles(steps []protocol.Step) []string {
 }
 
 func (s *Server) agentFile(w http.ResponseWriter, r *http.Request) {
-	const notFound = "no run of this agent in progress uploads this file"
+	const notFound = "no run or live session of this agent in progress uploads this file"
 	fileID, runID := chi.URLParam(r, "id"), r.URL.Query().Get("run")
 	if !ids.Valid(artifacts.FileKind, fileID) {
 		writeError(w, http.StatusNotFound, codeNotFound, notFound)
@@ -77,17 +80,12 @@ func (s *Server) agentFile(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
-	if !ids.Valid("run", runID) {
-		writeError(w, http.StatusNotFound, codeNotFound, notFound)
-		return
-	}
-	projectID, raw, err := s.store.AgentRunDocument(r.Context(), runID, agentID)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
+	projectID, ok, err := s.agentMayRead(r, agentID, fileID, runID, r.URL.Query().Get("session"))
+	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	var doc protocol.Document
-	if err != nil || json.Unmarshal(raw, &doc) != nil || !slices.Contains(uploadFiles(doc.Steps), fileID) {
+	if !ok {
 		writeError(w, http.StatusNotFound, codeNotFound, notFound)
 		return
 	}
@@ -106,4 +104,35 @@ func (s *Server) agentFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.serveFile(w, r, f)
+}
+
+// agentMayRead decides whether the agent may read the file for a run
+// (?run=: assigned to it, not finished, its document uploads the file) or
+// for the editor's live session (?session=: the agent's, running steps
+// that upload the file), and answers the project the file must be of.
+func (s *Server) agentMayRead(r *http.Request, agentID, fileID, runID, sessionID string) (string, bool, error) {
+	switch {
+	case runID != "" && sessionID != "":
+		return "", false, nil
+	case sessionID != "":
+		if s.authoring == nil || !ids.Valid("ses", sessionID) {
+			return "", false, nil
+		}
+		projectID, ok := s.authoring.LiveFile(sessionID, agentID, fileID)
+		return projectID, ok, nil
+	case !ids.Valid("run", runID):
+		return "", false, nil
+	}
+	projectID, raw, err := s.store.AgentRunDocument(r.Context(), runID, agentID)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	var doc protocol.Document
+	if json.Unmarshal(raw, &doc) != nil || !slices.Contains(uploadFiles(doc.Steps), fileID) {
+		return "", false, nil
+	}
+	return projectID, true, nil
 }

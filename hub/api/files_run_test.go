@@ -54,3 +54,38 @@ func TestRunUploadsFile(t *testing.T) {
 		t.Errorf("upload step after the delete: %v", attach)
 	}
 }
+
+// TestLiveSessionUploadsFile: on the editor's live session the agent
+// fetches the file of the upload step it is running (?session=), and the
+// page receives it; once the steps have run, the agent may read it no
+// more.
+func TestLiveSessionUploadsFile(t *testing.T) {
+	w := newLiveWorld(t)
+	file := w.c.upload(w.o.project, "notes.txt", []byte("live notes")).want(t, 201).str("id")
+	w.test = w.c.createTest(t, w.o.project, map[string]any{"dsl": 2, "name": "Attach live", "steps": []map[string]any{
+		{"id": "open", "type": "navigate", "url": "${baseUrl}/upload.html"},
+		{"id": "attach", "type": "upload", "target": target(loc("label", "Attachment")), "files": []string{file}},
+		{"id": "name", "type": "assertText", "target": target(loc("css", "#chosen")), "expected": "notes.txt:10", "match": "equals"},
+	}})
+	id := w.open(t)
+	v := w.run(t, id, obj{"to": "name"}, "ready")
+	steps := v["steps"].(map[string]any)
+	for _, s := range []string{"open", "attach", "name"} {
+		if m, _ := steps[s].(map[string]any); m["status"] != "passed" {
+			t.Errorf("step %s: %v", s, steps[s])
+		}
+	}
+	if _, ok := w.h.api.authoring.LiveFile(id, agentOfSession(t, w, id), file); ok {
+		t.Error("the file stays readable after the steps ran")
+	}
+}
+
+// agentOfSession is the agent a live session runs on.
+func agentOfSession(t *testing.T, w liveWorld, id string) string {
+	t.Helper()
+	agents := w.c.do("GET", "/api/agent", nil).want(t, 200).json()["agents"].([]any)
+	if len(agents) != 1 {
+		t.Fatalf("agents: %v", agents)
+	}
+	return agents[0].(map[string]any)["id"].(string)
+}

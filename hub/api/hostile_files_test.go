@@ -69,4 +69,10 @@ func TestHostileFiles(t *testing.T) {
 			t.Errorf("run %.20q: %d", run, st)
 		}
 	}
+	for _, q := range []string{"?session=ses_aaaaaaaaaaaaaaaa", "?session=%00", "?session=" + strings.Repeat("s", 3000),
+		"?run=run_aaaaaaaaaaaaaaaa&session=ses_aaaaaaaaaaaaaaaa", "?session=run_aaaaaaaaaaaaaaaa"} {
+		if st, _ := agentGet(t, h, "/api/agent/files/"+id+q, "Agent "+token); st != 404 {
+			t.Errorf("%.40q: %d", q, st)
+		}
+	}
 }

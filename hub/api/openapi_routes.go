@@ -70,8 +70,9 @@ func apiRoutes() []apiRoute {
 		route("POST", "/agent/pair/{code}", "Approve a pairing").out(201, agentJSON{}),
 		route("GET", "/agent/connect", "The agents' WebSocket; they authenticate in their first message").public().
 			file(101, "application/octet-stream", "Switching to the WebSocket protocol"),
-		route("GET", "/agent/files/{id}", "For agents: a project file an upload step of a run they hold names (Authorization: Agent <token>, ?run=)").public().
+		route("GET", "/agent/files/{id}", "For agents: a project file an upload step of a run or live session they hold names (Authorization: Agent <token>)").public().
 			q("run", "the run (run_...) assigned to the agent whose document uploads the file").
+			q("session", "or the editor's live session (ses_...) on the agent whose steps running now upload it").
 			file(200, "application/octet-stream", "The file's bytes, with its own content type"),
 		route("DELETE", "/environments/{id}", "Delete an environment").empty(204),
 		route("DELETE", "/applications/{id}", "Delete an application").empty(204),

@@ -79,7 +79,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** For agents: a project file an upload step of a run they hold names (Authorization: Agent <token>, ?run=) */
+        /** For agents: a project file an upload step of a run or live session they hold names (Authorization: Agent <token>) */
         get: operations["getAgentFilesId"];
         put?: never;
         post?: never;
@@ -2971,6 +2971,8 @@ export interface operations {
             query?: {
                 /** @description the run (run_...) assigned to the agent whose document uploads the file */
                 run?: string;
+                /** @description or the editor's live session (ses_...) on the agent whose steps running now upload it */
+                session?: string;
             };
             header?: never;
             path: {
