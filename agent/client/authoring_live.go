@@ -20,6 +20,13 @@ type liveEvents struct {
 	ctx     context.Context
 	session string
 	seq     int64 // only the run's goroutine emits (runner.Emitter)
+	files   *runFiles
+}
+
+// FetchFile gives the runner the session's project files
+// (runner.FileFetcher), for the steps running now.
+func (l *liveEvents) FetchFile(ctx context.Context, id string) (string, error) {
+	return l.files.FetchFile(ctx, id)
 }
 
 func (l *liveEvents) Event(e protocol.Event) {
@@ -39,7 +46,9 @@ func (c *Client) liveRun(ctx context.Context, a Author, m protocol.Message) {
 		return
 	}
 	go func() {
-		if err := a.RunLive(ctx, m.Session, *m.LiveRun, &liveEvents{c: c, ctx: ctx, session: m.Session}); err != nil {
+		files := &runFiles{c: c, for_: "session", id: m.Session}
+		defer files.remove()
+		if err := a.RunLive(ctx, m.Session, *m.LiveRun, &liveEvents{c: c, ctx: ctx, session: m.Session, files: files}); err != nil {
 			c.sendLive(ctx, protocol.Message{Type: protocol.MsgLiveEvent, Session: m.Session, Error: err.Error()}, nil)
 		}
 	}()

@@ -83,6 +83,11 @@ type rowEmitter struct {
 	row int
 }
 
+// FetchFile: the rows of a run share its files.
+func (r rowEmitter) FetchFile(ctx context.Context, id string) (string, error) {
+	return r.em.FetchFile(ctx, id)
+}
+
 func (r rowEmitter) Event(e protocol.Event) {
 	row := r.row
 	e.Row = &row

@@ -114,7 +114,8 @@ func (c *Client) runJob(ctx context.Context, job protocol.Job) string {
 			}
 		}
 	}()
-	em := &emitter{c: c, runID: job.RunID}
+	em := &emitter{c: c, runID: job.RunID, files: &runFiles{c: c, for_: "run", id: job.RunID}}
+	defer em.files.remove()
 	em.seq.Store(max(job.FirstSeq, 1) - 1)
 	var res protocol.RunResult
 	if len(job.Rows) > 0 {
@@ -136,6 +137,12 @@ type emitter struct {
 	c     *Client
 	runID string
 	seq   atomic.Int64
+	files *runFiles // the project files of its upload steps (files.go)
+}
+
+// FetchFile gives the runner the run's project files (runner.FileFetcher).
+func (e *emitter) FetchFile(ctx context.Context, id string) (string, error) {
+	return e.files.FetchFile(ctx, id)
 }
 
 func (e *emitter) Event(ev protocol.Event) {

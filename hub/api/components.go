@@ -297,7 +297,10 @@ func (s *Server) createComponent(w http.ResponseWriter, r *http.Request) {
 	steps, pis := componentSteps(fields["steps"], name)
 	if len(pis) == 0 {
 		var err error
-		if pis, err = components.ResolveCalls(r.Context(), s.store, sc.Project.ID, steps, ""); err != nil {
+		if pis, err = components.ResolveCalls(r.Context(), s.store, sc.Project.ID, steps, ""); err == nil && len(pis) == 0 {
+			pis, err = s.fileIssues(r.Context(), sc.Project.ID, steps)
+		}
+		if err != nil {
 			s.internal(w, r, err)
 			return
 		}
@@ -540,7 +543,10 @@ func (s *Server) publishComponent(w http.ResponseWriter, r *http.Request) {
 	steps, pis := componentSteps(fields["steps"], c.Name)
 	if len(pis) == 0 {
 		var err error
-		if pis, err = components.ResolveCalls(r.Context(), s.store, sc.Project.ID, steps, c.ID); err != nil {
+		if pis, err = components.ResolveCalls(r.Context(), s.store, sc.Project.ID, steps, c.ID); err == nil && len(pis) == 0 {
+			pis, err = s.fileIssues(r.Context(), sc.Project.ID, steps)
+		}
+		if err != nil {
 			s.internal(w, r, err)
 			return
 		}
@@ -799,5 +805,9 @@ func (s *Server) documentIssues(ctx context.Context, projectID string, doc *prot
 		return nil, err
 	}
 	more, err := s.dataBindingIssues(ctx, projectID, *doc)
-	return append(issues, more...), err
+	if err != nil {
+		return nil, err
+	}
+	files, err := s.fileIssues(ctx, projectID, doc.Steps)
+	return append(append(issues, more...), files...), err
 }

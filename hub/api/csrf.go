@@ -44,7 +44,7 @@ func (s *Server) sameOrigin(next http.Handler) http.Handler {
 			writeError(w, http.StatusForbidden, codeCrossOrigin, "refused: this request comes from a page of another site")
 			return
 		}
-		if ct := r.Header.Get("Content-Type"); (ct != "" || r.ContentLength != 0) && !jsonMediaType(ct) && !csvImport(r, ct) {
+		if ct := r.Header.Get("Content-Type"); (ct != "" || r.ContentLength != 0) && !jsonMediaType(ct) && !csvImport(r, ct) && !fileUpload(r, ct) {
 			writeError(w, http.StatusUnsupportedMediaType, codeUnsupportedMediaType, "send the body as JSON with Content-Type: application/json")
 			return
 		}
@@ -98,4 +98,13 @@ func jsonMediaType(ct string) bool {
 func csvImport(r *http.Request, ct string) bool {
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && mt == "text/csv" && r.Method == http.MethodPost && r.URL.Path == "/api/test-data"
+}
+
+// fileUpload accepts the raw bytes of POST /api/files (files.go) under any
+// Content-Type a page of another site cannot send without a CORS
+// preflight: not the form and text/plain types, and not none at all.
+func fileUpload(r *http.Request, ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && r.Method == http.MethodPost && r.URL.Path == "/api/files" &&
+		mt != "application/x-www-form-urlencoded" && mt != "multipart/form-data" && mt != "text/plain"
 }

@@ -60,6 +60,7 @@ type hostileWorld struct {
 	dataSet, dataPool                  string
 	token                              string
 	webhook                            string
+	file                               string
 	agent                              string // paired with the owner, not connected
 }
 
@@ -87,6 +88,7 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 	w.batch = p("POST", "/api/runs", obj{"testIds": []any{w.test}, "environmentId": w.env}).want(t, 201).str("batchId")
 	w.token = c.do("POST", "/api/tokens", obj{"name": "CI"}).want(t, 201).str("id")
 	w.webhook = p("POST", "/api/webhooks", obj{"name": "CI", "url": "http://127.0.0.1:9/hook"}).want(t, 201).str("id")
+	w.file = c.upload(w.o.project, "report.pdf", []byte("%PDF-1.4")).want(t, 201).str("id")
 	// A computer paired with the owner whose agent is not running: its
 	// routes answer from the record (rotating its token is 409).
 	now := time.Now()
@@ -196,6 +198,8 @@ func (w hostileWorld) samples() map[string][]any {
 			obj{"id": w.webhook, "name": "CI", "url": "http://127.0.0.1:9/hook", "events": []any{"batch.finished"}, "enabled": false}},
 		"POST /api/webhooks/{id}/secret": {noBody},
 		"POST /api/webhooks/{id}/test":   {noBody},
+		// Raw bytes, not JSON: the generic bodies only (hostile_files_test.go).
+		"POST /api/files": {noBody},
 	}
 }
 
@@ -229,6 +233,8 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return w.token, true
 	case "id after webhooks":
 		return w.webhook, true
+	case "id after files":
+		return w.file, true
 	case "id after members":
 		return w.o.ids[access.Tester], true
 	case "id after agent":

@@ -25,6 +25,7 @@ type apiRoute struct {
 	isProject             bool // acts on the project named by x-project-id
 	body                  any  // request body: a Go value of the type read, an obj, a schema; nil: none
 	csv                   bool // the body may also be text/csv
+	raw                   bool // the body is raw bytes (a file), not JSON
 	query                 []queryParam
 	responses             []apiResponse
 }
@@ -58,6 +59,9 @@ func (r apiRoute) in(body any) apiRoute { r.body = body; return r }
 
 // orCSV says the body may also be text/csv.
 func (r apiRoute) orCSV() apiRoute { r.csv = true; return r }
+
+// rawBody says the request body is raw bytes of any type (a file).
+func (r apiRoute) rawBody() apiRoute { r.raw = true; return r }
 
 // out adds a JSON answer: a value of the Go type the handler writes.
 func (r apiRoute) out(status int, body any) apiRoute {
@@ -197,6 +201,9 @@ func (g *schemaGen) operation(rt apiRoute) schema {
 			content["text/csv"] = schema{"schema": schema{"type": "string"}}
 		}
 		op["requestBody"] = schema{"required": true, "content": content}
+	}
+	if rt.raw {
+		op["requestBody"] = schema{"required": true, "content": schema{"application/octet-stream": schema{"schema": schema{"type": "string", "format": "binary"}}}}
 	}
 	responses := schema{"default": schema{"$ref": "#/components/responses/Error"}}
 	for _, rs := range rt.responses {

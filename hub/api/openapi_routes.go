@@ -70,6 +70,10 @@ func apiRoutes() []apiRoute {
 		route("POST", "/agent/pair/{code}", "Approve a pairing").out(201, agentJSON{}),
 		route("GET", "/agent/connect", "The agents' WebSocket; they authenticate in their first message").public().
 			file(101, "application/octet-stream", "Switching to the WebSocket protocol"),
+		route("GET", "/agent/files/{id}", "For agents: a project file an upload step of a run or live session they hold names (Authorization: Agent <token>)").public().
+			q("run", "the run (run_...) assigned to the agent whose document uploads the file").
+			q("session", "or the editor's live session (ses_...) on the agent whose steps running now upload it").
+			file(200, "application/octet-stream", "The file's bytes, with its own content type"),
 		route("DELETE", "/environments/{id}", "Delete an environment").empty(204),
 		route("DELETE", "/applications/{id}", "Delete an application").empty(204),
 		route("GET", "/runs/{id}", "A run: 202 while queued or running, 200 once finished (JUnit XML with Accept: application/xml)").
@@ -176,6 +180,9 @@ func apiRoutes() []apiRoute {
 		route("GET", "/data-pools", "The project's data pools").inProject().out(200, jsonObj{"dataPools": []dataPoolSummaryJSON{}}),
 		route("POST", "/data-pools", "Create (201) or replace (200, with id) a data pool; JSON or CSV").inProject().
 			in(dataTableBody{}).orCSV().out(201, dataPoolJSON{}).out(200, dataPoolJSON{}),
+		route("GET", "/files", "The project's files, for upload steps").inProject().out(200, jsonObj{"files": []projectFileJSON{}}),
+		route("POST", "/files", "Upload a file (the raw body, at most 25 MiB) named by ?name=").inProject().rawBody().
+			q("name", "the file's name as pages see it: no / or \\, no control characters").out(201, projectFileJSON{}),
 
 		route("DELETE", "/language/examples/{id}", "Delete a learned example").empty(204),
 		route("GET", "/components/{id}", "A component with its versions and usages").out(200, componentJSON{}),
@@ -193,6 +200,9 @@ func apiRoutes() []apiRoute {
 		route("GET", "/data-pools/{id}", "A data pool with its records").out(200, dataPoolJSON{}),
 		route("DELETE", "/data-pools/{id}", "Delete a data pool").empty(204),
 		route("POST", "/data-pools/{id}/reset", "Release leases of finished runs and restore consumed records").out(200, dataPoolJSON{}),
+		route("GET", "/files/{id}", "A file's name, size, checksum and uploader").out(200, projectFileJSON{}),
+		route("GET", "/files/{id}/content", "A file's bytes, as a download").file(200, "application/octet-stream", "The file, with its own content type"),
+		route("DELETE", "/files/{id}", "Delete a file (its uploader, Test Managers, Admins); upload steps naming it then fail").empty(204),
 		route("GET", "/tests/{id}", "A test's current version with owner, visibility and can (ETag)").out(200, test),
 		route("PUT", "/tests/{id}", "Save a Draft, or change the status (If-Match)").
 			in(docBody(false, jsonObj{"status": "", "note": ""})).out(200, test),

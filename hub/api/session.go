@@ -60,7 +60,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if _, ok := ctx.Value(userKey).(store.User); !ok && !publicRoutes[r.Method+" "+r.URL.Path] {
+		if _, ok := ctx.Value(userKey).(store.User); !ok && !publicRoutes[r.Method+" "+r.URL.Path] && !agentFileRoute(r) {
 			writeError(w, http.StatusUnauthorized, codeUnauthenticated, "sign in first")
 			return
 		}

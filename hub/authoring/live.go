@@ -82,6 +82,10 @@ type liveState struct {
 	done      chan struct{} // closed when the run in flight ends
 	outcome   string        // the last run's status
 	runErr    string        // the last run's error
+
+	// files are the project files the run in flight's upload steps
+	// name: its agent may read those (files.go).
+	files map[string]bool
 }
 
 // LiveRun is a request to run steps on a live session.
@@ -176,6 +180,7 @@ func (m *Manager) RunLive(ctx context.Context, id string, in LiveRun) (done <-ch
 	l.pause, l.secrets, l.ids, l.next, l.failed = in.Pause, masked, in.IDs, in.Next, ""
 	l.contig = in.Run.Fresh || (l.atKnown && len(in.IDs) > 0 && l.at == in.IDs[0])
 	l.outcome, l.runErr = "", ""
+	l.files = uploadFiles(in.Run.Document.Steps)
 	l.done = make(chan struct{})
 	for _, sid := range in.IDs {
 		delete(l.marks, sid)

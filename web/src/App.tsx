@@ -29,6 +29,7 @@ import { TestDataPage } from "./pages/data/TestDataPage";
 import { DataSetPage } from "./pages/data/DataSetPage";
 import { DataPoolsPage } from "./pages/data/DataPoolsPage";
 import { DataPoolPage } from "./pages/data/DataPoolPage";
+import { FilesPage } from "./pages/files/FilesPage";
 
 export function makeQueryClient(): QueryClient {
   return new QueryClient({
@@ -76,6 +77,7 @@ export function AppRoutes() {
             <Route path="/test-data/:id" element={<DataSetPage />} />
             <Route path="/data-pools" element={<DataPoolsPage />} />
             <Route path="/data-pools/:id" element={<DataPoolPage />} />
+            <Route path="/files" element={<FilesPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

@@ -37,8 +37,8 @@ export function onUnauthorized(fn: Listener): () => void {
 export interface RequestOptions {
   /** Extra headers, e.g. If-Match. */
   headers?: Record<string, string>;
-  /** Raw body (a file's text); sent as is with content-type application/json, or contentType. */
-  rawBody?: string;
+  /** Raw body (a file's text, or a file); sent as is with content-type application/json, or contentType. */
+  rawBody?: string | Blob;
   /** The content type of rawBody when it is not JSON, e.g. text/csv. */
   contentType?: string;
   signal?: AbortSignal;
@@ -86,7 +86,7 @@ function toIssues(v: unknown): Issue[] {
 export async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { Accept: "application/json", ...opts.headers };
   if (opts.project) headers["x-project-id"] = opts.project;
-  let payload: string | undefined;
+  let payload: string | Blob | undefined;
   if (opts.rawBody !== undefined) payload = opts.rawBody;
   else if (body !== undefined) payload = JSON.stringify(body);
   if (payload !== undefined) headers["Content-Type"] = opts.contentType ?? "application/json";

@@ -9,3 +9,4 @@ export * from "./authoringApi";
 export * from "./components";
 export * from "./testData";
 export * from "./dataPools";
+export * from "./files";

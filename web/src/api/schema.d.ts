@@ -72,6 +72,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** For agents: a project file an upload step of a run or live session they hold names (Authorization: Agent <token>) */
+        get: operations["getAgentFilesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/pair/{code}": {
         parameters: {
             query?: never;
@@ -569,6 +586,59 @@ export interface paths {
         post?: never;
         /** Delete an environment */
         delete: operations["deleteEnvironmentsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's files, for upload steps */
+        get: operations["getFiles"];
+        put?: never;
+        /** Upload a file (the raw body, at most 25 MiB) named by ?name= */
+        post: operations["postFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file's name, size, checksum and uploader */
+        get: operations["getFilesId"];
+        put?: never;
+        post?: never;
+        /** Delete a file (its uploader, Test Managers, Admins); upload steps naming it then fail */
+        delete: operations["deleteFilesId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file's bytes, as a download */
+        get: operations["getFilesIdContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2306,6 +2376,16 @@ export interface components {
             /** @enum {string} */
             role: "Tester" | "Test Developer" | "Test Manager" | "Admin";
         };
+        ProjectFile: {
+            contentType: string;
+            createdAt: string;
+            createdBy: components["schemas"]["Ref"] | null;
+            id: string;
+            name: string;
+            projectId: string;
+            sha256: string;
+            size: number;
+        };
         ProjectMember: {
             email: string;
             name: string;
@@ -2881,6 +2961,34 @@ export interface operations {
                 };
                 content: {
                     "application/x-x509-ca-cert": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getAgentFilesId: {
+        parameters: {
+            query?: {
+                /** @description the run (run_...) assigned to the agent whose document uploads the file */
+                run?: string;
+                /** @description or the editor's live session (ses_...) on the agent whose steps running now upload it */
+                session?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with its own content type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
                 };
             };
             default: components["responses"]["Error"];
@@ -3834,6 +3942,130 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getFiles: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project the route lists or creates in (prj_...). */
+                "x-project-id": components["parameters"]["ProjectId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        files: components["schemas"]["ProjectFile"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postFiles: {
+        parameters: {
+            query?: {
+                /** @description the file's name as pages see it: no / or \, no control characters */
+                name?: string;
+            };
+            header: {
+                /** @description The project the route lists or creates in (prj_...). */
+                "x-project-id": components["parameters"]["ProjectId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectFile"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getFilesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectFile"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteFilesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getFilesIdContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its own content type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
             };
             default: components["responses"]["Error"];
         };

@@ -274,6 +274,7 @@ export function Layout() {
               ["/components", "Components"],
               ["/test-data", "Test data"],
               ["/data-pools", "Data pools"],
+              ["/files", "Files"],
             ]}
           />
           <NavLink to="/agents">Agents</NavLink>

@@ -49,6 +49,8 @@ export function fakeFetch(routes: Record<string, FakeRoute>) {
       } catch {
         body = init.body;
       }
+    } else if (init?.body != null) {
+      body = init.body; // a file's bytes (a Blob)
     }
     const call = { method, path: url.pathname + url.search, body, headers };
     calls.push(call);
