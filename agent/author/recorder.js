@@ -153,12 +153,17 @@
   // hover on the element that rule hovers; so is a click on an element that
   // appeared or changed shortly after the pointer entered another one (a
   // menu opened by a script).
-  const hoverRules = () => {
+  // The :hover rules that show or hide something, of the document and of
+  // the shadow root el is in (a component's own styles), inside @media,
+  // @supports and @layer blocks too.
+  const hoverRules = (el) => {
     const out = [];
-    for (const sheet of document.styleSheets) {
-      let rules;
-      try { rules = sheet.cssRules; } catch { continue; } // cross-origin
+    const sheets = [...document.styleSheets];
+    const root = el.getRootNode();
+    if (root !== document && root.styleSheets) sheets.push(...root.styleSheets, ...(root.adoptedStyleSheets || []));
+    const visit = (rules) => {
       for (const r of rules || []) {
+        if (r.cssRules && !r.selectorText) { visit(r.cssRules); continue; }
         if (!r.selectorText || !r.selectorText.includes(":hover")) continue;
         const st = r.style;
         if (!st.display && !st.visibility && !st.opacity) continue;
@@ -168,18 +173,28 @@
           out.push({ trigger: sel.slice(0, i).trim(), revealed: sel.replace(/:hover/g, "").trim() });
         }
       }
+    };
+    for (const sheet of sheets) {
+      let rules;
+      try { rules = sheet.cssRules; } catch { continue; } // cross-origin
+      visit(rules);
     }
     return out;
   };
+  // The element whose :hover reveals el: for the revealed element nearest
+  // to el (the submenu el is in), the nearest ancestor above it that the
+  // rule hovers. Not el.closest(trigger): in `li:hover > ul` a submenu's
+  // item is itself an li, and a hover on it replays on a hidden element.
   const hoverTriggerByCSS = (el) => {
-    for (const { trigger, revealed } of hoverRules()) {
+    let best = null;
+    for (const { trigger, revealed } of hoverRules(el)) {
       try {
         const shown = el.closest(revealed);
-        const t = shown && el.closest(trigger);
-        if (t && t !== el && t !== shown) return t;
+        const t = shown?.parentElement?.closest(trigger);
+        if (t && (!best || best.shown.contains(shown))) best = { shown, t };
       } catch { /* a selector closest() does not take */ }
     }
-    return null;
+    return best?.t ?? null;
   };
   let lastEnter = 0; // when Enter was last pressed (keydown)
   let lastOver = null; // {el, t}: the element the pointer entered last, outside the one before
@@ -207,11 +222,26 @@
     }
     return null;
   };
-  let lastHover = null;
+  // The hovers that reveal el, outermost first: a submenu's trigger may
+  // itself be in a menu a hover reveals (Products > Phones > iPhone).
+  const hoverChain = (el) => {
+    const chain = [];
+    for (let n = el; n && chain.length < 5;) {
+      const t = hoverTriggerByCSS(n) || (n === el ? hoverTriggerByScript(n) : null);
+      if (!t || chain.includes(t)) break;
+      chain.unshift(t);
+      n = t;
+    }
+    return chain;
+  };
+  let lastHovers = []; // the chain hovered for the last click
   const maybeHover = (el) => {
-    const t = hoverTriggerByCSS(el) || hoverTriggerByScript(el);
-    if (t && t !== lastHover) action("hover", t);
-    lastHover = t;
+    const chain = hoverChain(el);
+    // The menus still open from the last click need no new hover.
+    let i = 0;
+    while (i < chain.length && chain[i] === lastHovers[i]) i++;
+    for (const t of chain.slice(i)) action("hover", t);
+    lastHovers = chain;
   };
 
   // ---- listeners (capture phase on window: before the page's own) ----
@@ -286,15 +316,32 @@
     return label && named.every((x) => x === o) ? label : o.value;
   };
 
-  window.addEventListener("change", (e) => {
-    if (mode !== "record") return;
+  const changed = new WeakSet(); // events handled, when two roots see one
+  const onChange = (e) => {
+    if (mode !== "record" || changed.has(e)) return;
+    changed.add(e);
     const el = targetOf(e);
     // A select a page's own widget changed (value set, then a change
     // event dispatched) is what the person chose too; other untrusted
     // events are the page talking to itself.
     if (el?.localName === "select") action("select", el, { value: selectValue(el) });
     else if (e.isTrusted && isToggle(el)) action(el.checked ? "check" : "uncheck", el);
-  }, true);
+  };
+  window.addEventListener("change", onChange, true);
+  // change is not composed: from a checkbox or select inside a shadow root
+  // it never reaches window. Every open shadow root an input passes
+  // through (pointer, keys, focus: all composed, all before the change)
+  // gets the listener too, at any depth.
+  const listened = new WeakSet();
+  const listenRoots = (e) => {
+    if (mode !== "record") return;
+    for (const n of e.composedPath()) {
+      if (n.nodeType !== 11 || !n.host || listened.has(n)) continue;
+      listened.add(n);
+      n.addEventListener("change", onChange, true);
+    }
+  };
+  for (const type of ["pointerdown", "keydown", "focusin", "click"]) window.addEventListener(type, listenRoots, true);
 
   const NAMED = new Set(["Enter", "Tab", "Escape"]);
   const MODIFIERS = new Set(["Control", "Alt", "Meta", "Shift", "AltGraph", "CapsLock"]);
