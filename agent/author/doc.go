@@ -64,7 +64,7 @@ const bindingName = "__taAuthorReport"
 
 // report is one message of the in-page script. Kind "action" is something
 // the user did (Type: click, dblclick, fill, select, check, uncheck, press,
-// hover, assertVisible, assertText, assertValue; Value for fill and
+// hover, dragTo, assertVisible, assertText, assertValue; Value for fill and
 // select, Key for press, Expected for assertions); kind "pick" is the
 // element picked in mode pick. Handle names the element
 // (__taAuthor.element(handle)); 0 for a press on the page. T is the page's
@@ -77,4 +77,10 @@ type report struct {
 	Key      string `json:"key,omitempty"`
 	Expected string `json:"expected,omitempty"`
 	T        int64  `json:"t,omitempty"`
+	// A click's button (right, middle; empty for left) and the modifier
+	// keys held; a dragTo's drop element, with its snapshot.
+	Button     string    `json:"button,omitempty"`
+	Modifiers  []string  `json:"modifiers,omitempty"`
+	To         int       `json:"to,omitempty"`
+	ToFallback *snapshot `json:"toFallback,omitempty"`
 }

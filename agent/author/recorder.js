@@ -259,6 +259,16 @@
     window.addEventListener(type, onPointer, true);
   }
 
+  // The modifier keys held during a click, as the click step names them.
+  const mods = (e) => {
+    const m = [];
+    if (e.altKey) m.push("Alt");
+    if (e.ctrlKey) m.push("Control");
+    if (e.metaKey) m.push("Meta");
+    if (e.shiftKey) m.push("Shift");
+    return m.length ? { modifiers: m } : {};
+  };
+
   window.addEventListener("click", (e) => {
     if (!e.isTrusted || inBar(e)) return;
     const el = targetOf(e);
@@ -288,9 +298,80 @@
     // the press step already holds it, and a replayed click would send
     // the form twice.
     if (e.detail === 0 && lastEnter && Date.now() - lastEnter < 1000) return;
+    // The click that ends a press moved with the pointer is held until
+    // the drag is told apart from a sloppy click (dragEnded).
+    if (pressed?.far && pressed.el.contains(el)) {
+      pressed.held = () => { maybeHover(el); action("click", el, mods(e)); };
+      return;
+    }
     maybeHover(el);
-    action("click", el);
+    action("click", el, mods(e));
   }, true);
+
+  // A right or middle click: a click step with its button.
+  const otherClick = (button) => (e) => {
+    if (!e.isTrusted || inBar(e) || mode !== "record" || assertMode) return;
+    const el = targetOf(e);
+    if (!el) return;
+    maybeHover(el);
+    action("click", el, { button, ...mods(e) });
+  };
+  window.addEventListener("contextmenu", otherClick("right"), true);
+  window.addEventListener("auxclick", (e) => { if (e.button === 1) otherClick("middle")(e); }, true);
+
+  // ---- drag and drop ----
+  // HTML5: dragstart names the element, drop the element it fell on.
+  let dragged = null;
+  window.addEventListener("dragstart", (e) => {
+    if (!e.isTrusted || mode !== "record" || assertMode) return;
+    dragged = targetOf(e);
+    if (pressed) pressed.html5 = true;
+  }, true);
+  window.addEventListener("drop", (e) => {
+    if (!e.isTrusted || mode !== "record" || !dragged) return;
+    const to = targetOf(e);
+    if (to && to !== dragged && !dragged.contains(to)) dragTo(dragged, to);
+    dragged = null;
+  }, true);
+  window.addEventListener("dragend", () => { dragged = null; }, true);
+  const dragTo = (el, to) => action("dragTo", el, { to: handle(to), toFallback: snapshot(to) });
+
+  // Mouse: a press, a move of more than a few pixels, a release, and the
+  // pressed element has moved (it followed the pointer, or the page put
+  // it elsewhere: a sortable list) is a drag to what lies under the
+  // pointer at the release.
+  let pressed = null; // {el, x, y, box, parent, next, far, html5, held}
+  const placeOf = (el) => ({ box: el.getBoundingClientRect(), parent: el.parentNode, next: el.nextElementSibling });
+  window.addEventListener("pointerdown", (e) => {
+    pressed = null;
+    if (!e.isTrusted || e.button !== 0 || mode !== "record" || assertMode || inBar(e)) return;
+    const el = targetOf(e);
+    if (el && !isTextField(el) && el.localName !== "select") pressed = { el, x: e.clientX, y: e.clientY, ...placeOf(el) };
+  }, true);
+  window.addEventListener("pointerup", (e) => {
+    const p = pressed;
+    if (!e.isTrusted || !p || mode !== "record") return;
+    if (Math.hypot(e.clientX - p.x, e.clientY - p.y) < 8 || p.html5) {
+      pressed = null;
+      return;
+    }
+    p.far = true;
+    // What the element is dropped on: under the pointer now, before the
+    // page's own handlers put the element in its new place.
+    const root = p.el.getRootNode();
+    p.to = (root.elementsFromPoint ? root : document).elementsFromPoint(e.clientX, e.clientY)
+      .find((n) => n !== p.el && !p.el.contains(n) && !n.localName.startsWith("ta-author-"));
+    // Whether it moved: after those handlers (and the click they lead to).
+    setTimeout(() => dragEnded(p), 0);
+  }, true);
+  const dragEnded = (p) => {
+    if (pressed === p) pressed = null;
+    const now = p.el.isConnected ? placeOf(p.el) : null;
+    const moved = now && (now.parent !== p.parent || now.next !== p.next ||
+      Math.abs(now.box.x - p.box.x) > 4 || Math.abs(now.box.y - p.box.y) > 4);
+    if (moved && p.to) dragTo(p.el, p.to);
+    else p.held?.();
+  };
 
   window.addEventListener("dblclick", (e) => {
     if (!e.isTrusted || inBar(e) || mode !== "record" || assertMode) return;

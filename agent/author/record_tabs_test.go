@@ -1,0 +1,76 @@
+package author
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/testautomation/ta/protocol"
+)
+
+// TestRecordNewTab: a link that opens a new tab, an action there, back in
+// the first tab, again in the new one, the new one closed, and on in the
+// first: each move between tabs is recorded before the first action in
+// the tab (switchTab new, opener, index 1), the close as closeTab; the
+// recording replays green.
+func TestRecordNewTab(t *testing.T) {
+	srv := site(t, map[string]string{
+		"/": `<!doctype html><a href="/report.html" target="_blank">Open report</a>
+<button id="count" onclick="out.textContent = 'counted ' + (+out.dataset.n + 1); out.dataset.n = +out.dataset.n + 1">Count</button>
+<p id="out" data-n="0"></p>`,
+		"/report.html": `<!doctype html><button onclick="this.textContent = 'Approved ' + (+this.dataset.n + 1); this.dataset.n = +this.dataset.n + 1" data-n="0">Approve</button>`,
+	})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	click := func(p *rod.Page, sel string) {
+		t.Helper()
+		p.MustActivate() // a person brings the tab to the front to act in it
+		x, y := center(t, p, sel)
+		clickAt(t, p, x, y, 1)
+	}
+	click(p, "a")
+	var tab *rod.Page
+	waitFor(t, "the new tab", func() bool {
+		pages, err := p.Browser().Pages()
+		if err != nil {
+			return false
+		}
+		for _, pg := range pages {
+			if info, err := pg.Info(); err == nil && strings.HasSuffix(info.URL, "/report.html") {
+				tab = pg.Timeout(20 * time.Second)
+				return true
+			}
+		}
+		return false
+	})
+	tab.MustWaitLoad()
+	waitFor(t, "the script in the new tab", func() bool {
+		return tab.MustEval(`() => document.readyState`).Str() == "complete"
+	})
+	out.waitSteps(t, "navigate,click")
+	// A person's moves, each recorded before the next.
+	click(tab, "button")
+	tab.MustElementR("button", "Approved 1")
+	out.waitSteps(t, "navigate,click,switchTab,click")
+	click(p, "#count")
+	out.waitSteps(t, "navigate,click,switchTab,click,switchTab,click")
+	click(tab, "button")
+	tab.MustElementR("button", "Approved 2")
+	out.waitSteps(t, "navigate,click,switchTab,click,switchTab,click,switchTab,click")
+	tab.MustClose()
+	out.waitSteps(t, "navigate,click,switchTab,click,switchTab,click,switchTab,click,closeTab")
+	click(p, "#count")
+	p.MustElementR("#out", "counted 2")
+	steps := out.waitSteps(t, "navigate,click,switchTab,click,switchTab,click,switchTab,click,closeTab,click")
+	to := func(i int) string {
+		st := steps[i]
+		if st.To == "index" && st.Index != nil {
+			return "index " + string(rune('0'+*st.Index))
+		}
+		return st.To
+	}
+	if to(2) != "new" || to(4) != "opener" || to(6) != "index 1" {
+		t.Errorf("switches %s, %s, %s; want new, opener, index 1", to(2), to(4), to(6))
+	}
+	replayRecorded(t, append(steps, assertOut("counted 2")))
+}
