@@ -44,11 +44,14 @@ func TestRecordNewTab(t *testing.T) {
 		return false
 	})
 	tab.MustWaitLoad()
+	if err := out.waitStepsWithin("navigate,click", 3*time.Second); err != nil {
+		t.Error(err)
+	}
 	waitFor(t, "the script in the new tab", func() bool {
 		return tab.MustEval(`() => document.readyState`).Str() == "complete"
 	})
-	out.waitSteps(t, "navigate,click")
-	// A person's moves, each recorded before the next.
+	// A person's moves, each recorded before the next; the click in the
+	// first tab too, though that tab is hidden now.
 	click(tab, "button")
 	tab.MustElementR("button", "Approved 1")
 	out.waitSteps(t, "navigate,click,switchTab,click")
