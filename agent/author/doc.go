@@ -9,7 +9,9 @@
 //     --remote-debugging-port when asked), a fresh incognito context per
 //     session, the in-page script installed in an isolated world of every
 //     frame, the binding it reports through, turning reports into captured
-//     steps (fills merged, navigations attached, dblclick, hover), picker
+//     steps (fills merged, navigations attached, dblclick, hover, right
+//     clicks, drags; dialogs in session_dialog.go, tabs the pages open in
+//     session_tabs.go, chosen files in session_upload.go), picker
 //     modes, previews, and scripts tried; in the page, recorder.js
 //     captures what the user does, shows the overlay toolbar for
 //     assertions, and in the picker's modes intercepts the pointer.
@@ -82,5 +84,6 @@ type report struct {
 	Button     string    `json:"button,omitempty"`
 	Modifiers  []string  `json:"modifiers,omitempty"`
 	To         int       `json:"to,omitempty"`
+	Names      []string  `json:"names,omitempty"` // an upload's chosen files
 	ToFallback *snapshot `json:"toFallback,omitempty"`
 }

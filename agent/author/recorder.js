@@ -121,6 +121,7 @@
   const isToggle = (el) => el?.localName === "input" && (el.type === "checkbox" || el.type === "radio");
   const isTextField = (el) =>
     (el?.localName === "input" && !TEXTLESS.has(el.type)) || el?.localName === "textarea" || el?.isContentEditable;
+  const isFileInput = (el) => el?.localName === "input" && el.type === "file";
   // labelledToggle is the checkbox or radio a click on its label toggles.
   const labelledToggle = (el) => {
     const label = el?.closest?.("label");
@@ -292,8 +293,9 @@
     }
     // A checkbox, a radio or their label: check/uncheck, from change.
     if (isToggle(el) || labelledToggle(el)) return;
-    // Typing into a field is its fill; selecting, its select.
-    if (isTextField(el) || el.localName === "select" || el.localName === "option") return;
+    // Typing into a field is its fill; selecting, its select; choosing a
+    // file, its upload (a replayed click would open the file chooser).
+    if (isTextField(el) || el.localName === "select" || el.localName === "option" || isFileInput(el) || isFileInput(el.closest("label")?.control)) return;
     // Enter in a form clicks its submit button for the browser (detail 0):
     // the press step already holds it, and a replayed click would send
     // the form twice.
@@ -406,6 +408,7 @@
     // event dispatched) is what the person chose too; other untrusted
     // events are the page talking to itself.
     if (el?.localName === "select") action("select", el, { value: selectValue(el) });
+    else if (e.isTrusted && isFileInput(el) && el.files.length) action("upload", el, { names: [...el.files].map((f) => f.name) });
     else if (e.isTrusted && isToggle(el)) action(el.checked ? "check" : "uncheck", el);
   };
   window.addEventListener("change", onChange, true);

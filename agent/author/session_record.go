@@ -175,6 +175,9 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 			s.m.log.Debug("recorded drop element gone")
 			return
 		}
+	case "upload":
+		r.upload(ctx, pg, rep, ctxID)
+		return
 	case "hover", "check", "uncheck", "assertVisible":
 	default:
 		return
