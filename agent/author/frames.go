@@ -65,6 +65,7 @@ func (pg *pageState) install() error {
 	)
 	go wait()
 	go pg.watch()
+	go pg.answerForNobody()
 	if err := (proto.PageEnable{}).Call(p); err != nil {
 		return err
 	}

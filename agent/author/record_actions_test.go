@@ -151,3 +151,23 @@ func runnerClicksRight(t *testing.T, base string) bool {
 	}}
 	return b.Run(ctx, protocol.Job{RunID: "probe", Document: doc}, discard{}).Status == protocol.RunPassed
 }
+
+// TestRecordUnansweredDialog: in a headless recording nobody can answer a
+// dialog (the live view shows the page, not the dialog): it is dismissed
+// after a moment rather than hanging the page, and recorded as dismissed.
+func TestRecordUnansweredDialog(t *testing.T) {
+	srv := site(t, map[string]string{"/": `<!doctype html>
+<button id="del" onclick="out.textContent = confirm('Delete 3 items?') ? 'deleted' : 'kept'">Delete</button><p id="out"></p>`})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	x, y := center(t, p, "#del")
+	go func() {
+		for _, typ := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
+			_ = proto.InputDispatchMouseEvent{Type: typ, X: x, Y: y, Button: proto.InputMouseButtonLeft, ClickCount: 1}.Call(p)
+		}
+	}()
+	p.MustElementR("#out", "kept")
+	steps := out.waitSteps(t, "navigate,dialog,click")
+	if d := steps[1]; d.Action != "dismiss" || d.Expected == nil || *d.Expected != "Delete 3 items?" {
+		t.Errorf("dialog %s %v", d.Action, d.Expected)
+	}
+}

@@ -2,6 +2,8 @@ package author
 
 import (
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/protocol"
@@ -14,6 +16,43 @@ import (
 // the action. The page's events are handled in order, so the action's
 // report (sent by recorder.js before the page's own handlers ran) has
 // been recorded by the time the dialog's events are handled.
+
+// unansweredDialog is how long a dialog in a headless recording waits for
+// an answer before it is dismissed: nobody can answer it there (the live
+// view shows the page, not the browser's dialog), and the page would hang.
+var unansweredDialog = 3 * time.Second
+
+// answerForNobody dismisses the dialogs of a headless page that nobody
+// answered; the close is then recorded as the dismiss it is. Its own
+// event loop: the page's events wait for the dialog (a report's element
+// is described in a page the dialog blocks).
+func (pg *pageState) answerForNobody() {
+	if pg.b.headed {
+		return
+	}
+	p := pg.page.Context(pg.ctx)
+	var mu sync.Mutex
+	events := 0 // dialogs opened and closed
+	wait := p.EachEvent(func(e *proto.PageJavascriptDialogOpening) {
+		mu.Lock()
+		events++
+		n := events
+		mu.Unlock()
+		time.AfterFunc(unansweredDialog, func() {
+			mu.Lock()
+			still := events == n
+			mu.Unlock()
+			if still {
+				_ = proto.PageHandleJavaScriptDialog{Accept: false}.Call(p)
+			}
+		})
+	}, func(e *proto.PageJavascriptDialogClosed) {
+		mu.Lock()
+		events++
+		mu.Unlock()
+	})
+	wait()
+}
 
 func (pg *pageState) dialogOpening(e *proto.PageJavascriptDialogOpening) {
 	pg.mu.Lock()
