@@ -1,7 +1,9 @@
 package author
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -76,4 +78,68 @@ func TestRecordNewTab(t *testing.T) {
 		t.Errorf("switches %s, %s, %s; want new, opener, index 1", to(2), to(4), to(6))
 	}
 	replayRecorded(t, append(steps, assertOut("counted 2")))
+}
+
+// frameCount counts the frames a view sends.
+type frameCount struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (f *frameCount) Frame(string, protocol.ViewFrame) {
+	f.mu.Lock()
+	f.n++
+	f.mu.Unlock()
+}
+
+func (f *frameCount) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.n
+}
+
+// TestViewFollowsNewTab: a recording made through its live view (no
+// window: the person sees frames and sends input) follows a tab the page
+// opens: the view shows the new tab, input goes there and is recorded
+// after a switchTab; when the tab closes, the view and input are back on
+// the first page.
+func TestViewFollowsNewTab(t *testing.T) {
+	srv := site(t, map[string]string{
+		"/":            `<!doctype html><a href="/report.html" target="_blank" style="display:block;width:200px">Open report</a><button id="count" onclick="this.textContent = 'counted'">Count</button>`,
+		"/report.html": `<!doctype html><button id="ok" onclick="this.textContent = 'Approved'" style="width:200px;height:40px">Approve</button>`,
+	})
+	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	m := manager(t)
+	frames := &frameCount{}
+	if err := m.View(id, true, frames); err != nil {
+		t.Fatal(err)
+	}
+	defer m.View(id, false, nil) //nolint:errcheck
+	input := func(x, y float64) {
+		t.Helper()
+		if err := m.Input(context.Background(), id, protocol.ViewInput{Kind: protocol.InputClick, X: x, Y: y}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lx, ly := center(t, p, "a")
+	input(lx, ly)
+	s, _ := m.session(id)
+	waitFor(t, "the view to show the new tab", func() bool {
+		pg := s.pageState()
+		return pg != nil && pg != s.mainPage()
+	})
+	tab := s.pageState().page.Timeout(20 * time.Second)
+	tab.MustWaitLoad()
+	seen := frames.count()
+	waitFor(t, "frames of the new tab", func() bool { return frames.count() > seen })
+	bx, by := center(t, tab, "#ok")
+	input(bx, by)
+	tab.MustElementR("#ok", "Approved")
+	out.waitSteps(t, "navigate,click,switchTab,click")
+	tab.MustClose()
+	waitFor(t, "the view to be back on the first page", func() bool { return s.pageState() == s.mainPage() })
+	cx, cy := center(t, p, "#count")
+	input(cx, cy)
+	p.MustElementR("#count", "counted")
+	out.waitSteps(t, "navigate,click,switchTab,click,closeTab,click")
 }

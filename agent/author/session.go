@@ -31,9 +31,10 @@ type session struct {
 	ended bool
 	done  chan struct{} // closed when the session ended
 
-	rec  recorder     // a recording's captured steps
-	tabs []*pageState // the tabs its pages opened, in opening order (session_tabs.go)
-	live *liveState   // a live session's runner (live.go); nil for the other kinds
+	rec   recorder     // a recording's captured steps
+	tabs  []*pageState // the tabs its pages opened, in opening order (session_tabs.go)
+	front *pageState   // the tab its view shows; nil for its page
+	live  *liveState   // a live session's runner (live.go); nil for the other kinds
 }
 
 func (s *session) page() *rod.Page {

@@ -2,6 +2,7 @@ package author
 
 import (
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/testautomation/ta/agent/client"
 	"github.com/testautomation/ta/protocol"
 )
 
@@ -64,6 +65,34 @@ func (s *session) followTab(opener *pageState, id proto.TargetTargetID) {
 		return
 	}
 	tab.setStarted()
+	// The browser shows the new tab: so does the session's view (a person
+	// recording through it acts there next).
+	s.mu.Lock()
+	s.front = tab
+	s.mu.Unlock()
+	s.m.moveView(s)
+}
+
+// moveView moves the session's view, if it has one, to the page it shows
+// now (pageState).
+func (m *Manager) moveView(s *session) {
+	v := &m.views
+	v.mu.Lock()
+	var out client.FrameSink
+	for _, c := range v.of {
+		if o, ok := c.viewers[s.id]; ok {
+			out = o
+			break
+		}
+	}
+	v.mu.Unlock()
+	if out == nil {
+		return
+	}
+	m.unwatch(s)
+	if pg := s.pageState(); pg != nil && !pg.isClosed() {
+		m.watch(s, pg, out)
+	}
 }
 
 // tabIndex is pg's place in opening order (the first page is 0).
@@ -96,6 +125,24 @@ func (pg *pageState) tabClosed() {
 	pg.mu.Lock()
 	pg.closed = true
 	pg.mu.Unlock()
+	// The view goes back to the tab that opened it (before the view of
+	// this one ends with it).
+	s := pg.owner
+	s.mu.Lock()
+	shown := s.front == pg
+	if shown {
+		s.front = pg.opener
+		for s.front != nil && s.front.isClosed() {
+			s.front = s.front.opener
+		}
+		if s.front == s.pg {
+			s.front = nil
+		}
+	}
+	s.mu.Unlock()
+	if shown {
+		s.m.moveView(s)
+	}
 	pg.cancel()
 	if pg.owner.kind == protocol.AuthorRecord {
 		pg.owner.rec.closed(pg)
