@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/protocol"
 )
 
@@ -62,6 +63,7 @@ func TestRecordNewTab(t *testing.T) {
 	click(tab, "button")
 	tab.MustElementR("button", "Approved 2")
 	out.waitSteps(t, "navigate,click,switchTab,click,switchTab,click,switchTab,click")
+	time.Sleep(selfClose) // a person reads the page before closing it
 	tab.MustClose()
 	out.waitSteps(t, "navigate,click,switchTab,click,switchTab,click,switchTab,click,closeTab")
 	click(p, "#count")
@@ -136,10 +138,65 @@ func TestViewFollowsNewTab(t *testing.T) {
 	input(bx, by)
 	tab.MustElementR("#ok", "Approved")
 	out.waitSteps(t, "navigate,click,switchTab,click")
+	time.Sleep(selfClose) // a person reads the page before closing it
 	tab.MustClose()
 	waitFor(t, "the view to be back on the first page", func() bool { return s.pageState() == s.mainPage() })
 	cx, cy := center(t, p, "#count")
 	input(cx, cy)
 	p.MustElementR("#count", "counted")
 	out.waitSteps(t, "navigate,click,switchTab,click,closeTab,click")
+}
+
+// TestRecordPopupClosesItself: a popup that closes itself when its button
+// is clicked (window.close(), as sign-in popups do) is no closeTab step:
+// the recording, as a replay, goes on in its opener without a switch.
+func TestRecordPopupClosesItself(t *testing.T) {
+	srv := site(t, map[string]string{
+		"/": `<!doctype html><button id="open" onclick="window.open('/popup.html', 'auth', 'width=400,height=300')">Sign in with Example</button>
+<button id="next" onclick="this.textContent = 'went on ' + (localStorage.getItem('auth') || 'without')">Next</button>`,
+		"/popup.html": `<!doctype html><button id="ok" onclick="localStorage.setItem('auth', 'signed in'); window.close()">Authorize</button>`,
+	})
+	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	ox, oy := center(t, p, "#open")
+	clickAt(t, p, ox, oy, 1)
+	var popup *rod.Page
+	waitFor(t, "the popup", func() bool {
+		pages, err := p.Browser().Pages()
+		if err != nil {
+			return false
+		}
+		for _, pg := range pages {
+			if info, err := pg.Info(); err == nil && strings.HasSuffix(info.URL, "/popup.html") {
+				popup = pg.Timeout(20 * time.Second)
+				return true
+			}
+		}
+		return false
+	})
+	popup.MustWaitLoad()
+	out.waitSteps(t, "navigate,click")
+	popup.MustActivate()
+	x, y := center(t, popup, "#ok")
+	go func() { // the click ends with the page
+		_ = proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMousePressed, X: x, Y: y, Button: proto.InputMouseButtonLeft, ClickCount: 1}.Call(popup)
+		_ = proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: proto.InputMouseButtonLeft, ClickCount: 1}.Call(popup)
+	}()
+	out.waitSteps(t, "navigate,click,switchTab,click")
+	waitFor(t, "the popup to close", func() bool {
+		pages, _ := p.Browser().Pages()
+		for _, pg := range pages {
+			if info, err := pg.Info(); err == nil && strings.HasSuffix(info.URL, "/popup.html") {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(300 * time.Millisecond)
+	p.MustActivate()
+	nx, ny := center(t, p, "#next")
+	clickAt(t, p, nx, ny, 1)
+	p.MustElementR("#next", "went on signed in")
+	steps := out.waitSteps(t, "navigate,click,switchTab,click,click")
+	replayRecorded(t, append(steps, protocol.Step{ID: "check", Type: "assertText", Expected: protocol.Ptr("went on signed in"),
+		Target: &protocol.Target{Locators: []protocol.Locator{{Kind: "css", Value: "#next"}}}}))
 }

@@ -103,6 +103,12 @@ func (r *recorder) addIn(pg *pageState, st protocol.Step, handle int, ctxID prot
 	r.seq++
 	st.ID = "s" + strconv.Itoa(r.seq)
 	c := capturedStep{seq: r.seq, step: st, handle: handle, ctxID: ctxID, pg: pg}
+	if pg != nil && pg.opener != nil && pg.isClosed() {
+		// The tab closed before this step of it was recorded: the step
+		// closed it (window.close()), and the recording goes on in its
+		// opener, as a replay does (session_tabs.go).
+		r.cur = pg.opener
+	}
 	r.last = append(r.last, c)
 	if len(r.last) > keepLast {
 		r.last = r.last[1:]

@@ -1,6 +1,9 @@
 package author
 
 import (
+	"context"
+	"time"
+
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/agent/client"
 	"github.com/testautomation/ta/protocol"
@@ -91,6 +94,13 @@ func (m *Manager) moveView(s *session) {
 	}
 	m.unwatch(s)
 	if pg := s.pageState(); pg != nil && !pg.isClosed() {
+		if !pg.b.headed {
+			// A hidden page draws no frames: the page the view shows is
+			// the browser's front one, as it would be in a window.
+			ctx, cancel := context.WithTimeout(pg.ctx, 5*time.Second)
+			_ = proto.PageBringToFront{}.Call(pg.page.Context(ctx))
+			cancel()
+		}
 		m.watch(s, pg, out)
 	}
 }
@@ -175,7 +185,15 @@ func (r *recorder) switchTo(pg *pageState) (protocol.Step, bool) {
 	return protocol.Step{Type: "switchTab", To: "index", Index: &i}, true
 }
 
-// closed records closeTab when the current tab closed.
+// selfClose is how soon after a step in a tab its closing counts as the
+// page's own doing (a popup's window.close() after its button was
+// clicked) rather than the person's: a person reads a page before
+// closing it.
+const selfClose = 1500 * time.Millisecond
+
+// closed records closeTab when the person closed the current tab. A tab
+// that closed itself right after a step in it is no step: a replay goes
+// on in its opener as the recording does.
 func (r *recorder) closed(pg *pageState) {
 	r.mu.Lock()
 	if r.s == nil || r.cur != pg || r.s.isEnded() {
@@ -183,8 +201,11 @@ func (r *recorder) closed(pg *pageState) {
 		return
 	}
 	r.cur = pg.opener
+	itself := len(r.last) > 0 && r.last[len(r.last)-1].pg == pg && time.Since(r.lastAt) < selfClose
 	r.mu.Unlock()
-	r.add(protocol.Step{Type: "closeTab"}, 0, 0)
+	if !itself {
+		r.add(protocol.Step{Type: "closeTab"}, 0, 0)
+	}
 }
 
 // mainPage is the session's first page.
