@@ -9,7 +9,9 @@
 //     --remote-debugging-port when asked), a fresh incognito context per
 //     session, the in-page script installed in an isolated world of every
 //     frame, the binding it reports through, turning reports into captured
-//     steps (fills merged, navigations attached, dblclick, hover), picker
+//     steps (fills merged, navigations attached, dblclick, hover, right
+//     clicks, drags; dialogs in session_dialog.go, tabs the pages open in
+//     session_tabs.go, chosen files in session_upload.go), picker
 //     modes, previews, and scripts tried; in the page, recorder.js
 //     captures what the user does, shows the overlay toolbar for
 //     assertions, and in the picker's modes intercepts the pointer.
@@ -64,7 +66,7 @@ const bindingName = "__taAuthorReport"
 
 // report is one message of the in-page script. Kind "action" is something
 // the user did (Type: click, dblclick, fill, select, check, uncheck, press,
-// hover, assertVisible, assertText, assertValue; Value for fill and
+// hover, dragTo, assertVisible, assertText, assertValue; Value for fill and
 // select, Key for press, Expected for assertions); kind "pick" is the
 // element picked in mode pick. Handle names the element
 // (__taAuthor.element(handle)); 0 for a press on the page. T is the page's
@@ -77,4 +79,11 @@ type report struct {
 	Key      string `json:"key,omitempty"`
 	Expected string `json:"expected,omitempty"`
 	T        int64  `json:"t,omitempty"`
+	// A click's button (right, middle; empty for left) and the modifier
+	// keys held; a dragTo's drop element, with its snapshot.
+	Button     string    `json:"button,omitempty"`
+	Modifiers  []string  `json:"modifiers,omitempty"`
+	To         int       `json:"to,omitempty"`
+	Names      []string  `json:"names,omitempty"` // an upload's chosen files
+	ToFallback *snapshot `json:"toFallback,omitempty"`
 }

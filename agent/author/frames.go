@@ -34,6 +34,8 @@ type pageState struct {
 	lastURL   string
 	scriptID  proto.PageScriptIdentifier // the mode script for new documents
 	flushWait chan struct{}
+	dialog    *proto.PageJavascriptDialogOpening // open now (session_dialog.go)
+	opener    *pageState                         // for a tab the session's pages opened (session_tabs.go)
 }
 
 func newPageState(m *Manager, b *browser, inc *rod.Browser, page *rod.Page, owner *session) *pageState {
@@ -58,9 +60,12 @@ func (pg *pageState) install() error {
 		func(e *proto.PageFrameNavigated) { pg.frameNavigated(e) },
 		func(e *proto.PageNavigatedWithinDocument) { pg.sameDocument(e) },
 		func(e *proto.InspectorTargetCrashed) { pg.gone("the page crashed") },
+		func(e *proto.PageJavascriptDialogOpening) { pg.dialogOpening(e) },
+		func(e *proto.PageJavascriptDialogClosed) { pg.dialogClosed(e) },
 	)
 	go wait()
 	go pg.watch()
+	go pg.answerForNobody()
 	if err := (proto.PageEnable{}).Call(p); err != nil {
 		return err
 	}
@@ -92,6 +97,10 @@ func (pg *pageState) watch() {
 	select {
 	case <-done:
 		if pg.ctx.Err() != nil {
+			return
+		}
+		if pg.opener != nil { // a tab the recording followed: closed, not gone
+			pg.tabClosed()
 			return
 		}
 		// A browser that died detaches its pages too: tell the two apart.
@@ -378,7 +387,7 @@ func (pg *pageState) frameNavigated(e *proto.PageFrameNavigated) {
 	started := pg.started
 	pg.mu.Unlock()
 	if started && pg.owner.kind == protocol.AuthorRecord {
-		pg.owner.rec.navigated(url)
+		pg.owner.rec.navigated(pg, url)
 	}
 }
 

@@ -220,6 +220,13 @@
     }
     const cls = [...host.classList].filter(stableClass);
     if (cls.length) out.push(t + '.' + esc(cls[0]));
+    // Last, its place among its kind: custom elements repeated in a list
+    // (a todo-item per todo) often carry nothing else.
+    const p = host.parentElement || host.parentNode;
+    if (p && p.children) {
+      const same = [...p.children].filter(c => c.localName === host.localName);
+      if (same.length > 1) out.push(t + ':nth-of-type(' + (same.indexOf(host) + 1) + ')');
+    }
     return out;
   };
   // One step of a css path: the tag, with :nth-of-type when siblings share it.
@@ -351,9 +358,21 @@
     // name the host: the path from the host told apart by its attributes.
     const host = inShadow && el.getRootNode().host;
     if (host && scoped < 2) {
+      // The element itself by what it is rather than by its path inside
+      // the host, which survives a wrapper added around it.
+      const own = [];
+      const cls0 = [...el.classList].filter(stableClass)[0];
+      if (cls0) own.push(esc(tag) + '.' + esc(cls0));
+      if (type) own.push(esc(tag) + attrSel('type', type));
       for (const ha of hostAnchors(host)) {
+        let here = 0;
+        for (const o of own) {
+          const sel = ':host(' + ha + ') ' + o;
+          if (countCss(doc, sel) === 1) { add('css', sel, S.nth + 100 + scoped + here); here++; }
+        }
         const sel = ':host(' + ha + ') > ' + steps.join(' > ');
-        if (countCss(doc, sel) === 1) { add('css', sel, S.nth + 100 + scoped); scoped++; break; }
+        if (countCss(doc, sel) === 1) { add('css', sel, S.nth + 100 + scoped + here); here++; }
+        if (here) { scoped++; break; }
       }
     }
     if (!inShadow && !plain) {

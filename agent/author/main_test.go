@@ -151,6 +151,19 @@ func (s *sink) waitSteps(t *testing.T, want string) []protocol.Step {
 	return nil
 }
 
+// waitStepsWithin is waitSteps with a limit, answering an error.
+func (s *sink) waitStepsWithin(want string, limit time.Duration) error {
+	end := time.Now().Add(limit)
+	var got []protocol.Step
+	for time.Now().Before(end) {
+		if got = s.recorded(); types(got) == want {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("recorded %s within %v, want %s", types(got), limit, want)
+}
+
 var sessionN int
 var sessionMu sync.Mutex
 

@@ -122,8 +122,22 @@ const mutateJS = `function (M) {
   };
   tick();
   if (!fired) {
-    const mo = new MutationObserver(() => { tick(); if (fired) mo.disconnect(); });
-    mo.observe(document, {subtree: true, childList: true, attributes: true});
-    const iv = setInterval(() => { tick(); if (fired) clearInterval(iv); }, 20);
+    // Open shadow roots are observed too (a document's observer does not
+    // see into them): an element rendered inside a component is mutated
+    // before a replay's next input reaches it, not up to a tick later.
+    const opts = {subtree: true, childList: true, attributes: true};
+    const seen = new WeakSet();
+    const watch = root => {
+      for (const el of root.querySelectorAll('*')) {
+        if (!el.shadowRoot || seen.has(el.shadowRoot)) continue;
+        seen.add(el.shadowRoot);
+        mo.observe(el.shadowRoot, opts);
+        watch(el.shadowRoot);
+      }
+    };
+    const mo = new MutationObserver(() => { tick(); if (fired) mo.disconnect(); else watch(document); });
+    mo.observe(document, opts);
+    watch(document);
+    const iv = setInterval(() => { tick(); if (fired) clearInterval(iv); else watch(document); }, 20);
   }
 }`

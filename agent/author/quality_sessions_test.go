@@ -69,6 +69,14 @@ var qSessions = []qSession{
 		Acts:   []qAct{{Do: "hover", Sel: "#file .trigger"}, qClick("#file li:nth-child(2) a")},
 		Result: qAt("#out"), Want: "Export as PDF done",
 		Picks: []qWhere{qAt("#file .trigger"), qAt("h1")}},
+	// A CSS menu two levels deep: each level opens while its item is
+	// hovered (li:hover > ul), so a hover on a submenu's own item replays
+	// on a hidden element.
+	{Page: "megamenu.html",
+		Acts: []qAct{{Do: "hover", Sel: ".menu > li:nth-child(1)"}, qClick("a[href='#laptops']"),
+			{Do: "hover", Sel: ".menu > li:nth-child(1) > ul > li:nth-child(2)"}, qClick("a[href='#iphone']")},
+		Result: qAt("#out"), Want: "Opened: Laptops, iPhone",
+		Picks: []qWhere{qAt("a[href='#products']"), qAt("a[href='#support']")}},
 	{Page: "frame-same.html",
 		Acts: []qAct{qInFrame("#support", qType("[name=subject]", "Login broken")), qInFrame("#support", qType("[name=message]", "It fails")),
 			qInFrame("#support", qClick("button"))},
@@ -83,6 +91,12 @@ var qSessions = []qSession{
 		Acts:   []qAct{qClick("qty-picker >>> .inc"), qClick("qty-picker >>> .inc"), qClick("qty-picker >>> .add")},
 		Result: qAt("#cart"), Want: "Cart: 3 × Espresso beans",
 		Picks: []qWhere{qAt("qty-picker >>> .inc"), qAt("qty-picker >>> .qty"), qAt("qty-picker >>> .add")}},
+	// Lit's TodoMVC: the checkbox is three open shadow roots deep.
+	{Page: "todo-lit.html",
+		Acts: []qAct{qType("todo-app >>> .new-todo", "Buy milk"), qPress("Enter"), qType("todo-app >>> .new-todo", "Walk the dog"),
+			qPress("Enter"), qCheck("todo-app >>> todo-list >>> todo-item:nth-of-type(2) >>> .toggle")},
+		Result: qAt("todo-app >>> .todo-count"), Want: "1 item left",
+		Picks: []qWhere{qAt("todo-app >>> .new-todo"), qAt("todo-app >>> h1")}},
 	{Page: "router.html",
 		Acts: []qAct{qClick("nav a[href='/router.html/products']"), qClick("#view li:nth-child(2) a"), qClick("#add"),
 			qClick("nav a[href='/router.html/cart']")},

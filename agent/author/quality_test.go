@@ -73,11 +73,15 @@ func qLaunchRunner(t testing.TB) *runner.Browser {
 }
 
 // qTarget is a CSS target for w (the inner part of a shadow selector: the
-// runner's CSS looks into open shadow roots).
+// runner's CSS looks into open shadow roots; scoped to its host with
+// :host(...) when the host part is more than a tag, as todo-item:nth-of-type(2)).
 func qTarget(w qWhere) *protocol.Target {
 	sel := w.Sel
-	if i := strings.LastIndex(sel, ">>>"); i >= 0 {
-		sel = strings.TrimSpace(sel[i+3:])
+	if parts := strings.Split(sel, ">>>"); len(parts) > 1 {
+		sel = strings.TrimSpace(parts[len(parts)-1])
+		if host := strings.TrimSpace(parts[len(parts)-2]); strings.ContainsAny(host, ":.[#") {
+			sel = ":host(" + host + ") " + sel
+		}
 	}
 	t := &protocol.Target{Locators: []protocol.Locator{{Kind: "css", Value: sel}}}
 	if w.Frame != "" {

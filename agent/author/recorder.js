@@ -121,6 +121,7 @@
   const isToggle = (el) => el?.localName === "input" && (el.type === "checkbox" || el.type === "radio");
   const isTextField = (el) =>
     (el?.localName === "input" && !TEXTLESS.has(el.type)) || el?.localName === "textarea" || el?.isContentEditable;
+  const isFileInput = (el) => el?.localName === "input" && el.type === "file";
   // labelledToggle is the checkbox or radio a click on its label toggles.
   const labelledToggle = (el) => {
     const label = el?.closest?.("label");
@@ -153,12 +154,17 @@
   // hover on the element that rule hovers; so is a click on an element that
   // appeared or changed shortly after the pointer entered another one (a
   // menu opened by a script).
-  const hoverRules = () => {
+  // The :hover rules that show or hide something, of the document and of
+  // the shadow root el is in (a component's own styles), inside @media,
+  // @supports and @layer blocks too.
+  const hoverRules = (el) => {
     const out = [];
-    for (const sheet of document.styleSheets) {
-      let rules;
-      try { rules = sheet.cssRules; } catch { continue; } // cross-origin
+    const sheets = [...document.styleSheets];
+    const root = el.getRootNode();
+    if (root !== document && root.styleSheets) sheets.push(...root.styleSheets, ...(root.adoptedStyleSheets || []));
+    const visit = (rules) => {
       for (const r of rules || []) {
+        if (r.cssRules && !r.selectorText) { visit(r.cssRules); continue; }
         if (!r.selectorText || !r.selectorText.includes(":hover")) continue;
         const st = r.style;
         if (!st.display && !st.visibility && !st.opacity) continue;
@@ -168,18 +174,28 @@
           out.push({ trigger: sel.slice(0, i).trim(), revealed: sel.replace(/:hover/g, "").trim() });
         }
       }
+    };
+    for (const sheet of sheets) {
+      let rules;
+      try { rules = sheet.cssRules; } catch { continue; } // cross-origin
+      visit(rules);
     }
     return out;
   };
+  // The element whose :hover reveals el: for the revealed element nearest
+  // to el (the submenu el is in), the nearest ancestor above it that the
+  // rule hovers. Not el.closest(trigger): in `li:hover > ul` a submenu's
+  // item is itself an li, and a hover on it replays on a hidden element.
   const hoverTriggerByCSS = (el) => {
-    for (const { trigger, revealed } of hoverRules()) {
+    let best = null;
+    for (const { trigger, revealed } of hoverRules(el)) {
       try {
         const shown = el.closest(revealed);
-        const t = shown && el.closest(trigger);
-        if (t && t !== el && t !== shown) return t;
+        const t = shown?.parentElement?.closest(trigger);
+        if (t && (!best || best.shown.contains(shown))) best = { shown, t };
       } catch { /* a selector closest() does not take */ }
     }
-    return null;
+    return best?.t ?? null;
   };
   let lastEnter = 0; // when Enter was last pressed (keydown)
   let lastOver = null; // {el, t}: the element the pointer entered last, outside the one before
@@ -207,11 +223,26 @@
     }
     return null;
   };
-  let lastHover = null;
+  // The hovers that reveal el, outermost first: a submenu's trigger may
+  // itself be in a menu a hover reveals (Products > Phones > iPhone).
+  const hoverChain = (el) => {
+    const chain = [];
+    for (let n = el; n && chain.length < 5;) {
+      const t = hoverTriggerByCSS(n) || (n === el ? hoverTriggerByScript(n) : null);
+      if (!t || chain.includes(t)) break;
+      chain.unshift(t);
+      n = t;
+    }
+    return chain;
+  };
+  let lastHovers = []; // the chain hovered for the last click
   const maybeHover = (el) => {
-    const t = hoverTriggerByCSS(el) || hoverTriggerByScript(el);
-    if (t && t !== lastHover) action("hover", t);
-    lastHover = t;
+    const chain = hoverChain(el);
+    // The menus still open from the last click need no new hover.
+    let i = 0;
+    while (i < chain.length && chain[i] === lastHovers[i]) i++;
+    for (const t of chain.slice(i)) action("hover", t);
+    lastHovers = chain;
   };
 
   // ---- listeners (capture phase on window: before the page's own) ----
@@ -228,6 +259,16 @@
   for (const type of ["pointerdown", "mousedown", "pointerup", "mouseup", "auxclick", "contextmenu"]) {
     window.addEventListener(type, onPointer, true);
   }
+
+  // The modifier keys held during a click, as the click step names them.
+  const mods = (e) => {
+    const m = [];
+    if (e.altKey) m.push("Alt");
+    if (e.ctrlKey) m.push("Control");
+    if (e.metaKey) m.push("Meta");
+    if (e.shiftKey) m.push("Shift");
+    return m.length ? { modifiers: m } : {};
+  };
 
   window.addEventListener("click", (e) => {
     if (!e.isTrusted || inBar(e)) return;
@@ -252,15 +293,87 @@
     }
     // A checkbox, a radio or their label: check/uncheck, from change.
     if (isToggle(el) || labelledToggle(el)) return;
-    // Typing into a field is its fill; selecting, its select.
-    if (isTextField(el) || el.localName === "select" || el.localName === "option") return;
+    // Typing into a field is its fill; selecting, its select; choosing a
+    // file, its upload (a replayed click would open the file chooser).
+    if (isTextField(el) || el.localName === "select" || el.localName === "option" || isFileInput(el) || isFileInput(el.closest("label")?.control)) return;
     // Enter in a form clicks its submit button for the browser (detail 0):
     // the press step already holds it, and a replayed click would send
     // the form twice.
     if (e.detail === 0 && lastEnter && Date.now() - lastEnter < 1000) return;
+    // The click that ends a press moved with the pointer is held until
+    // the drag is told apart from a sloppy click (dragEnded).
+    if (pressed?.far && pressed.el.contains(el)) {
+      pressed.held = () => { maybeHover(el); action("click", el, mods(e)); };
+      return;
+    }
     maybeHover(el);
-    action("click", el);
+    action("click", el, mods(e));
   }, true);
+
+  // A right or middle click: a click step with its button.
+  const otherClick = (button) => (e) => {
+    if (!e.isTrusted || inBar(e) || mode !== "record" || assertMode) return;
+    const el = targetOf(e);
+    if (!el) return;
+    maybeHover(el);
+    action("click", el, { button, ...mods(e) });
+  };
+  window.addEventListener("contextmenu", otherClick("right"), true);
+  window.addEventListener("auxclick", (e) => { if (e.button === 1) otherClick("middle")(e); }, true);
+
+  // ---- drag and drop ----
+  // HTML5: dragstart names the element, drop the element it fell on.
+  let dragged = null;
+  window.addEventListener("dragstart", (e) => {
+    if (!e.isTrusted || mode !== "record" || assertMode) return;
+    dragged = targetOf(e);
+    if (pressed) pressed.html5 = true;
+  }, true);
+  window.addEventListener("drop", (e) => {
+    if (!e.isTrusted || mode !== "record" || !dragged) return;
+    const to = targetOf(e);
+    if (to && to !== dragged && !dragged.contains(to)) dragTo(dragged, to);
+    dragged = null;
+  }, true);
+  window.addEventListener("dragend", () => { dragged = null; }, true);
+  const dragTo = (el, to) => action("dragTo", el, { to: handle(to), toFallback: snapshot(to) });
+
+  // Mouse: a press, a move of more than a few pixels, a release, and the
+  // pressed element has moved (it followed the pointer, or the page put
+  // it elsewhere: a sortable list) is a drag to what lies under the
+  // pointer at the release.
+  let pressed = null; // {el, x, y, box, parent, next, far, html5, held}
+  const placeOf = (el) => ({ box: el.getBoundingClientRect(), parent: el.parentNode, next: el.nextElementSibling });
+  window.addEventListener("pointerdown", (e) => {
+    pressed = null;
+    if (!e.isTrusted || e.button !== 0 || mode !== "record" || assertMode || inBar(e)) return;
+    const el = targetOf(e);
+    if (el && !isTextField(el) && el.localName !== "select") pressed = { el, x: e.clientX, y: e.clientY, ...placeOf(el) };
+  }, true);
+  window.addEventListener("pointerup", (e) => {
+    const p = pressed;
+    if (!e.isTrusted || !p || mode !== "record") return;
+    if (Math.hypot(e.clientX - p.x, e.clientY - p.y) < 8 || p.html5) {
+      pressed = null;
+      return;
+    }
+    p.far = true;
+    // What the element is dropped on: under the pointer now, before the
+    // page's own handlers put the element in its new place.
+    const root = p.el.getRootNode();
+    p.to = (root.elementsFromPoint ? root : document).elementsFromPoint(e.clientX, e.clientY)
+      .find((n) => n !== p.el && !p.el.contains(n) && !n.localName.startsWith("ta-author-"));
+    // Whether it moved: after those handlers (and the click they lead to).
+    setTimeout(() => dragEnded(p), 0);
+  }, true);
+  const dragEnded = (p) => {
+    if (pressed === p) pressed = null;
+    const now = p.el.isConnected ? placeOf(p.el) : null;
+    const moved = now && (now.parent !== p.parent || now.next !== p.next ||
+      Math.abs(now.box.x - p.box.x) > 4 || Math.abs(now.box.y - p.box.y) > 4);
+    if (moved && p.to) dragTo(p.el, p.to);
+    else p.held?.();
+  };
 
   window.addEventListener("dblclick", (e) => {
     if (!e.isTrusted || inBar(e) || mode !== "record" || assertMode) return;
@@ -286,15 +399,33 @@
     return label && named.every((x) => x === o) ? label : o.value;
   };
 
-  window.addEventListener("change", (e) => {
-    if (mode !== "record") return;
+  const changed = new WeakSet(); // events handled, when two roots see one
+  const onChange = (e) => {
+    if (mode !== "record" || changed.has(e)) return;
+    changed.add(e);
     const el = targetOf(e);
     // A select a page's own widget changed (value set, then a change
     // event dispatched) is what the person chose too; other untrusted
     // events are the page talking to itself.
     if (el?.localName === "select") action("select", el, { value: selectValue(el) });
+    else if (e.isTrusted && isFileInput(el) && el.files.length) action("upload", el, { names: [...el.files].map((f) => f.name) });
     else if (e.isTrusted && isToggle(el)) action(el.checked ? "check" : "uncheck", el);
-  }, true);
+  };
+  window.addEventListener("change", onChange, true);
+  // change is not composed: from a checkbox or select inside a shadow root
+  // it never reaches window. Every open shadow root an input passes
+  // through (pointer, keys, focus: all composed, all before the change)
+  // gets the listener too, at any depth.
+  const listened = new WeakSet();
+  const listenRoots = (e) => {
+    if (mode !== "record") return;
+    for (const n of e.composedPath()) {
+      if (n.nodeType !== 11 || !n.host || listened.has(n)) continue;
+      listened.add(n);
+      n.addEventListener("change", onChange, true);
+    }
+  };
+  for (const type of ["pointerdown", "keydown", "focusin", "click"]) window.addEventListener(type, listenRoots, true);
 
   const NAMED = new Set(["Enter", "Tab", "Escape"]);
   const MODIFIERS = new Set(["Control", "Alt", "Meta", "Shift", "AltGraph", "CapsLock"]);

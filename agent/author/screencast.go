@@ -72,9 +72,14 @@ func (m *Manager) View(id string, on bool, out client.FrameSink) error {
 	return nil
 }
 
+// pageState is the page the session's view shows and its input goes to:
+// the tab a recording followed last (session_tabs.go), else its page.
 func (s *session) pageState() *pageState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.front != nil {
+		return s.front
+	}
 	return s.pg
 }
 

@@ -31,8 +31,10 @@ type session struct {
 	ended bool
 	done  chan struct{} // closed when the session ended
 
-	rec  recorder   // a recording's captured steps
-	live *liveState // a live session's runner (live.go); nil for the other kinds
+	rec   recorder     // a recording's captured steps
+	tabs  []*pageState // the tabs its pages opened, in opening order (session_tabs.go)
+	front *pageState   // the tab its view shows; nil for its page
+	live  *liveState   // a live session's runner (live.go); nil for the other kinds
 }
 
 func (s *session) page() *rod.Page {
@@ -91,6 +93,7 @@ func (s *session) open(b *browser, url string) {
 		return
 	}
 	if s.kind == protocol.AuthorRecord {
+		go s.watchTabs(pg)
 		s.rec.start(s, url)
 		pg.setStarted()
 		s.status(protocol.SessionRecording, pg.url(), "")
@@ -174,6 +177,7 @@ func (s *session) end(status, errText string) {
 		}
 	}
 	s.closeLive()
+	s.closeTabs()
 	close(s.done)
 	s.m.forget(s)
 }

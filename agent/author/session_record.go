@@ -28,11 +28,14 @@ type recorder struct {
 
 	mu          sync.Mutex
 	seq         int
-	last        []capturedStep     // the most recent steps, oldest first, at most keepLast
-	lastAt      time.Time          // when the last step was recorded
-	requestedAt time.Time          // when the top frame last asked to navigate
-	pending     *protocol.Captured // the latest value of a fill, not sent yet
-	timer       *time.Timer        // sends pending
+	last        []capturedStep      // the most recent steps, oldest first, at most keepLast
+	lastAt      time.Time           // when the last step was recorded
+	requestedAt time.Time           // when the top frame last asked to navigate
+	pending     *protocol.Captured  // the latest value of a fill, not sent yet
+	early       []protocol.Step     // dialogs of the start page, before its navigate
+	cur         *pageState          // the tab of the last step; nil for the first page
+	visited     map[*pageState]bool // tabs a switchTab went to
+	timer       *time.Timer         // sends pending
 
 	sendMu sync.Mutex // keeps the pending fill's sends in order
 }
@@ -66,23 +69,46 @@ type capturedStep struct {
 	step   protocol.Step
 	handle int
 	ctxID  proto.RuntimeExecutionContextID
+	pg     *pageState // the tab it happened in; nil when none
 }
 
 // start records the first step: the start page.
 func (r *recorder) start(s *session, url string) {
 	r.mu.Lock()
 	r.s = s
+	early := r.early
+	r.early = nil
 	r.mu.Unlock()
+	for _, st := range early {
+		r.add(st, 0, 0)
+	}
 	r.add(protocol.Step{Type: "navigate", URL: url}, 0, 0)
 }
 
 // add sends a new step and keeps it for merging.
 func (r *recorder) add(st protocol.Step, handle int, ctxID proto.RuntimeExecutionContextID) {
+	r.addIn(nil, st, handle, ctxID)
+}
+
+// addIn adds a step that happened in the tab pg, after the switchTab step
+// to it when the last step was in another tab.
+func (r *recorder) addIn(pg *pageState, st protocol.Step, handle int, ctxID proto.RuntimeExecutionContextID) {
 	r.flushPending()
 	r.mu.Lock()
+	if sw, ok := r.switchTo(pg); ok {
+		r.mu.Unlock()
+		r.add(sw, 0, 0)
+		r.mu.Lock()
+	}
 	r.seq++
 	st.ID = "s" + strconv.Itoa(r.seq)
-	c := capturedStep{seq: r.seq, step: st, handle: handle, ctxID: ctxID}
+	c := capturedStep{seq: r.seq, step: st, handle: handle, ctxID: ctxID, pg: pg}
+	if pg != nil && pg.opener != nil && pg.isClosed() {
+		// The tab closed before this step of it was recorded: the step
+		// closed it (window.close()), and the recording goes on in its
+		// opener, as a replay does (session_tabs.go).
+		r.cur = pg.opener
+	}
 	r.last = append(r.last, c)
 	if len(r.last) > keepLast {
 		r.last = r.last[1:]
@@ -106,7 +132,7 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 	// once a key), right after its last step: that step, with the final value.
 	if (rep.Type == "fill" || rep.Type == "select") && len(r.last) > 0 {
 		l := &r.last[len(r.last)-1]
-		if l.step.Type == rep.Type && l.handle == rep.Handle && l.ctxID == ctxID {
+		if l.step.Type == rep.Type && l.handle == rep.Handle && l.ctxID == ctxID && l.pg == pg {
 			l.step.Value = protocol.Ptr(rep.Value)
 			r.lastAt = time.Now()
 			r.pending = &protocol.Captured{Seq: l.seq, Step: l.step}
@@ -124,7 +150,7 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 	if rep.Type == "dblclick" {
 		for i := len(r.last) - 1; i >= 0 && len(removed) < 2; i-- {
 			l := r.last[i]
-			if l.step.Type != "click" || l.handle != rep.Handle || l.ctxID != ctxID {
+			if l.step.Type != "click" || l.step.Button != "" || l.handle != rep.Handle || l.ctxID != ctxID || l.pg != pg {
 				break
 			}
 			removed = append(removed, l.seq)
@@ -146,39 +172,59 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 		st.Key = rep.Key
 	case "assertText", "assertValue":
 		st.Expected = protocol.Ptr(rep.Expected)
-	case "click", "dblclick", "hover", "check", "uncheck", "assertVisible":
+	case "click", "dblclick":
+		st.Button, st.Modifiers = rep.Button, rep.Modifiers
+	case "dragTo":
+		// The drop element first: the dragged one is resolved below.
+		st.ToTarget = r.resolve(ctx, pg, fullReport{report: report{Type: rep.Type, Handle: rep.To, T: rep.T}, Fallback: rep.ToFallback}, ctxID)
+		if st.ToTarget == nil {
+			s.m.log.Debug("recorded drop element gone")
+			return
+		}
+	case "upload":
+		r.upload(ctx, pg, rep, ctxID)
+		return
+	case "hover", "check", "uncheck", "assertVisible":
 	default:
 		return
 	}
 	if rep.Handle != 0 {
-		var t *protocol.Target
-		var err error
-		if behind(rep.report) {
-			// A backlog (a flood of events): the page's own snapshot, cheap,
-			// lets it drain rather than grow.
-			err = errors.New("behind")
-		} else {
-			snap := rep.Fallback
-			if rep.Type == "fill" {
-				// Taken after the first keystroke: the field's text then is
-				// no truer than now (a contenteditable's). It serves only
-				// when the field is gone (Enter submitted and navigated).
-				snap = nil
-			}
-			t, err = pg.target(ctx, ctxID, rep.Handle, snap)
-		}
-		if err != nil {
-			t = pg.snapshotTarget(ctx, ctxID, rep)
-		}
-		if t == nil {
-			s.m.log.Debug("recorded element gone", "type", rep.Type, "err", err)
-			if rep.Type != "press" {
-				return
-			}
+		t := r.resolve(ctx, pg, rep, ctxID)
+		if t == nil && rep.Type != "press" {
+			return
 		}
 		st.Target = t
 	}
-	r.add(st, rep.Handle, ctxID)
+	r.addIn(pg, st, rep.Handle, ctxID)
+}
+
+// resolve is the target of a reported element: verified in the live page,
+// or the page's snapshot when it is gone or the reports are behind; nil
+// when neither tells it.
+func (r *recorder) resolve(ctx context.Context, pg *pageState, rep fullReport, ctxID proto.RuntimeExecutionContextID) *protocol.Target {
+	var t *protocol.Target
+	var err error
+	if behind(rep.report) {
+		// A backlog (a flood of events): the page's own snapshot, cheap,
+		// lets it drain rather than grow.
+		err = errors.New("behind")
+	} else {
+		snap := rep.Fallback
+		if rep.Type == "fill" {
+			// Taken after the first keystroke: the field's text then is
+			// no truer than now (a contenteditable's). It serves only
+			// when the field is gone (Enter submitted and navigated).
+			snap = nil
+		}
+		t, err = pg.target(ctx, ctxID, rep.Handle, snap)
+	}
+	if err != nil {
+		t = pg.snapshotTarget(ctx, ctxID, rep)
+	}
+	if t == nil {
+		pg.m.log.Debug("recorded element gone", "type", rep.Type, "err", err)
+	}
+	return t
 }
 
 // backlog is how late a report may be handled and still get its target
@@ -202,7 +248,7 @@ func (r *recorder) requested() {
 // step (it came, or the page asked for it, within attachWindow), it is
 // part of it; otherwise (an address typed, back or forward in the
 // browser, a redirect long after) it is a navigate step.
-func (r *recorder) navigated(url string) {
+func (r *recorder) navigated(pg *pageState, url string) {
 	r.mu.Lock()
 	req := r.requestedAt
 	r.requestedAt = time.Time{}
@@ -216,7 +262,7 @@ func (r *recorder) navigated(url string) {
 	if !started || caused {
 		return
 	}
-	r.add(protocol.Step{Type: "navigate", URL: url}, 0, 0)
+	r.addIn(pg, protocol.Step{Type: "navigate", URL: url}, 0, 0)
 }
 
 // target is a recorded element's step target: the locators that matched it

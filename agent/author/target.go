@@ -170,6 +170,16 @@ func verify(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID
 	doc := docRes.Result.ObjectID
 	defer func() { _ = proto.RuntimeReleaseObject{ObjectID: doc}.Call(p) }()
 
+	// A hidden page (the tab a click just left for the tab it opened) does
+	// not render, and Accessibility.queryAXTree waits for it: its role
+	// candidates are not verified (a recording keeps those the page
+	// counted unique when the action happened, see asItWas).
+	hidden := false
+	if res, err := (proto.RuntimeCallFunctionOn{ObjectID: doc, FunctionDeclaration: `function () { return this.visibilityState === 'hidden'; }`,
+		ReturnByValue: true}).Call(p); err == nil && res.ExceptionDetails == nil {
+		hidden = res.Result.Value.Bool()
+	}
+
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Score < cs[j].Score })
 	m := runner.NewMatcher(ctx, page, page.SessionID, doc)
 	var unique, others []protocol.RankedLocator
@@ -180,6 +190,9 @@ func verify(ctx context.Context, page *rod.Page, obj proto.RuntimeRemoteObjectID
 		}
 		if strings.TrimSpace(c.Value) == "" {
 			continue // not a valid locator (a link without text, say): the step would be refused
+		}
+		if hidden && c.Kind == "role" {
+			continue
 		}
 		key := c.Kind + "\x00" + c.Value + "\x00" + c.Name
 		if c.Exact && looseUnique[key] {

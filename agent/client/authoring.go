@@ -54,6 +54,16 @@ type AuthorSink interface {
 	Picked(session string, p protocol.Picked)
 }
 
+// AuthorFiles is offered by an AuthorSink that can make a file a person
+// chose in a recorded page a project file, for the upload step that
+// replays the choice: it asks the person first, then stores the file
+// (/api/files) and answers its id (fil_...); an error when the person
+// declined or the file was refused. Without it a chosen file records no
+// step (an upload step needs project files).
+type AuthorFiles interface {
+	OfferFile(ctx context.Context, session, name string, data []byte) (string, error)
+}
+
 // FrameSink receives a session's view frames.
 type FrameSink interface {
 	Frame(session string, f protocol.ViewFrame)
