@@ -243,6 +243,9 @@ type Job struct {
 	Screenshots bool  `json:"screenshots"`
 	Headed      bool  `json:"headed"`
 	LeaseMs     int64 `json:"leaseMs"`
+	// Device names the profile (devices.go) every page of the run
+	// emulates; "" is the agent's desktop window.
+	Device string `json:"device,omitempty"`
 	// FirstSeq is the Seq of the run's first event in this attempt: a run
 	// queued again after its agent vanished continues the numbering.
 	FirstSeq int64 `json:"firstSeq"`

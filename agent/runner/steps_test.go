@@ -122,6 +122,7 @@ func TestStepTypes(t *testing.T) {
 			{Type: "screenshot", Name: "login page"}, {Type: "screenshot", FullPage: true},
 			{Type: "screenshot", Name: "logo.png", Target: tgt(loc("alt", "Company logo"))}}},
 	}
+	cases = append(cases, actionStepCases()...)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
