@@ -55,7 +55,7 @@ func actionStepCases() []struct {
 			{Type: "switchTab", To: "index", Index: protocol.Ptr(1)}, textIs(out, "equals", "hello from ?via=link"),
 			{Type: "closeTab"}, titleIs("Tabs"),
 			click(css("#opened-later")), switchTo("new"), {Type: "assertUrl", Expected: protocol.Ptr("via=later")},
-			{Type: "switchTab", To: "match", Title: "Second", Match: "contains"},
+			{Type: "switchTab", To: "match", URL: "tab2.html", Title: "Second", Match: "contains"},
 			dialog("accept", "Really?", nil), click(css("#confirm")), textIs(out, "equals", "yes"),
 			click(css("#close")), titleIs("Tabs")}},
 		{"dragTo: HTML5 drag and drop, and a pointer-based drag", nil, []protocol.Step{nav(drag),
@@ -140,7 +140,7 @@ func TestActionStepErrors(t *testing.T) {
 		{"switchTab new without a new tab", []protocol.Step{nav("/tabs.html"), short(switchTo("new"), 1000)},
 			"timed out after 1s: no new tab opened"},
 		{"switchTab match without a match", []protocol.Step{nav("/tabs.html"), short(protocol.Step{Type: "switchTab", To: "match", Title: "Nope", Match: "equals"}, 1000)},
-			`no tab's title matches: the tabs have "Tabs"`},
+			`no tab matches: the open tabs have title "Tabs"`},
 		{"closeTab of the first tab", []protocol.Step{nav("/tabs.html"), {Type: "closeTab"}}, "cannot close the run's only tab"},
 		{"goForward without history", []protocol.Step{nav("/tabs.html"), {Type: "goForward"}}, "there is no page to go forward to"},
 	}

@@ -202,38 +202,51 @@ func switchTab(s *stepRun, ctx context.Context, st protocol.Step) error {
 	return nil
 }
 
-// matchTab returns how switchTab to:match picks its page.
+// matchTab returns how switchTab to:match picks its page: the first open
+// one, in opening order, whose url and title match the step's (those it
+// gives).
 func (r *run) matchTab(st protocol.Step) (func(context.Context) (*tab, error), error) {
 	if st.URL == "" && st.Title == "" {
 		return nil, permanent("switchTab to match needs a url or a title")
 	}
-	what, expr, want := "url", "location.href", st.URL
-	if want == "" {
-		what, expr, want = "title", "document.title", st.Title
+	type test struct {
+		what, expr string
+		m          *matcher
 	}
-	m, err := newMatcher(protocol.Step{Expected: &want, Match: st.Match}, r.mask)
-	if err != nil {
-		return nil, err
+	var tests []test
+	for _, t := range []struct{ what, expr, want string }{{"url", "location.href", st.URL}, {"title", "document.title", st.Title}} {
+		if t.want == "" {
+			continue
+		}
+		m, err := newMatcher(protocol.Step{Expected: &t.want, Match: st.Match}, r.mask)
+		if err != nil {
+			return nil, err
+		}
+		tests = append(tests, test{t.what, t.expr, m})
 	}
 	return func(ctx context.Context) (*tab, error) {
 		r.pages.mu.Lock()
 		pages := append([]*tab(nil), r.pages.all...)
 		r.pages.mu.Unlock()
 		var seen []string
+	next:
 		for _, p := range pages {
 			if p.closed.Load() {
 				continue
 			}
-			v, err := evalValue(ctx, p.sess, expr)
-			if err != nil {
-				continue
+			for _, t := range tests {
+				v, err := evalValue(ctx, p.sess, t.expr)
+				if err != nil {
+					continue next
+				}
+				if t.m.check(t.what, v.Str()) != nil {
+					seen = append(seen, fmt.Sprintf("%s %q", t.what, clip(r.mask.String(v.Str()), 120)))
+					continue next
+				}
 			}
-			if m.check(what, v.Str()) == nil {
-				return p, nil
-			}
-			seen = append(seen, fmt.Sprintf("%q", clip(r.mask.String(v.Str()), 120)))
+			return p, nil
 		}
-		return nil, fmt.Errorf("no tab's %s matches: %s", what, joinOr(seen))
+		return nil, fmt.Errorf("no tab matches: %s", joinOr(seen))
 	}, nil
 }
 
@@ -241,7 +254,7 @@ func joinOr(seen []string) string {
 	if len(seen) == 0 {
 		return "no tab is open"
 	}
-	out := "the tabs have "
+	out := "the open tabs have "
 	for i, v := range seen {
 		if i > 0 {
 			out += ", "
