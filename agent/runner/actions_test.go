@@ -92,7 +92,8 @@ func TestDeviceOption(t *testing.T) {
 	defer cancel()
 	phone := "innerWidth === 412 && devicePixelRatio === 2.625 && navigator.maxTouchPoints > 0 && navigator.userAgent.includes('Pixel 7')"
 	res, _ := runJob(t, ctx, protocol.Job{Version: 1, Device: "Pixel 7", Document: document(t, nav("/tabs.html"), jsAssert(phone),
-		click(css("#open")), switchTo("new"), jsAssert(phone))})
+		click(css("#open")), switchTo("new"), jsAssert(phone),
+		protocol.Step{Type: "setViewport", Width: 500, Height: 600}, jsAssert("innerWidth === 500 && innerHeight === 600 && devicePixelRatio === 2.625"))})
 	mustPass(t, res)
 
 	res, _ = runJob(t, ctx, protocol.Job{Version: 1, Device: "Nokia 3310", Document: document(t, nav("/tabs.html"))})
@@ -142,6 +143,8 @@ func TestActionStepErrors(t *testing.T) {
 		{"switchTab match without a match", []protocol.Step{nav("/tabs.html"), short(protocol.Step{Type: "switchTab", To: "match", Title: "Nope", Match: "equals"}, 1000)},
 			`no tab matches: the open tabs have title "Tabs"`},
 		{"closeTab of the first tab", []protocol.Step{nav("/tabs.html"), {Type: "closeTab"}}, "cannot close the run's only tab"},
+		{"switchTab opener from the first tab", []protocol.Step{nav("/tabs.html"), click(css("#open")), switchTo("opener")},
+			"this tab has no opener to switch to: it is the run's first tab"},
 		{"goForward without history", []protocol.Step{nav("/tabs.html"), {Type: "goForward"}}, "there is no page to go forward to"},
 	}
 	for _, tc := range cases {

@@ -108,6 +108,8 @@ func (r *run) guarded(ctx context.Context, el elem, g gesture, act func() error)
 	defer cancel()
 	v, err := callValue(dctx, r.tab.sess, rec.ObjectID, guardDoneJS)
 	switch {
+	case actErr != nil && r.tab.closed.Load():
+		return nil // the gesture closed the tab (window.close()): it got there
 	case actErr != nil:
 		return actErr
 	case err != nil && ctx.Err() != nil:

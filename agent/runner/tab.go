@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -27,8 +28,10 @@ type tab struct {
 	onDialog dialogFunc  // answers a JavaScript dialog
 	onPopup  func(info *proto.TargetTargetInfo)
 
-	opener proto.TargetTargetID      // the page that opened it
-	closed atomic.Bool               // the page is gone (a popup closed by itself or by closeTab)
+	opener proto.TargetTargetID // the page that opened it
+	closed atomic.Bool
+	gone   chan struct{}             // closed with closed set (see session.gone)
+	goneMu sync.Once                 // the page is gone (a popup closed by itself or by closeTab)
 	drags  chan *proto.InputDragData // drags the page started while intercepted (mouse.go)
 }
 

@@ -53,8 +53,9 @@ func (r *run) popup(info *proto.TargetTargetInfo) {
 			opener = cur.target // a noopener link: it opened from the page in use
 		}
 	}
-	t := &tab{ctxID: info.BrowserContextID, target: info.TargetID, opener: opener,
-		sess: session{c: b.root.c, w: b.root.w, id: at.SessionID}, drags: make(chan *proto.InputDragData, 1)}
+	gone := make(chan struct{})
+	t := &tab{ctxID: info.BrowserContextID, target: info.TargetID, opener: opener, gone: gone,
+		sess: session{c: b.root.c, w: b.root.w, id: at.SessionID, gone: gone}, drags: make(chan *proto.InputDragData, 1)}
 	b.tabs.Store(string(at.SessionID), t)
 	s := t.sess.with(ctx)
 	reqs := append([]setupRequest{proto.PageEnable{}, proto.InspectorEnable{},
@@ -67,7 +68,7 @@ func (r *run) popup(info *proto.TargetTargetInfo) {
 	}
 	b.watch(t, func(err error) {
 		if errors.Is(err, errPageClosed) {
-			t.closed.Store(true) // the page closed itself: the run goes on (see pageGone)
+			t.close() // the page closed itself: the run goes on (see pageGone)
 			return
 		}
 		r.stop(err)
@@ -81,6 +82,12 @@ func (r *run) popup(info *proto.TargetTargetInfo) {
 		return
 	}
 	ps.all = append(ps.all, t)
+}
+
+// close marks a popup gone: calls waiting on its page end.
+func (t *tab) close() {
+	t.closed.Store(true)
+	t.goneMu.Do(func() { close(t.gone) })
 }
 
 // firstPage makes t the run's first page.
@@ -116,7 +123,7 @@ func (r *run) pageGone() error {
 	if !r.tab.closed.Load() {
 		return nil
 	}
-	to := r.openerOf(r.tab)
+	to := r.openerOf(r.tab, true)
 	if to == nil {
 		return permanent("the tab the steps act in was closed")
 	}
@@ -125,8 +132,9 @@ func (r *run) pageGone() error {
 	return nil
 }
 
-// openerOf returns the open page that opened t, or else the first open one.
-func (r *run) openerOf(t *tab) *tab {
+// openerOf returns the open page that opened t; with fallback, else the
+// first open page (where closeTab and a page closing itself return to).
+func (r *run) openerOf(t *tab, fallback bool) *tab {
 	r.pages.mu.Lock()
 	defer r.pages.mu.Unlock()
 	for _, p := range r.pages.all {
@@ -135,7 +143,7 @@ func (r *run) openerOf(t *tab) *tab {
 		}
 	}
 	for _, p := range r.pages.all {
-		if p != t && !p.closed.Load() {
+		if fallback && p != t && !p.closed.Load() {
 			return p
 		}
 	}
@@ -162,10 +170,13 @@ func switchTab(s *stepRun, ctx context.Context, st protocol.Step) error {
 		}
 	case "opener":
 		pick = func(context.Context) (*tab, error) {
-			if p := r.openerOf(r.tab); p != nil {
+			if p := r.openerOf(r.tab, false); p != nil {
 				return p, nil
 			}
-			return nil, permanent("this tab has no opener to switch to")
+			if r.tab.opener == "" {
+				return nil, permanent("this tab has no opener to switch to: it is the run's first tab")
+			}
+			return nil, permanent("the tab that opened this one was closed")
 		}
 	case "index":
 		if st.Index == nil || *st.Index < 0 {
@@ -285,7 +296,7 @@ func (r *run) switchTo(ctx context.Context, t *tab) {
 func closeTab(s *stepRun, ctx context.Context, st protocol.Step) error {
 	r := s.r
 	cur := r.tab
-	to := r.openerOf(cur)
+	to := r.openerOf(cur, true)
 	if to == nil {
 		return permanent("cannot close the run's only tab")
 	}
@@ -297,7 +308,7 @@ func closeTab(s *stepRun, ctx context.Context, st protocol.Step) error {
 	if p != nil {
 		<-p.done
 	}
-	cur.closed.Store(true)
+	cur.close()
 	cur.clock.halt()
 	r.browser.unwatch(cur)
 	if _, err := (proto.TargetCloseTarget{TargetID: cur.target}).Call(r.browser.root.with(ctx)); err != nil {

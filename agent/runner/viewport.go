@@ -83,7 +83,12 @@ func setViewport(s *stepRun, ctx context.Context, st protocol.Step) error {
 	r.flush()
 	m := proto.EmulationSetDeviceMetricsOverride{Width: st.Width, Height: st.Height}
 	if old := r.viewport(); old != nil {
+		// A device's screen becomes the new size: a mobile page's
+		// width=device-width follows it.
 		m.DeviceScaleFactor, m.Mobile = old.DeviceScaleFactor, old.Mobile
+		if old.ScreenWidth != nil {
+			m.ScreenWidth, m.ScreenHeight = &m.Width, &m.Height
+		}
 	}
 	if err := m.Call(r.sess(ctx)); err != nil {
 		return fmt.Errorf("setting the viewport: %w", plainCDP(err))

@@ -998,7 +998,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Step types and their parameters, locator kinds */
+        /** Step types and their parameters, locator kinds, the devices a run may emulate */
         get: operations["getRegistry"];
         put?: never;
         post?: never;
@@ -1794,6 +1794,7 @@ export interface components {
             finishedAt: string | null;
             id: string;
             options: {
+                device?: string;
                 headed: boolean;
                 screenshots: boolean;
             };
@@ -2017,6 +2018,15 @@ export interface components {
             responseStatus?: number;
             status: string;
             subject: string;
+        };
+        Device: {
+            deviceScaleFactor: number;
+            hasTouch: boolean;
+            height: number;
+            isMobile: boolean;
+            name: string;
+            userAgent: string;
+            width: number;
         };
         DuplicateInput: {
             name?: string | null;
@@ -2412,6 +2422,7 @@ export interface components {
             finishedAt: string | null;
             labels?: string[];
             options: {
+                device?: string;
                 headed: boolean;
                 screenshots: boolean;
             };
@@ -2441,6 +2452,7 @@ export interface components {
         RunRequest: {
             agentId?: string;
             dataSetId?: string;
+            device?: string;
             environmentId?: string;
             headed?: boolean;
             labels?: string[];
@@ -4662,6 +4674,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        devices: components["schemas"]["Device"][];
                         dslVersion: number;
                         locatorKinds: string[];
                         stepTypes: components["schemas"]["StepType"][];
