@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image/jpeg"
 	"strings"
 	"testing"
@@ -189,5 +190,33 @@ func TestScreenshotOfOtherTab(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestActionStepsInterpolateAndMask: a prompt's answer, a switchTab title
+// and a drop target take references; a secret answered into a prompt or
+// expected of a dialog never shows in what the run reports.
+func TestActionStepsInterpolateAndMask(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	defer cancel()
+	const secret = "s3cr3t-answer"
+	job := protocol.Job{Version: 1, Secrets: map[string]string{"PW": secret}, Variables: map[string]string{"bin": "bin", "tab": "Second"},
+		Document: document(t, nav("/dialogs.html"),
+			dialog("accept", "", protocol.Ptr("${secrets.PW}")), click(css("#prompt")), textIs(out, "equals", "name=${secrets.PW}"),
+			nav("/drag.html"), protocol.Step{Type: "dragTo", Target: css("#card"), ToTarget: css("#${bin}")}, textIs(out, "contains", "dropped card-1"),
+			nav("/tabs.html"), click(css("#open")), protocol.Step{Type: "switchTab", To: "match", Title: "${tab}"},
+			nav("/dialogs.html"), dialog("accept", "${secrets.PW}", nil), click(css("#confirm")))}
+	res, rec := runJob(t, ctx, job)
+	last := res.Steps[len(res.Steps)-1]
+	if res.Status != protocol.RunFailed || last.Status != protocol.StepFailed || !strings.Contains(last.Error, `expected the confirm dialog's message to equal "`) {
+		t.Fatalf("run %s %q, last step %s %q: want only the last step failed on the message", res.Status, res.Error, last.Status, last.Error)
+	}
+	all, _ := json.Marshal([]any{res, rec.events})
+	if strings.Contains(string(all), secret) {
+		t.Errorf("the secret shows in the run's result or events")
+	}
+	if used := res.Steps[1].Used; used["text"] == "" {
+		t.Errorf("the dialog step reports no text used: %v", used)
 	}
 }
