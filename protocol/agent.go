@@ -25,8 +25,10 @@ import (
 // agent_connected). Version 9 added a step's screenshotError, the live
 // view of an authoring session (author.view, author.frame, author.input)
 // and the editor's live session (kind live, live.run, live.event:
-// authoring_live.go).
-const Version = 9
+// authoring_live.go). Version 10 added the steps real suites need (dialog,
+// switchTab, dragTo, mouse ...: an older agent cannot run them) and a
+// job's device.
+const Version = 10
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the
@@ -243,6 +245,9 @@ type Job struct {
 	Screenshots bool  `json:"screenshots"`
 	Headed      bool  `json:"headed"`
 	LeaseMs     int64 `json:"leaseMs"`
+	// Device names the profile (devices.go) every page of the run
+	// emulates; "" is the agent's desktop window.
+	Device string `json:"device,omitempty"`
 	// FirstSeq is the Seq of the run's first event in this attempt: a run
 	// queued again after its agent vanished continues the numbering.
 	FirstSeq int64 `json:"firstSeq"`

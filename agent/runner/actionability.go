@@ -24,6 +24,9 @@ type checks struct {
 	// Hold: scrolling is needed but must wait (a screenshot is in
 	// flight, see overlap); the check answers holdScroll instead.
 	Hold bool `json:"hold"`
+	// At is where to act, as an offset from the element's top left
+	// corner; nil is its centre.
+	At *protocol.Position `json:"at,omitempty"`
 }
 
 // holdScroll is checkJS's answer when it would scroll under Hold.
@@ -62,7 +65,7 @@ func (r *run) check(ctx context.Context, el elem, c checks) (point, *protocol.Bo
 		return point{}, nil, errors.New("unexpected answer from the page while checking the element")
 	}
 	if el.framed {
-		pt, err := r.center(ctx, el)
+		pt, err := r.center(ctx, el, c.At)
 		return pt, nil, err
 	}
 	round := func(v gson.JSON) float64 { return math.Round(v.Num()*100) / 100 }
@@ -97,15 +100,19 @@ func (s *stepRun) ready(ctx context.Context, el elem, c checks) (point, error) {
 	return pt, err
 }
 
-// center returns the centre of el's box in main-frame coordinates; it
-// accounts for the iframes around el.
-func (r *run) center(ctx context.Context, el elem) (point, error) {
+// center returns the centre of el's box in main-frame coordinates, or the
+// point at the offset at from its top left corner; it accounts for the
+// iframes around el.
+func (r *run) center(ctx context.Context, el elem, at *protocol.Position) (point, error) {
 	q, err := proto.DOMGetContentQuads{ObjectID: el.obj}.Call(r.sess(ctx))
 	if err != nil {
 		return point{}, err
 	}
 	if len(q.Quads) == 0 || len(q.Quads[0]) < 8 {
 		return point{}, errors.New("the element is not visible")
+	}
+	if at != nil {
+		return point{q.Quads[0][0] + at.X, q.Quads[0][1] + at.Y}, nil
 	}
 	var x, y float64
 	for i := 0; i < 8; i += 2 {

@@ -30,6 +30,9 @@ func usedOf(st protocol.Step) protocol.Used {
 	if st.Expected != nil {
 		u["expected"] = *st.Expected
 	}
+	if st.Text != nil {
+		u["text"] = *st.Text // a dialog step's prompt answer
+	}
 	if st.Ms != nil {
 		u["ms"] = strconv.Itoa(*st.Ms)
 	}

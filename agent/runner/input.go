@@ -14,25 +14,6 @@ func (r *run) move(ctx context.Context, pt point) error {
 	return proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y}.Call(r.sess(ctx))
 }
 
-// click moves the mouse to pt and clicks the left button count times (2
-// for a double click), as a person does: each press and release carries
-// the running click count. The events go out as one pipeline (in order,
-// without waiting for each): Blink holds a mouse move until the next
-// animation frame unless a press follows it.
-func (r *run) click(ctx context.Context, pt point, count int) error {
-	const mouse = "Input.dispatchMouseEvent"
-	reqs := []wireRequest{{mouse, proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y}}}
-	one, none := 1, 0
-	for n := 1; n <= count; n++ {
-		down := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMousePressed, X: pt.X, Y: pt.Y,
-			Button: proto.InputMouseButtonLeft, Buttons: &one, ClickCount: n}
-		up := down
-		up.Type, up.Buttons = proto.InputDispatchMouseEventTypeMouseReleased, &none
-		reqs = append(reqs, wireRequest{mouse, down}, wireRequest{mouse, up})
-	}
-	return r.sess(ctx).pipeline(reqs...)
-}
-
 // keyDef describes a key as the DevTools protocol wants it.
 type keyDef struct {
 	key, code string

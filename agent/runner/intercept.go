@@ -36,12 +36,13 @@ var (
 // it. It returns the record, whose done function removes them and answers
 // null when the element received the gesture, or why not. An event counts
 // only the first time its type comes in a press (so label activation's
-// second click passes); after the element got the press, its removal or
+// second click passes); a right or middle button's press ends in
+// contextmenu or auxclick instead of click; after the element got the press, its removal or
 // the page capturing the pointer elsewhere is the page's own doing.
 const guardJS = `function (g) {
   const el = this;
   const types = g.hover ? ['pointermove', 'mousemove', 'mouseover'] :
-    ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick'];
+    ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
   const rec = {got: {}, miss: '', free: false, offs: []};
   const pressed = () => rec.got.pointerdown || rec.got.mousedown;
   const name = n => {
@@ -85,7 +86,7 @@ const guardJS = `function (g) {
     for (const off of rec.offs) off();
     const got = rec.got;
     if (rec.miss) return 'the element moved or was covered while ' + g.verb + ': ' + rec.miss + ' received the ' + g.noun;
-    const ok = g.hover ? got.pointermove || got.mousemove || got.mouseover : got.click || (rec.free && pressed());
+    const ok = g.hover ? got.pointermove || got.mousemove || got.mouseover : got.click || got.auxclick || got.contextmenu || (rec.free && pressed());
     return ok ? null : 'the element did not receive the ' + g.noun + ': it moved or was covered while ' + g.verb;
   };
   return rec;
@@ -107,6 +108,8 @@ func (r *run) guarded(ctx context.Context, el elem, g gesture, act func() error)
 	defer cancel()
 	v, err := callValue(dctx, r.tab.sess, rec.ObjectID, guardDoneJS)
 	switch {
+	case actErr != nil && r.tab.closed.Load():
+		return nil // the gesture closed the tab (window.close()): it got there
 	case actErr != nil:
 		return actErr
 	case err != nil && ctx.Err() != nil:

@@ -106,10 +106,11 @@ const queryJS = `function (kind, value, exact) {
 // attached, visible, enabled, editable, scrolled into view (with o.hold it
 // answers "\u0000scroll" instead of scrolling), stable (the
 // same box in two consecutive animation frames) and receiving pointer
-// events at its centre. It returns the centre and the element's box in
+// events at its centre (or o.at). It returns the centre and the element's box in
 // its frame's viewport, with the viewport's size and the device pixel
 // ratio ([x, y, left, top, width, height, viewport width, viewport height,
-// dpr], CSS pixels), or why the element is not actionable yet.
+// dpr], CSS pixels), or why the element is not actionable yet. With o.at
+// the point is that offset from the box's top left corner instead.
 const checkJS = `async function (o) {
   const el = this;
   if (!el.isConnected) return 'the element is no longer attached to the page';
@@ -137,7 +138,7 @@ const checkJS = `async function (o) {
       return 'the element is not stable: it is still moving';
   }
   const r = box();
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const x = o.at ? r.left + o.at.x : r.left + r.width / 2, y = o.at ? r.top + o.at.y : r.top + r.height / 2;
   if (o.hit) {
     let hit = doc.elementFromPoint(x, y);
     while (hit && hit.shadowRoot) {

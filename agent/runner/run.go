@@ -37,7 +37,13 @@ type run struct {
 
 	browser *Browser // the browser in use: b, or own for a headed run
 	own     *Browser
-	tab     *tab
+	tab     *tab                    // the page steps act in (tabs.go); the run's goroutine's
+	first   *tab                    // the run's first page, whose context the run disposes of
+	curTab  atomic.Pointer[tab]     // tab, for the event reader
+	pages   pageSet                 // every page of the run (tabs.go)
+	dlg     dialogs                 // the armed dialog answer (dialog.go)
+	mouse   mouseState              // the buttons held down by mouse steps (mouse.go)
+	emu     emulation               // the device and viewport (viewport.go)
 	live    *tab                    // a live page's tab (live.go): used, never disposed of
 	stop    context.CancelCauseFunc // ends the run with a cause (crash, time limit)
 	current atomic.Int64            // the index of the step running, -1 between steps
@@ -164,9 +170,10 @@ func (r *run) bound() time.Duration {
 func (r *run) open(ctx context.Context) error {
 	b := r.b
 	if r.live != nil {
-		b.watch(r.live, r.stop, r.dialog)
-		r.browser, r.tab = b, r.live
-		return nil
+		b.watch(r.live, r.stop, r.dialog, nil)
+		r.browser = b
+		r.firstPage(r.live)
+		return r.emulate(ctx)
 	}
 	if r.job.Headed {
 		if b.opts.CanHead {
@@ -186,30 +193,33 @@ func (r *run) open(ctx context.Context) error {
 		}
 		return err
 	}
-	b.watch(t, r.stop, r.dialog)
-	r.browser, r.tab = b, t
-	return nil
+	r.browser = b
+	r.firstPage(t)
+	b.watch(t, r.stop, r.dialog, r.popup)
+	return r.emulate(ctx)
+}
+
+// emulate applies the job's device to the first page; should that fail, the
+// page is given back.
+func (r *run) emulate(ctx context.Context) error {
+	err := r.applyDevice(ctx)
+	if err != nil {
+		r.close()
+	}
+	return err
 }
 
 // close disposes of the run's incognito context (and its own browser).
 func (r *run) close() {
+	r.closePages()
 	if r.live != nil {
 		r.browser.unwatch(r.live)
 		return
 	}
-	r.browser.release(r.tab)
+	r.browser.release(r.first)
 	if r.own != nil {
 		_ = r.own.Close()
 	}
-}
-
-// dialog reports a JavaScript dialog the browser dismissed.
-func (r *run) dialog(typ, msg string) {
-	var step *int
-	if i := int(r.current.Load()); i >= 0 {
-		step = &i
-	}
-	r.out.logf("info", step, "%s dialog dismissed: %s", typ, msg)
 }
 
 // skip reports a step that did not run.

@@ -240,12 +240,21 @@ func (r *run) captureTall(ctx context.Context, m *proto.PageGetLayoutMetricsResu
 	if vw == 0 || h <= vh {
 		return r.viewportPNG(ctx)
 	}
-	if err := (proto.EmulationSetDeviceMetricsOverride{Width: vw, Height: h}).Call(r.sess(ctx)); err != nil {
+	tall := proto.EmulationSetDeviceMetricsOverride{Width: vw, Height: h}
+	vp := r.viewport() // the device's or a setViewport step's, restored after
+	if vp != nil {
+		tall.DeviceScaleFactor, tall.Mobile = vp.DeviceScaleFactor, vp.Mobile
+	}
+	if err := tall.Call(r.sess(ctx)); err != nil {
 		return nil, err
 	}
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
+		if vp != nil {
+			_ = vp.Call(r.sess(cctx))
+			return
+		}
 		_ = proto.EmulationClearDeviceMetricsOverride{}.Call(r.sess(cctx))
 	}()
 	return r.viewportPNG(ctx)

@@ -19,6 +19,25 @@ type session struct {
 	w   *wire // c's transport, for pipelines
 	id  proto.TargetSessionID
 	ctx context.Context
+	// gone, when set, is closed once the page is gone (a tab that closed):
+	// the browser never answers what was asked of it then, so the calls
+	// waiting end.
+	gone <-chan struct{}
+}
+
+// unlessGone ends ctx when s's page is gone; cancel releases it.
+func (s session) unlessGone(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if s.gone != nil {
+		go func() {
+			select {
+			case <-s.gone:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return ctx, cancel
 }
 
 // traceCDP is a profiling hook: with TA_CDP_TRACE=1 in the environment
@@ -32,7 +51,7 @@ func (s session) Call(ctx context.Context, sessionID, method string, params any)
 	// (the connection ended meanwhile) to a caller that has left: its
 	// reader then waits until ctx ends, and delivers nothing else. Ending
 	// ctx when the call returns bounds that to the call.
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := s.unlessGone(ctx)
 	defer cancel()
 	if !traceCDP {
 		return s.c.Call(ctx, sessionID, method, params)
@@ -48,7 +67,9 @@ func (s session) Call(ctx context.Context, sessionID, method string, params any)
 // waits for them all (see wire); it returns the first error.
 func (s session) pipeline(reqs ...wireRequest) error {
 	start := time.Now()
-	err := s.w.pipeline(s.GetContext(), string(s.id), reqs...)
+	ctx, cancel := s.unlessGone(s.GetContext())
+	defer cancel()
+	err := s.w.pipeline(ctx, string(s.id), reqs...)
 	if traceCDP {
 		fmt.Fprintf(os.Stderr, "cdp %s %-40s %7.2f ms err=%v\n", start.Format("15:04:05.000"), fmt.Sprintf("pipeline of %d", len(reqs)),
 			float64(time.Since(start).Microseconds())/1000, err != nil)

@@ -125,7 +125,14 @@ func (s *stepRun) execute(ctx context.Context) error {
 	}
 	sctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	return fn(s, sctx, st)
+	if err := s.r.pageGone(); err != nil {
+		return err
+	}
+	if err := fn(s, sctx, st); err != nil {
+		s.disarm()
+		return err
+	}
+	return s.dialogCheck(sctx)
 }
 
 // probe checks that the page still answers after a step failed, so a

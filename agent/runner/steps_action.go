@@ -15,14 +15,8 @@ var stepFuncs = map[string]stepFunc{
 	"assertValue": assertValue, "assertUrl": assertURL, "assertTitle": assertTitle,
 	"wait": wait, "waitFor": waitFor, "screenshot": screenshotStep, "setVariable": setVariable,
 	"script": script, "callComponent": callComponent,
-}
-
-func clickN(n int) stepFunc {
-	return func(s *stepRun, ctx context.Context, st protocol.Step) error {
-		return s.act(ctx, st.Target, clickChecks, clickGesture, func(ctx context.Context, pt point) error {
-			return s.r.click(ctx, pt, n)
-		})
-	}
+	"dialog": dialogStep, "switchTab": switchTab, "closeTab": closeTab, "dragTo": dragTo, "mouse": mouseStep,
+	"goBack": goBack, "goForward": goForward, "reload": reload, "setViewport": setViewport,
 }
 
 func hover(s *stepRun, ctx context.Context, st protocol.Step) error {

@@ -128,6 +128,7 @@ func TestStepTypes(t *testing.T) {
 			{Type: "request", URL: siteURL("/login.html"), ExpectStatus: 200, Assign: "page"}, varIs("page.status", "equals", "200"),
 			{Type: "log", Message: "status ${page.status}"}}},
 	}
+	cases = append(cases, actionStepCases()...)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

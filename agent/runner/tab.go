@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-rod/rod/lib/cdp"
@@ -22,9 +24,20 @@ type tab struct {
 	refusals refusals // what its page tried to open and was refused (guard.go)
 
 	// Set while a run uses the tab (see watch).
-	stop     func(error)           // cancels the run with a cause
-	onDialog func(typ, msg string) // reports a dismissed dialog
+	stop     func(error) // cancels the run with a cause
+	onDialog dialogFunc  // answers a JavaScript dialog
+	onPopup  func(info *proto.TargetTargetInfo)
+
+	opener proto.TargetTargetID // the page that opened it
+	closed atomic.Bool
+	gone   chan struct{}             // closed with closed set (see session.gone)
+	goneMu sync.Once                 // the page is gone (a popup closed by itself or by closeTab)
+	drags  chan *proto.InputDragData // drags the page started while intercepted (mouse.go)
 }
+
+// dialogFunc decides how a JavaScript dialog of the tab is answered: accept
+// or dismiss, and the text a prompt gets.
+type dialogFunc func(t *tab, d proto.PageJavascriptDialogOpening) (accept bool, text string)
 
 // setupRequest is a request a new tab's session gets before its first run.
 type setupRequest interface {
@@ -41,7 +54,7 @@ func (b *Browser) newTab(ctx context.Context) (t *tab, err error) {
 	if err != nil {
 		return nil, err
 	}
-	t = &tab{ctxID: bc.BrowserContextID}
+	t = &tab{ctxID: bc.BrowserContextID, drags: make(chan *proto.InputDragData, 1)}
 	defer func() {
 		if err != nil {
 			b.dispose(t)
@@ -127,11 +140,15 @@ func (b *Browser) acquire(ctx context.Context) (*tab, error) {
 	return b.newTab(ctx)
 }
 
-// watch routes the tab's crash and dialog events to the run using it.
-func (b *Browser) watch(t *tab, stop func(error), onDialog func(typ, msg string)) {
+// watch routes the tab's crash, dialog, popup and drag events to the run
+// using it.
+func (b *Browser) watch(t *tab, stop func(error), onDialog dialogFunc, onPopup func(*proto.TargetTargetInfo)) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	t.stop, t.onDialog = stop, onDialog
+	t.stop, t.onDialog, t.onPopup = stop, onDialog, onPopup
+	if t.drags == nil {
+		t.drags = make(chan *proto.InputDragData, 1)
+	}
 	b.watched[string(t.sess.id)] = t
 	if b.frames {
 		t.clock.start(&b.frameMu, t.sess, &b.dropImages, &b.starveFrames)
@@ -180,7 +197,22 @@ func (b *Browser) events(ch <-chan *cdp.Event) {
 		case "Page.javascriptDialogOpening":
 			var d proto.PageJavascriptDialogOpening
 			if t := b.watchedTab(e.SessionID); t != nil && json.Unmarshal(e.Params, &d) == nil {
-				go b.dismiss(t, d)
+				go b.answer(t, d)
+			}
+		case "Target.targetCreated":
+			var c proto.TargetTargetCreated
+			if json.Unmarshal(e.Params, &c) == nil && c.TargetInfo != nil && c.TargetInfo.Type == proto.TargetTargetInfoTypePage {
+				if t := b.contextTab(c.TargetInfo.BrowserContextID); t != nil && t.onPopup != nil {
+					go t.onPopup(c.TargetInfo)
+				}
+			}
+		case "Input.dragIntercepted":
+			var d proto.InputDragIntercepted
+			if t := b.watchedTab(e.SessionID); t != nil && json.Unmarshal(e.Params, &d) == nil {
+				select {
+				case t.drags <- d.Data:
+				default:
+				}
 			}
 		}
 	}
@@ -193,17 +225,32 @@ func (b *Browser) events(ch <-chan *cdp.Event) {
 	}
 }
 
-// dismiss answers a JavaScript dialog as Playwright does by default:
-// dismissed (a confirm returns false), except beforeunload, accepted so
-// navigation goes on.
-func (b *Browser) dismiss(t *tab, d proto.PageJavascriptDialogOpening) {
+// answer answers a JavaScript dialog as the run using the tab decides (see
+// run.dialog): a dialog step armed for it, or else as Playwright does by
+// default. The page waits until then: a dialog blocks its scripts.
+func (b *Browser) answer(t *tab, d proto.PageJavascriptDialogOpening) {
 	ctx, cancel := context.WithTimeout(b.bg, 5*time.Second)
 	defer cancel()
-	accept := d.Type == proto.PageDialogTypeBeforeunload
-	t.onDialog(string(d.Type), d.Message) // first: the page goes on once the dialog is answered
-	if err := (proto.PageHandleJavaScriptDialog{Accept: accept}).Call(t.sess.with(ctx)); err != nil {
-		b.log.Debug("dismissing a dialog", "err", err)
+	accept, text := t.onDialog(t, d) // first: the page goes on once the dialog is answered
+	if err := (proto.PageHandleJavaScriptDialog{Accept: accept, PromptText: text}).Call(t.sess.with(ctx)); err != nil {
+		b.log.Debug("answering a dialog", "err", err)
 	}
+}
+
+// contextTab returns a watched tab of the browser context id: the page of
+// the run that owns the context.
+func (b *Browser) contextTab(id proto.BrowserBrowserContextID) *tab {
+	if id == "" {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range b.watched {
+		if t.ctxID == id {
+			return t
+		}
+	}
+	return nil
 }
 
 func (b *Browser) watchedTab(sessionID string) *tab {

@@ -193,8 +193,13 @@ func (r *run) interpolateStep(st protocol.Step) (protocol.Step, error) {
 	if st.Type == "screenshot" {
 		str(&st.Name)
 	}
-	if st.Target != nil {
-		t := *st.Target
+	opt(&st.Text)  // dialog: a prompt's answer
+	str(&st.Title) // switchTab
+	target := func(p **protocol.Target) {
+		if *p == nil {
+			return
+		}
+		t := **p
 		locs := func(ls []protocol.Locator) []protocol.Locator {
 			out := make([]protocol.Locator, len(ls))
 			for i, l := range ls {
@@ -205,8 +210,10 @@ func (r *run) interpolateStep(st protocol.Step) (protocol.Step, error) {
 			return out
 		}
 		t.Locators, t.Frame = locs(t.Locators), locs(t.Frame)
-		st.Target = &t
+		*p = &t
 	}
+	target(&st.Target)
+	target(&st.ToTarget) // dragTo's drop target
 	opt(&st.Body)
 	str(&st.Message)
 	if st.Headers != nil {

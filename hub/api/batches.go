@@ -42,6 +42,9 @@ type runRequest struct {
 	EnvironmentID string   `json:"environmentId"`
 	Headed        bool     `json:"headed"`
 	Screenshots   *bool    `json:"screenshots"`
+	// Device names the profile every page of the runs emulates (GET
+	// /api/registry lists them); "" for the agent's desktop window.
+	Device string `json:"device"`
 	// A data-driven run of one test: the data set (else the test's
 	// binding) and the rows to run (else all), 0-based.
 	DataSetID string `json:"dataSetId"`
@@ -75,7 +78,7 @@ type batchStarted struct {
 // startBatch answers POST /api/runs with testIds or suite.
 func (s *Server) startBatch(w http.ResponseWriter, r *http.Request, sc scope, in runRequest) {
 	b := store.Batch{ID: ids.New(kindBatch), ProjectID: sc.Project.ID, UserID: currentUserID(r), EnvironmentID: in.EnvironmentID,
-		Headed: in.Headed, Screenshots: in.Screenshots == nil || *in.Screenshots, Source: "tests", CreatedAt: s.Now()}
+		Headed: in.Headed, Screenshots: in.Screenshots == nil || *in.Screenshots, Device: in.Device, Source: "tests", CreatedAt: s.Now()}
 	path := "testIds"
 	testIDs := in.TestIDs
 	if (in.Suite != nil) && (in.Tag != nil) {
@@ -176,7 +179,7 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 			continue
 		}
 		runs = append(runs, store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version,
-			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots,
+			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots, Device: b.Device,
 			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond), Document: plan.doc,
 			DataSetID: plan.dataSetID, Rows: plan.rows, AgentPin: choice.pin, AgentLabels: choice.labels}) // queued in the order chosen
 	}
@@ -285,8 +288,9 @@ type batchJSON struct {
 	RerunOf       *string        `json:"rerunOf"`
 	EnvironmentID *string        `json:"environmentId"`
 	Options       struct {
-		Headed      bool `json:"headed"`
-		Screenshots bool `json:"screenshots"`
+		Headed      bool   `json:"headed"`
+		Screenshots bool   `json:"screenshots"`
+		Device      string `json:"device,omitempty"`
 	} `json:"options"`
 	StartedBy     string    `json:"startedBy"`
 	StartedByName *string   `json:"startedByName"`
@@ -314,7 +318,7 @@ func toBatchJSON(b store.Batch, runs []store.Run, now time.Time) batchJSON {
 		out.Suite = &b.Suite
 	}
 	out.Tag = strPtr(b.Tag)
-	out.Options.Headed, out.Options.Screenshots = b.Headed, b.Screenshots
+	out.Options.Headed, out.Options.Screenshots, out.Options.Device = b.Headed, b.Screenshots, b.Device
 	for _, st := range runStatuses {
 		out.Counts[st] = 0
 	}
@@ -410,6 +414,6 @@ func (s *Server) rerunBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b := store.Batch{ID: ids.New(kindBatch), ProjectID: old.ProjectID, UserID: currentUserID(r), EnvironmentID: old.EnvironmentID,
-		Headed: old.Headed, Screenshots: old.Screenshots, Source: "rerun", RerunOf: old.ID, CreatedAt: s.Now()}
+		Headed: old.Headed, Screenshots: old.Screenshots, Device: old.Device, Source: "rerun", RerunOf: old.ID, CreatedAt: s.Now()}
 	s.queueBatch(w, r, sc, b, "tests", testIDs, agentChoice{})
 }

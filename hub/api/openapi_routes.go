@@ -95,8 +95,8 @@ func apiRoutes() []apiRoute {
 			file(200, "application/xml", "JUnit XML: a testcase per test, or per row of a data-driven run"),
 		route("POST", "/batches/{id}/rerun", "Run a batch's tests again, or only those that failed").in(rerunInput{}).out(201, batchStarted{}),
 
-		route("GET", "/registry", "Step types and their parameters, locator kinds").
-			out(200, jsonObj{"dslVersion": 0, "stepTypes": []protocol.StepType{}, "locatorKinds": []string{}}),
+		route("GET", "/registry", "Step types and their parameters, locator kinds, the devices a run may emulate").
+			out(200, jsonObj{"dslVersion": 0, "stepTypes": []protocol.StepType{}, "locatorKinds": []string{}, "devices": []protocol.Device{}}),
 		route("POST", "/script", "A Playwright Test script of a document, or of a test's current version").
 			in(docBody(false, jsonObj{"testId": ""})).out(200, jsonObj{"language": "", "script": ""}),
 		route("GET", "/record/{id}", "A recording: the steps captured so far").out(200, authoring.RecordingView{}),

@@ -34,8 +34,9 @@ type runJSON struct {
 	Version       int     `json:"version"`
 	Error         string  `json:"error,omitempty"`
 	Options       struct {
-		Headed      bool `json:"headed"`
-		Screenshots bool `json:"screenshots"`
+		Headed      bool   `json:"headed"`
+		Screenshots bool   `json:"screenshots"`
+		Device      string `json:"device,omitempty"`
 	} `json:"options"`
 	Result struct {
 		Steps []protocol.StepResult `json:"steps"`
@@ -92,7 +93,7 @@ func toRunJSON(r store.Run) runJSON {
 		out.DataSetID = &d
 	}
 	out.AgentID, out.Labels = r.AgentPin, r.AgentLabels
-	out.Options.Headed, out.Options.Screenshots = r.Headed, r.Screenshots
+	out.Options.Headed, out.Options.Screenshots, out.Options.Device = r.Headed, r.Screenshots, r.Device
 	out.Result.Steps = []protocol.StepResult{}
 	if len(r.Result) > 0 {
 		_ = json.Unmarshal(r.Result, &out.Result.Steps)
@@ -116,6 +117,13 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	var in runRequest
 	if !decode(w, r, &in) {
 		return
+	}
+	if in.Device != "" {
+		if _, ok := protocol.DeviceByName(in.Device); !ok {
+			writeIssues(w, "the run is not valid", issueList{{Path: "device", Code: "unknown",
+				Message: fmt.Sprintf("unknown device %q: use one of %s", in.Device, strings.Join(protocol.DeviceNames(), ", "))}})
+			return
+		}
 	}
 	many := in.TestIDs != nil || in.Suite != nil || in.Tag != nil
 	if in.TestID != "" && many {
@@ -195,7 +203,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	screenshots := in.Screenshots == nil || *in.Screenshots
 	run := store.Run{AgentPin: in.AgentID, AgentLabels: in.Labels, ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
-		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, CreatedAt: s.Now(), Document: doc,
+		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, Device: in.Device, CreatedAt: s.Now(), Document: doc,
 		DataSetID: plan.dataSetID, Rows: plan.rows}
 	if err := s.store.CreateRun(r.Context(), run); err != nil {
 		s.internal(w, r, err)

@@ -265,6 +265,7 @@ func (s *Server) registry(w http.ResponseWriter, r *http.Request) {
 		"dslVersion":   protocol.DSLVersion,
 		"stepTypes":    protocol.Registry(),
 		"locatorKinds": protocol.LocatorKinds(),
+		"devices":      protocol.Devices(), // the run option device's profiles
 	})
 }
 

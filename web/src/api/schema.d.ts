@@ -1068,7 +1068,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Step types and their parameters, locator kinds */
+        /** Step types and their parameters, locator kinds, the devices a run may emulate */
         get: operations["getRegistry"];
         put?: never;
         post?: never;
@@ -1864,6 +1864,7 @@ export interface components {
             finishedAt: string | null;
             id: string;
             options: {
+                device?: string;
                 headed: boolean;
                 screenshots: boolean;
             };
@@ -2087,6 +2088,15 @@ export interface components {
             responseStatus?: number;
             status: string;
             subject: string;
+        };
+        Device: {
+            deviceScaleFactor: number;
+            hasTouch: boolean;
+            height: number;
+            isMobile: boolean;
+            name: string;
+            userAgent: string;
+            width: number;
         };
         DuplicateInput: {
             name?: string | null;
@@ -2492,6 +2502,7 @@ export interface components {
             finishedAt: string | null;
             labels?: string[];
             options: {
+                device?: string;
                 headed: boolean;
                 screenshots: boolean;
             };
@@ -2521,6 +2532,7 @@ export interface components {
         RunRequest: {
             agentId?: string;
             dataSetId?: string;
+            device?: string;
             environmentId?: string;
             headed?: boolean;
             labels?: string[];
@@ -4894,6 +4906,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        devices: components["schemas"]["Device"][];
                         dslVersion: number;
                         locatorKinds: string[];
                         stepTypes: components["schemas"]["StepType"][];

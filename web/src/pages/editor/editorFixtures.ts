@@ -21,6 +21,7 @@ const target = { name: "target", type: "target" as const, required: true, descri
 export const registry: Registry = {
   dslVersion: 2,
   locatorKinds: ["testId", "role", "label", "css", "xpath"],
+  devices: [{ name: "Pixel 7", width: 412, height: 915, deviceScaleFactor: 2.625, isMobile: true, hasTouch: true, userAgent: "Pixel 7" }],
   stepTypes: [
     {
       type: "navigate",

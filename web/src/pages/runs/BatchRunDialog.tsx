@@ -1,5 +1,5 @@
 // The run dialog for many tests (a selection, the list's matches, a suite):
-// the same choices as a single run's (environment, headed, screenshots),
+// the same choices as a single run's (environment, headed, screenshots, device),
 // then POST /api/runs with testIds or suite and on to the batch page. The
 // hub refuses the whole batch when one test cannot run, listing each.
 import type { FormEvent } from "react";
@@ -29,13 +29,17 @@ export function BatchRunDialog({
 }) {
   const navigate = useNavigate();
   const options = useRunOptions(projectId);
-  const { envId, chosen, headed, screenshots } = options;
+  const { envId, chosen, headed, screenshots, device } = options;
   const agent = useAgentChoice();
 
   const start = useMutation({
     mutationFn: async () => {
       const sel = typeof selection === "function" ? await selection() : selection;
-      return startBatch(sel, { ...(envId ? { environmentId: envId } : {}), headed, screenshots, ...agent.extra }, projectId);
+      return startBatch(
+        sel,
+        { ...(envId ? { environmentId: envId } : {}), headed, screenshots, ...(device ? { device } : {}), ...agent.extra },
+        projectId,
+      );
     },
     onSuccess: (res) => {
       rememberEnvironment(projectId, envId);

@@ -1,11 +1,12 @@
 // The options of a run, the same for one test and for many: the
-// environment (remembered per project), a visible window or not, and which
-// steps get a screenshot.
+// environment (remembered per project), a visible window or not, which
+// steps get a screenshot, and the device the pages emulate.
 
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ErrorBox } from "../../components/ui";
 import { environmentChoicesKey, listEnvironmentChoices } from "../../api/runs";
+import { fetchRegistry } from "../../api/editorApi";
 
 const LAST_ENV = "ta.lastEnvironment.";
 
@@ -48,10 +49,11 @@ export function useRunOptions(projectId: string) {
   const [environmentId, setEnvironmentId] = useState<string | null>(() => rememberedEnvironment(projectId));
   const [headed, setHeaded] = useState(false);
   const [screenshots, setScreenshots] = useState(true);
+  const [device, setDevice] = useState("");
   // A remembered environment that was deleted since counts as not chosen.
   const envId = chooseEnvironment(environmentId, envs.data);
   const chosen = envs.data?.find((e) => e.id === envId);
-  return { envs, envId, setEnvironmentId, chosen, headed, setHeaded, screenshots, setScreenshots };
+  return { envs, envId, setEnvironmentId, chosen, headed, setHeaded, screenshots, setScreenshots, device, setDevice };
 }
 
 export type RunOptions = ReturnType<typeof useRunOptions>;
@@ -86,9 +88,24 @@ export function EnvironmentField({ options, many }: { options: RunOptions; many?
 
 /** RunOptionsFields are the browser options; many: runs of many tests, each with its own window. */
 export function RunOptionsFields({ options, many }: { options: RunOptions; many?: boolean }) {
-  const { headed, setHeaded, screenshots, setScreenshots } = options;
+  const { headed, setHeaded, screenshots, setScreenshots, device, setDevice } = options;
+  const registry = useQuery({ queryKey: ["registry"], queryFn: fetchRegistry, staleTime: Infinity });
   return (
     <>
+      <div className="field">
+        <label>
+          Device
+          <select value={device} onChange={(e) => setDevice(e.target.value)} disabled={registry.isPending}>
+            <option value="">Desktop (the agent&apos;s window)</option>
+            {(registry.data?.devices ?? []).map((d) => (
+              <option key={d.name} value={d.name}>
+                {d.name} ({d.width}×{d.height})
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="hint">The pages emulate the phone or tablet: its screen size, pixel ratio, touch and user agent.</span>
+      </div>
       <label className="inline">
         <input type="checkbox" checked={headed} onChange={(e) => setHeaded(e.target.checked)} />
         {many ? "Headed (show the browser windows)" : "Headed (show the browser window)"}

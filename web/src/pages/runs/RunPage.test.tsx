@@ -272,7 +272,7 @@ describe("RunPage", () => {
       passed: 1,
       total: 2,
       durationMs: 5300,
-      options: { headed: true, screenshots: false },
+      options: { headed: true, screenshots: false, device: "Pixel 7" },
       finishedAt: "2026-11-02T10:00:07Z",
       result: {
         steps: [
@@ -294,11 +294,12 @@ describe("RunPage", () => {
     expect(within(step2).queryByText(/retried/)).not.toBeInTheDocument();
     expect(within(step2).getByRole("link", { name: "Open step 2 in the editor" })).toHaveAttribute("href", "/tests/tc_1?step=s2");
     expect(within(step1).queryByRole("link", { name: /in the editor/ })).not.toBeInTheDocument();
+    expect(screen.getByText(/screenshots of failures only; as a Pixel 7/)).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole("button", { name: "Run again" }));
     await waitFor(() => expect(calls.some((c) => c.method === "POST" && c.path === "/api/runs")).toBe(true));
     const post = calls.find((c) => c.method === "POST" && c.path === "/api/runs");
-    expect(post?.body).toEqual({ testId: "tc_1", environmentId: "env_1", headed: true, screenshots: false });
+    expect(post?.body).toEqual({ testId: "tc_1", environmentId: "env_1", headed: true, screenshots: false, device: "Pixel 7" });
     expect(post?.headers["x-project-id"]).toBe("prj_1");
     expect(await screen.findByText("Waiting for an agent.")).toBeInTheDocument();
   });

@@ -132,6 +132,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           environmentId: run.environmentId ?? undefined,
           headed: run.options.headed,
           screenshots: run.options.screenshots,
+          ...(run.options.device ? { device: run.options.device } : {}),
           // The same rows of the same data set.
           ...(run.dataSetId ? { dataSetId: run.dataSetId, rows: run.rows?.map((r) => r.row) } : {}),
           // The same agent choice.
@@ -263,6 +264,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           <dd>
             {run.options.headed ? (headedLost ? "Headed asked, ran headless" : "Headed") : "Headless"}; screenshots of{" "}
             {run.options.screenshots ? "every step" : "failures only"}
+            {run.options.device && `; as a ${run.options.device}`}
           </dd>
         </div>
         <RunDataFacts run={run} />

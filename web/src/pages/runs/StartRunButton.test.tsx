@@ -57,6 +57,29 @@ afterEach(() => {
 });
 
 describe("StartRunButton", () => {
+  it("runs on the device chosen from the registry's list", async () => {
+    const devices = [
+      { name: "iPhone 15", width: 393, height: 852, deviceScaleFactor: 3, isMobile: true, hasTouch: true, userAgent: "iPhone" },
+      { name: "Pixel 7", width: 412, height: 915, deviceScaleFactor: 2.625, isMobile: true, hasTouch: true, userAgent: "Pixel 7" },
+    ];
+    const { calls } = fakeFetch({
+      ...envs,
+      "GET /api/registry": { body: { dslVersion: 2, locatorKinds: [], stepTypes: [], devices } },
+      "POST /api/runs": { status: 201, body: { runId: "run_42", status: "queued" } },
+    });
+    renderPage(<StartRunButton test={makeTest()} />, { route: "/tests/tc_1", path: "/tests/:id" });
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    const dialog = await screen.findByRole("dialog", { name: "Run Checkout" });
+    const select = within(dialog).getByLabelText("Device");
+    expect(select).toHaveValue("");
+    await within(select).findByRole("option", { name: "Pixel 7 (412×915)" });
+    await userEvent.selectOptions(select, "Pixel 7");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Start run" }));
+    await screen.findByTestId("elsewhere");
+    const post = calls.find((c) => c.method === "POST");
+    expect(post?.body).toEqual({ testId: "tc_1", headed: false, screenshots: true, device: "Pixel 7" });
+  });
+
   it("starts a run with the chosen options and opens its page", async () => {
     const { calls } = fakeFetch({ ...envs, "POST /api/runs": { status: 201, body: { runId: "run_42", status: "queued" } } });
     renderPage(<StartRunButton test={makeTest()} />, { route: "/tests/tc_1", path: "/tests/:id" });

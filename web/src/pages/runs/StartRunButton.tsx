@@ -1,5 +1,5 @@
 // The "Run" button of a test: a dialog to choose the environment, a headed
-// browser and how many screenshots, then POST /api/runs and on to the live
+// browser, how many screenshots and a device, then POST /api/runs and on to the live
 // run page.
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
@@ -52,7 +52,7 @@ export function StartRunButton({
 function StartRunDialog({ test, document, onClose }: { test: Test; document?: unknown; onClose: () => void }) {
   const navigate = useNavigate();
   const options = useRunOptions(test.projectId);
-  const { envId, chosen, headed, screenshots } = options;
+  const { envId, chosen, headed, screenshots, device } = options;
   const ws = useWorkspace();
   const role = ws.project?.id === test.projectId ? ws.role : null;
   const refusal = chosen?.protected ? protectedRefusal(chosen.name, test, role) : null;
@@ -62,7 +62,15 @@ function StartRunDialog({ test, document, onClose }: { test: Test; document?: un
   const start = useMutation({
     mutationFn: () =>
       startRun(
-        { testId: test.id, ...(envId ? { environmentId: envId } : {}), headed, screenshots, ...data.extra, ...agent.extra },
+        {
+          testId: test.id,
+          ...(envId ? { environmentId: envId } : {}),
+          headed,
+          screenshots,
+          ...(device ? { device } : {}),
+          ...data.extra,
+          ...agent.extra,
+        },
         test.projectId,
       ),
     onSuccess: (res) => {
