@@ -1,5 +1,7 @@
 package protocol
 
+import "encoding/json"
+
 // Decoding of steps, targets and locators from generic JSON.
 
 // decodeStep reads one step. Members a step type does not take are issues;
@@ -25,6 +27,7 @@ func decodeStep(d *decoder, p string, v any) Step {
 			d.unknown(p, k)
 		case known && !param && k != "id":
 			d.issues.add(path, CodeUnknown, "%s is not a parameter of %s steps", k, s.Type)
+		case d.typedField(&s, path, k, v):
 		default:
 			d.stepField(&s, path, k, v)
 		}
@@ -67,6 +70,138 @@ func (d *decoder) stepField(s *Step, path, k string, v any) {
 		str, _ := d.str(path, v)
 		setStepString(s, k, str)
 	}
+}
+
+// typedField reads the members whose JSON type depends on the step's type
+// or that only the steps real suites need take; it reports whether it read k.
+func (d *decoder) typedField(s *Step, path, k string, v any) bool {
+	switch k {
+	case "to":
+		if s.Type == "dragTo" {
+			s.ToTarget = d.target(path, v)
+		} else {
+			s.To, _ = d.str(path, v)
+		}
+	case "expected":
+		if s.Type != "assertCount" {
+			return false
+		}
+		if n, ok := d.integer(path, v); ok {
+			s.Count = &n
+		}
+	case "text", "body":
+		if str, ok := d.str(path, v); ok {
+			if k == "text" {
+				s.Text = &str
+			} else {
+				s.Body = &str
+			}
+		}
+	case "index", "width", "height", "expectStatus":
+		n, ok := d.integer(path, v)
+		switch {
+		case !ok:
+		case k == "index":
+			s.Index = &n
+		case n == 0:
+			// Zero means "unset" in the typed step, so an explicit one is caught here.
+			d.issues.add(path, CodeRange, "%s may not be 0", k)
+		case k == "width":
+			s.Width = n
+		case k == "height":
+			s.Height = n
+		default:
+			s.ExpectStatus = n
+		}
+	case "files":
+		s.Files = d.strings(path, v)
+	case "modifiers":
+		s.Modifiers = d.strings(path, v)
+	case "position":
+		s.Position = d.position(path, v)
+	case "headers":
+		s.Headers = d.stringMap(path, v)
+	case "checked", "enabled", "editable", "not", "soft":
+		b, ok := d.boolean(path, v)
+		if !ok {
+			return true
+		}
+		switch k {
+		case "checked":
+			s.Checked = &b
+		case "enabled":
+			s.Enabled = &b
+		case "editable":
+			s.Editable = &b
+		case "not":
+			s.Not = b
+		default:
+			s.Soft = b
+		}
+	case "action", "title", "button", "message", "by", "from", "attribute", "method":
+		str, _ := d.str(path, v)
+		setMoreString(s, k, str)
+	default:
+		return false
+	}
+	return true
+}
+
+func setMoreString(s *Step, k, v string) {
+	switch k {
+	case "action":
+		s.Action = v
+	case "title":
+		s.Title = v
+	case "button":
+		s.Button = v
+	case "message":
+		s.Message = v
+	case "by":
+		s.By = v
+	case "from":
+		s.From = v
+	case "attribute":
+		s.Attribute = v
+	case "method":
+		s.Method = v
+	}
+}
+
+// position reads {x, y}; both are required numbers.
+func (d *decoder) position(p string, v any) *Position {
+	m, ok := d.object(p, v)
+	if !ok {
+		return nil
+	}
+	pos := &Position{}
+	for _, k := range []string{"x", "y"} {
+		num, ok := m[k].(json.Number)
+		if !ok {
+			if m[k] == nil {
+				d.issues.add(p+"."+k, CodeRequired, "%s is required in a position", k)
+			} else {
+				d.wrong(p+"."+k, "a number", m[k])
+			}
+			continue
+		}
+		f, err := num.Float64()
+		if err != nil || f < -maxViewport*10 || f > maxViewport*10 {
+			d.issues.add(p+"."+k, CodeRange, "%s is out of range", k)
+			continue
+		}
+		if k == "x" {
+			pos.X = f
+		} else {
+			pos.Y = f
+		}
+	}
+	for _, k := range sortedKeys(m) {
+		if k != "x" && k != "y" {
+			d.unknown(p, k)
+		}
+	}
+	return pos
 }
 
 func setStepString(s *Step, k, v string) {

@@ -79,12 +79,55 @@ type Step struct {
 	Component string            `json:"component,omitempty"`
 	Version   int               `json:"version,omitempty"`
 	Inputs    map[string]string `json:"inputs,omitempty"`
+	// The parameters of the steps real suites need (DESIGN.md "Steps that
+	// real suites need"). Action is a dialog's accept|dismiss or a mouse
+	// step's down|up|move; Text answers a prompt.
+	Action string  `json:"action,omitempty"`
+	Text   *string `json:"text,omitempty"`
+	// JSON "to" is a switchTab's string (To) or a dragTo's target
+	// (ToTarget); Step's MarshalJSON and UnmarshalJSON pick by type.
+	To        string   `json:"-"`
+	ToTarget  *Target  `json:"-"`
+	Index     *int     `json:"index,omitempty"` // switchTab to index, 0-based in opening order
+	Title     string   `json:"title,omitempty"` // switchTab to match
+	Files     []string `json:"files,omitempty"` // upload: project file ids, fil_...
+	Button    string   `json:"button,omitempty"`
+	Modifiers []string `json:"modifiers,omitempty"`
+	// Position is an offset inside the target, or viewport coordinates
+	// for a mouse step without one.
+	Position *Position `json:"position,omitempty"`
+	Width    int       `json:"width,omitempty"`
+	Height   int       `json:"height,omitempty"`
+	Message  string    `json:"message,omitempty"`
+	Checked  *bool     `json:"checked,omitempty"`
+	Enabled  *bool     `json:"enabled,omitempty"`
+	Editable *bool     `json:"editable,omitempty"`
+	// Count is an assertCount's expected number: its JSON "expected" is a
+	// number, where every other type's is a string (Expected).
+	Count     *int   `json:"-"`
+	By        string `json:"by,omitempty"`
+	Not       bool   `json:"not,omitempty"`
+	Soft      bool   `json:"soft,omitempty"`
+	From      string `json:"from,omitempty"`
+	Attribute string `json:"attribute,omitempty"`
+	// A request step's method, headers, body and expected status; its
+	// url is URL and its answer goes to Assign.
+	Method       string            `json:"method,omitempty"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	Body         *string           `json:"body,omitempty"`
+	ExpectStatus int               `json:"expectStatus,omitempty"`
 	// TimeoutMs bounds the step; 0 means the type's default (see Registry).
 	TimeoutMs int `json:"timeoutMs,omitempty"`
 	// Call is set only in documents the hub expanded for a run: the id of
 	// the test's callComponent step this step came from. Saved documents
 	// never have it.
 	Call string `json:"call,omitempty"`
+}
+
+// Position is a point in CSS pixels.
+type Position struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
 }
 
 // Target is the element a step acts on: ranked locators, best first; the

@@ -8,11 +8,12 @@ import (
 
 // A reference ${name} interpolates a test variable, an environment
 // variable or a data-set column; ${secrets.NAME} interpolates a secret of
-// the run's environment. Names are identifiers.
+// the run's environment. Names are identifiers. ${name.field.0.id} reads
+// a field of a variable holding JSON text (a request step's answer).
 
 var (
 	identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	refRe   = regexp.MustCompile(`^(secrets\.)?[A-Za-z_][A-Za-z0-9_]*$`)
+	refRe   = regexp.MustCompile(`^(secrets\.[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)*)$`)
 )
 
 // SecretPrefix starts the name of a reference to a secret.
@@ -51,9 +52,9 @@ func splitRefs(s string, strict bool) ([]segment, error) {
 			break
 		}
 		name := s[open+2 : open+2+end]
-		if !refRe.MatchString(name) {
+		if !refRe.MatchString(name) || strings.Count(name, ".") > 1 && strings.HasPrefix(name, SecretPrefix) {
 			if strict {
-				return nil, errors.New("malformed reference ${" + clip(name, 40) + "}: use ${name} or ${secrets.NAME}")
+				return nil, errors.New("malformed reference ${" + clip(name, 40) + "}: use ${name}, ${name.field} or ${secrets.NAME}")
 			}
 			i = open + 2 // literal text; look for the next ${ after this one
 			continue

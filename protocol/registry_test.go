@@ -9,7 +9,10 @@ import (
 func TestRegistryTypes(t *testing.T) {
 	want := []string{"navigate", "click", "dblclick", "hover", "fill", "press", "select", "check", "uncheck",
 		"assertVisible", "assertHidden", "assertText", "assertValue", "assertUrl", "assertTitle", "wait",
-		"waitFor", "screenshot", "setVariable", "script", "callComponent"}
+		"waitFor", "screenshot", "setVariable", "script", "callComponent",
+		"dialog", "switchTab", "closeTab", "upload", "dragTo", "mouse", "goBack", "goForward", "reload",
+		"setViewport", "log", "assertChecked", "assertEnabled", "assertEditable", "assertAttribute",
+		"assertCount", "assertSelected", "assertVariable", "request"}
 	var got []string
 	for _, st := range Registry() {
 		got = append(got, st.Type)
@@ -27,8 +30,15 @@ func TestRegistryParams(t *testing.T) {
 		"assertText": {"target", "expected"}, "assertValue": {"target", "expected"},
 		"assertUrl": {"expected"}, "assertTitle": {"expected"}, "wait": {"ms"}, "waitFor": {"target"},
 		"screenshot": nil, "setVariable": {"name"}, "script": {"code"}, "callComponent": {"component"},
+		"dialog": {"action"}, "switchTab": {"to"}, "closeTab": nil, "upload": {"target", "files"},
+		"dragTo": {"target", "to"}, "mouse": {"action"}, "goBack": nil, "goForward": nil, "reload": nil,
+		"setViewport": {"width", "height"}, "log": {"message"}, "assertChecked": {"target"},
+		"assertEnabled": {"target"}, "assertEditable": {"target"}, "assertAttribute": {"target", "name", "expected"},
+		"assertCount": {"target", "expected"}, "assertSelected": {"target", "expected"},
+		"assertVariable": {"name", "expected"}, "request": {"url"},
 	}
-	types := map[string]bool{ParamString: true, ParamNumber: true, ParamBoolean: true, ParamTarget: true, ParamEnum: true, ParamMap: true}
+	types := map[string]bool{ParamString: true, ParamNumber: true, ParamBoolean: true, ParamTarget: true, ParamEnum: true,
+		ParamMap: true, ParamList: true, ParamPosition: true}
 	for _, st := range Registry() {
 		t.Run(st.Type, func(t *testing.T) {
 			if st.Description == "" {
@@ -47,7 +57,7 @@ func TestRegistryParams(t *testing.T) {
 				if p.Required {
 					req = append(req, p.Name)
 				}
-				if (p.Type == ParamEnum) != (len(p.Values) > 0) {
+				if (p.Type == ParamEnum) != (len(p.Values) > 0) && p.Type != ParamList {
 					t.Errorf("param %s: type %s with values %v", p.Name, p.Type, p.Values)
 				}
 				if p.Name != "description" && p.Name != "timeoutMs" && !slices.Contains(stepParams, p.Name) {
@@ -75,7 +85,7 @@ func TestRegistryDetails(t *testing.T) {
 	}
 	st, _ = LookupStepType("waitFor")
 	s, _ := st.Param("state")
-	if !slices.Equal(s.Values, []string{"visible", "hidden", "attached", "detached"}) || s.Default != "visible" {
+	if !slices.Equal(s.Values, []string{"visible", "hidden", "attached", "detached", "enabled", "disabled", "editable", "readonly"}) || s.Default != "visible" {
 		t.Errorf("state = %+v", s)
 	}
 	st, _ = LookupStepType("click")

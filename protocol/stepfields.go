@@ -5,15 +5,21 @@ import "sync"
 // stepParams lists, in Step's field order, every parameter some step type
 // takes besides the common description and timeoutMs.
 var stepParams = []string{"url", "target", "value", "key", "expected", "match", "ms", "state",
-	"name", "fullPage", "code", "assign", "component", "version", "inputs"}
+	"name", "fullPage", "code", "assign", "component", "version", "inputs",
+	"action", "text", "to", "index", "title", "files", "button", "modifiers", "position",
+	"width", "height", "message", "checked", "enabled", "editable", "by", "not", "soft",
+	"from", "attribute", "method", "headers", "body", "expectStatus"}
 
-// stepFieldTypes gives the JSON type of every step field; a field has the
-// same type in every step type that takes it.
+// stepFieldTypes gives the JSON type of every step field, as its first
+// step type gives it; "to" and "expected" vary by type (see step_json.go)
+// and are read by their step's type.
 var stepFieldTypes = sync.OnceValue(func() map[string]string {
 	m := map[string]string{"id": ParamString, "type": ParamString}
 	for _, t := range buildRegistry() {
 		for _, p := range t.Params {
-			m[p.Name] = p.Type
+			if m[p.Name] == "" {
+				m[p.Name] = p.Type
+			}
 		}
 	}
 	return m
@@ -35,7 +41,7 @@ func (s *Step) has(name string) bool {
 	case "key":
 		return s.Key != ""
 	case "expected":
-		return s.Expected != nil
+		return s.Expected != nil || s.Count != nil
 	case "match":
 		return s.Match != ""
 	case "ms":
@@ -56,6 +62,47 @@ func (s *Step) has(name string) bool {
 		return s.Version != 0
 	case "inputs":
 		return s.Inputs != nil
+	}
+	return s.hasMore(name)
+}
+
+// hasMore answers has for the parameters of the steps real suites need.
+func (s *Step) hasMore(name string) bool {
+	switch name {
+	case "action", "title", "button", "message", "by", "from", "attribute", "method":
+		return s.str(name) != ""
+	case "to":
+		return s.To != "" || s.ToTarget != nil
+	case "text":
+		return s.Text != nil
+	case "index":
+		return s.Index != nil
+	case "files":
+		return s.Files != nil
+	case "modifiers":
+		return s.Modifiers != nil
+	case "position":
+		return s.Position != nil
+	case "width":
+		return s.Width != 0
+	case "height":
+		return s.Height != 0
+	case "checked":
+		return s.Checked != nil
+	case "enabled":
+		return s.Enabled != nil
+	case "editable":
+		return s.Editable != nil
+	case "not":
+		return s.Not
+	case "soft":
+		return s.Soft
+	case "headers":
+		return s.Headers != nil
+	case "body":
+		return s.Body != nil
+	case "expectStatus":
+		return s.ExpectStatus != 0
 	}
 	return false
 }
@@ -85,6 +132,28 @@ func (s *Step) str(name string) string {
 		return s.Assign
 	case "component":
 		return s.Component
+	case "action":
+		return s.Action
+	case "text":
+		return deref(s.Text)
+	case "to":
+		return s.To
+	case "title":
+		return s.Title
+	case "button":
+		return s.Button
+	case "message":
+		return s.Message
+	case "by":
+		return s.By
+	case "from":
+		return s.From
+	case "attribute":
+		return s.Attribute
+	case "method":
+		return s.Method
+	case "body":
+		return deref(s.Body)
 	}
 	return ""
 }
@@ -110,6 +179,45 @@ func (s Step) StateOrDefault() string {
 		return "visible"
 	}
 	return s.State
+}
+
+// ButtonOrDefault returns a click's mouse button, "left" when unset.
+func (s Step) ButtonOrDefault() string {
+	if s.Button == "" {
+		return "left"
+	}
+	return s.Button
+}
+
+// MethodOrDefault returns a request's HTTP method, "GET" when unset.
+func (s Step) MethodOrDefault() string {
+	if s.Method == "" {
+		return "GET"
+	}
+	return s.Method
+}
+
+// ByOrDefault returns how an assertSelected compares, "label" when unset.
+func (s Step) ByOrDefault() string {
+	if s.By == "" {
+		return "label"
+	}
+	return s.By
+}
+
+// Want returns the boolean an assertChecked, assertEnabled or
+// assertEditable expects: its own field, true when unset.
+func (s Step) Want() bool {
+	var b *bool
+	switch s.Type {
+	case "assertChecked":
+		b = s.Checked
+	case "assertEnabled":
+		b = s.Enabled
+	case "assertEditable":
+		b = s.Editable
+	}
+	return b == nil || *b
 }
 
 // Timeout returns the step's timeout in milliseconds: its own, or its

@@ -68,17 +68,24 @@ func checkParam(l *issueList, p string, s *Step, param Param) {
 			l.add(path, CodeEnum, "%s must be one of %s, not %q", param.Name, strings.Join(param.Values, ", "), clip(v, 40))
 		}
 	case ParamNumber:
-		n := s.Version
-		if param.Name == "ms" {
-			n = *s.Ms
-		}
+		n := s.number(param.Name)
 		if (param.Min != nil && n < *param.Min) || (param.Max != nil && n > *param.Max) {
 			l.add(path, CodeRange, "%s must be %s", param.Name, bounds(param))
 		}
 	case ParamTarget:
-		validateTarget(l, path, s.Target)
+		if param.Name == "to" {
+			validateTarget(l, path, s.ToTarget)
+		} else {
+			validateTarget(l, path, s.Target)
+		}
 	case ParamMap:
-		validateVariables(l, path, s.Inputs, maxVariables)
+		if param.Name == "headers" {
+			validateHeaders(l, path, s.Headers)
+		} else {
+			validateVariables(l, path, s.Inputs, maxVariables)
+		}
+	case ParamList:
+		checkList(l, path, s, param)
 	case ParamString:
 		checkStringParam(l, path, s, param)
 	}
@@ -96,6 +103,14 @@ func checkStringParam(l *issueList, path string, s *Step, param Param) {
 		if !identRe.MatchString(v) || v == "secrets" || len(v) > maxStepIDLen {
 			l.add(path, CodeFormat, "%q is not a variable name: letters, digits and _, not starting with a digit", clip(v, 40))
 		}
+	case param.Name == "name" && s.Type == "assertVariable":
+		if !fieldRefRe.MatchString(v) || strings.HasPrefix(v, SecretPrefix) || v == "secrets" || len(v) > maxNameLen {
+			l.add(path, CodeFormat, "%q is not a variable name: letters, digits and _, then optionally .field parts such as answer.body.id", clip(v, 40))
+		}
+	case param.Name == "name" && s.Type == "assertAttribute" || param.Name == "attribute":
+		if strings.TrimSpace(v) == "" || strings.ContainsAny(v, " \t\n\"'>/=") || len(v) > maxNameLen {
+			l.add(path, CodeFormat, "%q is not an attribute name", clip(v, 40))
+		}
 	case param.Name == "name":
 		if strings.ContainsAny(v, `/\`) || hasControl(v) || utf8.RuneCountInString(v) > 100 {
 			l.add(path, CodeFormat, "a screenshot name is at most 100 characters without / \\ or control characters")
@@ -106,9 +121,19 @@ func checkStringParam(l *issueList, path string, s *Step, param Param) {
 		}
 	case param.Name == "key" && strings.TrimSpace(v) == "":
 		l.add(path, CodeRequired, "key may not be blank")
+	case param.Name == "url" && s.Type == "switchTab":
+		checkText(l, path, param.Name, v, maxTextLen)
 	case param.Name == "url":
 		checkText(l, path, param.Name, v, maxTextLen)
 		checkOpenable(l, path, v)
+	case param.Name == "body":
+		if n := utf8.RuneCountInString(v); n > maxCodeLen {
+			l.add(path, CodeTooLong, "body has %d characters, at most %d are allowed", n, maxCodeLen)
+		}
+		checkNoNUL(l, path, "body", v)
+	case param.Name == "message" || param.Name == "text":
+		checkText(l, path, param.Name, v, maxTextLen)
+		checkMultiline(l, path, param.Name, v)
 	default:
 		checkText(l, path, param.Name, v, maxTextLen)
 	}
@@ -133,16 +158,13 @@ func checkStepRules(l *issueList, p string, s *Step) {
 	}
 	switch s.Type {
 	case "setVariable":
-		if s.Value != nil && s.Target != nil {
-			l.add(p, CodeConflict, "a setVariable step takes value or target, not both")
-		} else if s.Value == nil && s.Target == nil {
-			l.add(p+".value", CodeRequired, "value or target is required for a setVariable step")
-		}
+		checkSetVariable(l, p, s)
 	case "screenshot":
 		if s.FullPage && s.Target != nil {
 			l.add(p+".fullPage", CodeConflict, "fullPage does not apply to a screenshot of an element")
 		}
 	}
+	checkMoreRules(l, p, s)
 }
 
 // withoutRefs drops well-formed references, so a regular expression can

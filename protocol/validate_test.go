@@ -97,7 +97,7 @@ func TestValidateIssues(t *testing.T) {
 		{"references", func(d *Document) {
 			d.Steps[0].URL = "${baseUrl/login"
 			d.Steps[4].Value = Ptr("${}")
-			d.Steps[12].Expected = Ptr("${a.b}")
+			d.Steps[12].Expected = Ptr("${a..b}")
 			d.Steps[13].Expected = Ptr("${secrets.PW} ${secrets.}")
 			d.Steps[20].Inputs = map[string]string{"x": "${ x }"}
 		}, []string{"steps[0].url format", "steps[4].value format", "steps[12].expected format",

@@ -277,6 +277,13 @@ func anySlice(ss []string) []any {
 func (g *schemaGen) step() schema {
 	s := g.object(stepType)
 	props := s["properties"].(schema)
+	// "to" and "expected" change type with the step's type (see
+	// protocol/step_json.go): a switchTab's string or a dragTo's target; an
+	// assertCount's number or every other type's string.
+	props["to"] = schema{"oneOf": []any{schema{"type": "string"}, g.typ(reflect.TypeFor[protocol.Target]())},
+		"description": "switchTab: new, opener, index or match; dragTo: the target to drop on"}
+	props["expected"] = schema{"oneOf": []any{schema{"type": "string"}, schema{"type": "integer"}},
+		"description": "the expected text or value; a number for assertCount"}
 	var types, conds []any
 	for _, st := range protocol.Registry() {
 		types = append(types, st.Type)

@@ -56,6 +56,18 @@ func paramSchema(p protocol.Param) map[string]any {
 	case protocol.ParamMap:
 		s["type"] = "object"
 		s["additionalProperties"] = map[string]any{"type": "string"}
+	case protocol.ParamList:
+		item := map[string]any{"type": "string"}
+		if p.Values != nil {
+			item["enum"] = p.Values
+		}
+		s["type"] = "array"
+		s["items"] = item
+	case protocol.ParamPosition:
+		s["type"] = "object"
+		s["properties"] = map[string]any{"x": map[string]any{"type": "number"}, "y": map[string]any{"type": "number"}}
+		s["required"] = []string{"x", "y"}
+		s["additionalProperties"] = false
 	case protocol.ParamTarget:
 		loc := map[string]any{
 			"type": "object",

@@ -2214,7 +2214,7 @@ export interface components {
             name: string;
             required: boolean;
             /** @enum {string} */
-            type: "string" | "number" | "boolean" | "target" | "enum" | "map";
+            type: "string" | "number" | "boolean" | "target" | "enum" | "map" | "list" | "position";
             values?: string[];
         };
         PasswordInput: {
@@ -2287,6 +2287,10 @@ export interface components {
             values: {
                 [key: string]: string;
             };
+        };
+        Position: {
+            x: number;
+            y: number;
         };
         Profile: {
             recentRuns: components["schemas"]["Run"][];
@@ -2485,32 +2489,65 @@ export interface components {
         };
         /** @description A step: id and type beside the parameters of its type (GET /api/registry lists them). */
         Step: {
+            /** @enum {string} */
+            action?: "accept" | "dismiss" | "down" | "up" | "move";
             assign?: string;
+            attribute?: string;
+            body?: string;
+            /** @enum {string} */
+            button?: "left" | "right" | "middle";
+            /** @enum {string} */
+            by?: "label" | "value";
             call?: string;
+            checked?: boolean;
             code?: string;
             component?: string;
             description?: string;
-            expected?: string;
+            editable?: boolean;
+            enabled?: boolean;
+            expectStatus?: number;
+            /** @description the expected text or value; a number for assertCount */
+            expected?: string | number;
+            files?: string[];
+            /** @enum {string} */
+            from?: "text" | "value" | "attribute" | "count" | "title" | "url" | "selectedLabel";
             fullPage?: boolean;
+            headers?: {
+                [key: string]: string;
+            };
+            height?: number;
             id: string;
+            index?: number;
             inputs?: {
                 [key: string]: string;
             };
             key?: string;
             /** @enum {string} */
             match?: "equals" | "contains" | "regex";
+            message?: string;
+            /** @enum {string} */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+            modifiers?: string[];
             ms?: number;
             name?: string;
+            not?: boolean;
+            position?: components["schemas"]["Position"];
+            soft?: boolean;
             /** @enum {string} */
-            state?: "visible" | "hidden" | "attached" | "detached";
+            state?: "visible" | "hidden" | "attached" | "detached" | "enabled" | "disabled" | "editable" | "readonly";
             target?: components["schemas"]["Target"];
+            text?: string;
             timeoutMs?: number;
+            title?: string;
+            /** @description switchTab: new, opener, index or match; dragTo: the target to drop on */
+            to?: string | components["schemas"]["Target"];
             /** @description a step type of GET /api/registry */
             type: string;
             url?: string;
             value?: string;
             version?: number;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+            width?: number;
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         StepMark: {
             durationMs: number;
             error: string | null;
