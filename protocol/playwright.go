@@ -83,7 +83,7 @@ type renderer struct {
 	needs       suiteNeeds
 	after       []string        // lines the next step is followed by (a dialog's check)
 	taken       map[string]bool // identifiers in use, for fresh
-	seq         int
+	seq         map[string]int // last number fresh gave, by base
 }
 
 func newRenderer(d Document, hs *helperSet) *renderer {
@@ -122,7 +122,7 @@ func newRenderer(d Document, hs *helperSet) *renderer {
 		}
 	}
 	r.nameHelpers(hs)
-	r.taken = map[string]bool{}
+	r.taken, r.seq = map[string]bool{}, map[string]int{}
 	for _, id := range r.idents {
 		r.taken[id] = true
 	}

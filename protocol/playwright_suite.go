@@ -155,8 +155,8 @@ func (r *renderer) declareTestHelpers() {
 // fresh returns an identifier no variable or helper uses: dialog1, dialog2...
 func (r *renderer) fresh(base string) string {
 	for {
-		r.seq++
-		id := base + strconv.Itoa(r.seq)
+		r.seq[base]++
+		id := base + strconv.Itoa(r.seq[base])
 		if !r.taken[id] {
 			r.taken[id] = true
 			return id
