@@ -83,7 +83,7 @@ type renderer struct {
 	needs       suiteNeeds
 	after       []string        // lines the next step is followed by (a dialog's check)
 	taken       map[string]bool // identifiers in use, for fresh
-	seq         map[string]int // last number fresh gave, by base
+	seq         map[string]int  // last number fresh gave, by base
 }
 
 func newRenderer(d Document, hs *helperSet) *renderer {

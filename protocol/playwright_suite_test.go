@@ -89,7 +89,6 @@ func suiteServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-
 // suiteDocument uses every step type and option of issue 28.
 func suiteDocument() Document {
 	n := 0
