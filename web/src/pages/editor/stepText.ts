@@ -141,7 +141,11 @@ function dialogPhrase(step: JsonObject): string {
   const m = str(step.match) || "contains";
   const expected = str(step.expected);
   const which =
-    expected === "" ? "the next dialog" : m === "equals" ? `the dialog ${quote(expected)}` : `the dialog that ${MATCH_WORDS[m] ?? m} ${quote(expected)}`;
+    expected === ""
+      ? "the next dialog"
+      : m === "equals"
+        ? `the dialog ${quote(expected)}`
+        : `the dialog that ${MATCH_WORDS[m] ?? m} ${quote(expected)}`;
   const answer = verb === "Accept" && typeof step.text === "string" ? `, answering ${valuePhrase(step.text)}` : "";
   return `${verb} ${which}${answer}`;
 }
