@@ -15,6 +15,7 @@ import { PickTarget } from "./authoring/PickTarget";
 import { TryScript } from "./authoring/TryScript";
 import { CallComponentFields } from "./CallComponentFields";
 import { ListField, PositionField } from "./ParamInputs";
+import { applies, prune } from "./stepConditions";
 
 /** Parameters of callComponent that CallComponentFields shows together. */
 const CALL_PARAMS = new Set(["component", "version", "inputs"]);
@@ -28,26 +29,9 @@ function shown(p: RegistryParam, stepType: string, step: JsonObject): boolean {
   if (stepType === "callComponent" && CALL_PARAMS.has(p.name)) return false;
   // A field that only goes with another's choice shows with that choice,
   // or while the step has it, so it can be cleared.
-  const when = CONDITIONS[stepType]?.[p.name];
-  if (when && !when(step) && step[p.name] === undefined) return false;
+  if (!applies(stepType, p.name, step) && step[p.name] === undefined) return false;
   return !(stepType === "wait" && p.name === "timeoutMs" && step.timeoutMs === undefined);
 }
-
-/** CONDITIONS: by step type and parameter, when the parameter applies. */
-const CONDITIONS: Record<string, Record<string, (step: JsonObject) => boolean>> = {
-  switchTab: {
-    index: (s) => s.to === "index",
-    url: (s) => s.to === "match",
-    title: (s) => s.to === "match",
-    match: (s) => s.to === "match",
-  },
-  setVariable: {
-    value: (s) => s.from === undefined && s.target === undefined,
-    target: (s) => s.from !== "title" && s.from !== "url",
-    attribute: (s) => s.from === "attribute",
-  },
-  dialog: { text: (s) => s.action !== "dismiss" },
-};
 
 function paramHint(p: RegistryParam): string {
   const what = p.description.charAt(0).toUpperCase() + p.description.slice(1);
@@ -84,6 +68,7 @@ export function StepForm({
   fileNames?: Record<string, string>;
 }) {
   const call = stepType.type === "callComponent";
+  const change = (next: JsonObject) => onChange(prune(stepType.type, step, next));
   return (
     <div className="step-form">
       {call && <CallComponentFields step={step} onChange={onChange} issues={issues} />}
@@ -94,7 +79,7 @@ export function StepForm({
             key={p.name}
             param={p}
             step={step}
-            onChange={onChange}
+            onChange={change}
             issues={issues[p.name] ?? []}
             kinds={kinds}
             idBase={idBase}

@@ -11,6 +11,7 @@ import type { RegistryParam, StepType } from "../../api";
 import type { JsonObject } from "../../api/editorApi";
 import { registry } from "./editorFixtures";
 import { StepForm } from "./StepForm";
+import { newStep } from "./documentModel";
 
 const target: RegistryParam = { name: "target", type: "target", required: true, description: "the element to act on" };
 const type = (t: string, params: RegistryParam[]): StepType => ({ type: t, description: t, params });
@@ -140,6 +141,22 @@ describe("StepForm, new parameter types", () => {
     expect(screen.queryByLabelText("Tab index")).toBeNull();
     expect(screen.getByLabelText("URL")).toBeInTheDocument();
     expect(screen.getByLabelText("Title")).toBeInTheDocument();
+  });
+
+  it("drops a switchTab's index when to leaves index", async () => {
+    const onStep = vi.fn();
+    renderPage(<Form stepType={switchTab} initial={{ id: "s1", type: "switchTab", to: "index", index: 2 }} onStep={onStep} />);
+    await userEvent.selectOptions(screen.getByLabelText("To"), "new");
+    expect(onStep).toHaveBeenLastCalledWith({ id: "s1", type: "switchTab", to: "new" });
+    expect(screen.queryByLabelText("Tab index")).toBeNull();
+  });
+
+  it("starts a new switchTab without the match default it would be refused for", () => {
+    const withMatch = type("switchTab", [
+      ...switchTab.params,
+      { name: "match", type: "enum", required: false, description: "how", values: ["equals", "contains"], default: "contains" },
+    ]);
+    expect(newStep(withMatch, [], registry.locatorKinds)).toEqual({ id: "s1", type: "switchTab", to: "new" });
   });
 
   it("shows setVariable's attribute only with from: attribute, and no target for the page's title", async () => {
