@@ -4957,6 +4957,7 @@ export interface operations {
                 "application/json": {
                     data?: components["schemas"]["DataBinding"];
                     description?: string;
+                    device?: string;
                     dsl?: number;
                     name?: string;
                     steps?: components["schemas"]["Step"][];
