@@ -189,10 +189,37 @@ func (r *renderer) script(s Step) {
 
 var awaitRe = regexp.MustCompile(`\bawait\b`)
 
+// memberPath writes a reference as JavaScript member access:
+// resp.body.items.0.content-type is .resp.body.items['0']['content-type'].
+func memberPath(ref string) string {
+	if strings.HasPrefix(ref, SecretPrefix) {
+		return "." + ref
+	}
+	var b strings.Builder
+	for _, seg := range strings.Split(ref, ".") {
+		if identRe.MatchString(seg) {
+			b.WriteString("." + seg)
+		} else {
+			b.WriteString("[" + jsQuote(seg) + "]")
+		}
+	}
+	return b.String()
+}
+
 // varsObject renders { user, secrets: { PW: process.env.PW } }.
 func (r *renderer) varsObject(refs []string) string {
 	var plain, secrets []string
+	parsed := map[string]bool{}
 	for _, ref := range refs {
+		if base, _, dotted := strings.Cut(ref, "."); dotted && !strings.HasPrefix(ref, SecretPrefix) {
+			// ${resp.body.id} is vars.resp.body.id in the code: vars.resp is
+			// the variable's JSON, parsed.
+			if !parsed[base] {
+				parsed[base] = true
+				plain = append(plain, base+": JSON.parse("+r.ident(base)+")")
+			}
+			continue
+		}
 		if name, ok := strings.CutPrefix(ref, SecretPrefix); ok {
 			secrets = append(secrets, name+": process.env."+name)
 		} else if id := r.ident(ref); id == ref {
@@ -261,7 +288,7 @@ func scriptBody(code string) (string, []string) {
 			}
 			continue
 		}
-		b.WriteString("vars." + g.Ref)
+		b.WriteString("vars" + memberPath(g.Ref))
 		use(g.Ref)
 	}
 	return b.String(), refs

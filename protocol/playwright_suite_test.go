@@ -160,6 +160,8 @@ func suiteDocument() Document {
 		step(Step{Type: "assertVariable", Name: "created.status", Expected: Ptr("201"), Match: "equals"}),
 		step(Step{Type: "assertVariable", Name: "created.body.name", Expected: Ptr("ada"), Match: "equals"}),
 		step(Step{Type: "assertVariable", Name: "created.body.tags.1", Expected: Ptr("b"), Match: "equals"}),
+		step(Step{Type: "script", Code: "return ${created.body.id} + 1 + ${created.body.tags.0};", Assign: "next"}),
+		step(Step{Type: "assertVariable", Name: "next", Expected: Ptr("43a"), Match: "equals"}),
 		step(Step{Type: "fill", Target: el("#copy"), Value: Ptr("${created.body.id}")}),
 		step(Step{Type: "assertValue", Target: el("#copy"), Expected: Ptr("#${created.body.id}"), Match: "regex", Not: true}),
 		step(Step{Type: "assertValue", Target: el("#copy"), Expected: Ptr("id ${created.body.id}"), Not: true}),
