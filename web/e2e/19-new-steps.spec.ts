@@ -104,4 +104,15 @@ test("write the new steps through the inspector and read them as lines", async (
   await page.reload();
   await expect(page.getByRole("heading", { name: "New steps" })).toBeVisible();
   await expect.poll(() => lines(page)).toEqual(want);
+
+  // The export speaks Playwright for them, on the device chosen.
+  await page.getByRole("button", { name: "Export as Playwright" }).click();
+  const exported = page.getByRole("dialog", { name: "Playwright script" });
+  await exported.getByLabel("Device").selectOption("Pixel 7");
+  const script = exported.getByLabel("Playwright script", { exact: true });
+  await expect(script).toContainText("test.use({ ...devices['Pixel 7'] });");
+  await expect(script).toContainText("page.once('dialog'");
+  await expect(script).toContainText(".click({ button: 'right', modifiers: ['Shift'], position: { x: 5, y: 10 } });");
+  await expect(script).toContainText("await page.setViewportSize({ width: 390, height: 844 });");
+  await shot(page, "19-new-steps-export");
 });
