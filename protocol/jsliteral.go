@@ -127,7 +127,8 @@ func init() {
 		enum export extends false finally for function if import in instanceof new null return super switch
 		this throw true try typeof var void while with yield let static implements interface package private
 		protected public await async arguments eval undefined NaN Infinity
-		page test expect process vars escapeRegExp String RegExp`) {
+		page test expect process vars escapeRegExp String RegExp
+		context devices path tabs tabsSeen newTab findTab jsonAt answerOf specFiles console JSON`) {
 		jsReserved[w] = true
 	}
 }

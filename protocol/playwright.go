@@ -18,9 +18,16 @@ func RenderPlaywright(d Document) string {
 }
 
 func renderPlaywright(d Document, hs *helperSet) string {
+	return renderPlaywrightOpts(d, hs, PlaywrightOptions{})
+}
+
+func renderPlaywrightOpts(d Document, hs *helperSet, o PlaywrightOptions) string {
 	r := newRenderer(d, hs)
-	r.raw("import { test, expect } from '@playwright/test';")
+	r.opts = o
+	r.needs = needsOf(append(append([]Step(nil), d.Steps...), hs.steps()...))
+	r.raw(r.importLine())
 	r.raw("")
+	r.declareModuleHelpers()
 	if r.needsEscape {
 		r.raw("// escapeRegExp makes a text match literally inside a regular expression.")
 		r.raw(`const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');`)
@@ -42,15 +49,18 @@ func renderPlaywright(d Document, hs *helperSet) string {
 		}
 		opts = "{ tag: [" + strings.Join(tags, ", ") + "] }, "
 	}
-	r.line("test(" + jsQuote(d.Name) + ", " + opts + "async ({ page }) => {")
+	fixtures := "page"
+	if r.needs.context {
+		fixtures = "page, context"
+	}
+	r.line("test(" + jsQuote(d.Name) + ", " + opts + "async ({ " + fixtures + " }) => {")
 	r.depth++
 	if r.declare(d) {
 		r.raw("")
 	}
+	r.declareTestHelpers()
 	r.declareHelpers()
-	for _, s := range d.Steps {
-		r.step(s)
-	}
+	r.steps(d.Steps)
 	r.depth--
 	r.line("});")
 	if d.Suite != "" {
@@ -69,6 +79,11 @@ type renderer struct {
 	needsEscape bool
 	helpers     *helperSet
 	extra       []string // names only the helpers' steps use
+	opts        PlaywrightOptions
+	needs       suiteNeeds
+	after       []string        // lines the next step is followed by (a dialog's check)
+	taken       map[string]bool // identifiers in use, for fresh
+	seq         map[string]int  // last number fresh gave, by base
 }
 
 func newRenderer(d Document, hs *helperSet) *renderer {
@@ -100,13 +115,20 @@ func newRenderer(d Document, hs *helperSet) *renderer {
 		r.idents[name] = id
 	}
 	for _, s := range append(append([]Step(nil), d.Steps...), hs.steps()...) {
-		if s.Type == "assertValue" || s.Type == "assertUrl" || s.Type == "assertTitle" {
+		if s.Type == "assertValue" || s.Type == "assertUrl" || s.Type == "assertTitle" || s.Type == "assertAttribute" {
 			if s.MatchOrDefault() == "contains" && s.Expected != nil && len(References(*s.Expected)) > 0 {
 				r.needsEscape = true
 			}
 		}
 	}
 	r.nameHelpers(hs)
+	r.taken, r.seq = map[string]bool{}, map[string]int{}
+	for _, id := range r.idents {
+		r.taken[id] = true
+	}
+	for _, h := range hs.list {
+		r.taken[h.ident] = true
+	}
 	return r
 }
 
@@ -128,13 +150,16 @@ func variableNames(d Document) []string {
 		if s.Type == "setVariable" && s.Name != "" {
 			add(s.Name)
 		}
-		if s.Type == "script" && s.Assign != "" {
+		if (s.Type == "script" || s.Type == "request") && s.Assign != "" {
 			add(s.Assign)
+		}
+		if s.Type == "assertVariable" && s.Name != "" {
+			add(refBase(s.Name))
 		}
 	}
 	for _, text := range documentTexts(d) {
 		for _, ref := range References(text) {
-			add(ref)
+			add(refBase(ref))
 		}
 	}
 	return out
@@ -147,19 +172,19 @@ func documentTexts(d Document) []string {
 		out = append(out, d.Variables[k])
 	}
 	for _, s := range d.Steps {
-		for _, p := range []string{"url", "value", "key", "expected", "name", "code"} {
-			out = append(out, s.str(p))
-		}
-		for _, k := range sortedKeys(s.Inputs) {
-			out = append(out, s.Inputs[k])
-		}
-		if s.Target != nil {
-			for _, l := range append(append([]Locator(nil), s.Target.Frame...), s.Target.Locators...) {
-				out = append(out, l.Value, l.Name)
-			}
-		}
+		out = append(out, stepTexts(s)...)
 	}
 	return out
+}
+
+// refBase is the variable a reference reads: resp for ${resp.body.id};
+// a secret's reference stays whole.
+func refBase(ref string) string {
+	if strings.HasPrefix(ref, SecretPrefix) {
+		return ref
+	}
+	base, _, _ := strings.Cut(ref, ".")
+	return base
 }
 
 var nonIdentRe = regexp.MustCompile(`[^A-Za-z0-9_$]`)
@@ -183,7 +208,7 @@ func (r *renderer) declare(d Document) bool {
 		switch {
 		case s.Type == "setVariable" && s.Name != "":
 			assigned[s.Name] = true
-		case s.Type == "script" && s.Assign != "":
+		case (s.Type == "script" || s.Type == "request") && s.Assign != "":
 			assigned[s.Assign] = true
 		}
 	}

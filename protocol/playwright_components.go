@@ -42,7 +42,7 @@ type helperKey struct {
 // of the test, taking the call's inputs; each call awaits its helper.
 // Calls lookup cannot resolve stay comments.
 func RenderPlaywrightWith(d Document, lookup ComponentLookup) string {
-	return renderPlaywright(d, collectHelpers(d, lookup))
+	return RenderPlaywrightOptions(d, PlaywrightOptions{Components: lookup})
 }
 
 // collectHelpers resolves every reachable call, callees before callers,
@@ -200,9 +200,7 @@ func (r *renderer) declareHelpers() {
 			}
 			r.line("const " + r.ident(in.Name) + " = inputs[" + jsQuote(in.Name) + "] ?? " + def + ";")
 		}
-		for _, s := range c.Steps {
-			r.step(s)
-		}
+		r.steps(c.Steps)
 		r.depth--
 		r.line("};")
 		r.raw("")

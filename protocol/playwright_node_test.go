@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -16,27 +17,44 @@ import (
 // values the rendered script really passes.
 const harness = `
 const calls = [];
+const print = console.log;
+console.log = (...args) => calls.push({ call: 'console.log', args });
 const plain = (a) => a instanceof RegExp ? { re: a.source, flags: a.flags, matches: a.test(JSON.parse(process.env.T_TEXT)) }
   : typeof a === 'function' ? { fn: true } : a;
 const fake = (path) => new Proxy(function () {}, {
   get: (_, p) => p === 'then' ? undefined : p === Symbol.toPrimitive ? () => 'fake' : fake(path + '.' + String(p)),
   apply: (_, __, args) => {
     calls.push({ call: path, args: args.map(plain) });
+    if ((path.endsWith('.once') || path.endsWith('.on')) && typeof args[1] === 'function') {
+      args[1](fake(path + '.event')); // a dialog opens, a tab opens
+    }
     if (path.endsWith('evaluate') && typeof args[0] === 'function') {
-      try { return args[0](args[1]); } catch (e) { return 'page code: ' + e.name; } // no DOM here
+      try { // no DOM here
+        const v = args[0](args[1]);
+        return v instanceof Promise ? v.catch((e) => 'page code: ' + e.name) : v;
+      } catch (e) { return 'page code: ' + e.name; }
     }
     return fake(path + '()');
   },
 });
 const page = fake('page');
+const context = fake('context');
+const devices = { 'Pixel 7': { viewport: 'fake' } };
+const path = { join: (...a) => a.join('/'), dirname: (p) => p.replace(/\/[^/]*$/, '') };
 const expect = (x) => fake('expect');
+expect.soft = (x) => fake('expect.soft');
 const test = async (name, opts, fn) => {
   calls.push({ call: 'test', args: [name, typeof opts === 'function' ? null : opts] });
-  await (fn || opts)({ page });
-  console.log(JSON.stringify(calls));
+  await (fn || opts)({ page, context });
+  print(JSON.stringify(calls));
 };
 test.describe = (name, fn) => { calls.push({ call: 'describe', args: [name] }); fn(); };
+test.use = (o) => calls.push({ call: 'test.use', args: [o] });
+test.info = () => ({ file: '/specs/t.spec.ts' });
 `
+
+// importRe finds the imports of a rendered script.
+var importRe = regexp.MustCompile(`import \{[^}]*\} from '@playwright/test';(\nimport \* as path from 'node:path';)?`)
 
 type call struct {
 	Call string            `json:"call"`
@@ -46,9 +64,14 @@ type call struct {
 // runRendered runs a rendered script under node with the harness.
 func runRendered(t *testing.T, node, script, text string) []call {
 	t.Helper()
-	js := strings.Replace(script, "import { test, expect } from '@playwright/test';", harness, 1)
-	js = strings.Replace(js, "(s: string) =>", "(s) =>", 1)
-	js = strings.ReplaceAll(js, "(inputs: Record<string, string> = {})", "(inputs = {})")
+	js := importRe.ReplaceAllLiteralString(script, harness)
+	// TypeScript's annotations go; the fakes have no tabs, so findTab gives up at once.
+	for _, r := range [][2]string{{"(s: string) =>", "(s) =>"}, {"(inputs: Record<string, string> = {})", "(inputs = {})"},
+		{"(json: string, ...path: string[])", "(json, ...path)"}, {"let v: any", "let v"}, {"(res: APIResponse)", "(res)"},
+		{"let body: unknown", "let body"}, {"(timeout: number)", "(timeout)"}, {"(ok: (p: Page) => Promise<boolean>, timeout: number)", "(ok, timeout)"},
+		{"if (Date.now() > end) throw new Error('no open tab matches');", "return page;"}} {
+		js = strings.ReplaceAll(js, r[0], r[1])
+	}
 	path := filepath.Join(t.TempDir(), "t.mjs")
 	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
 		t.Fatal(err)
@@ -97,6 +120,9 @@ func TestRenderedScriptsRun(t *testing.T) {
 					{ID: "s7", Type: "script", Code: "return ${v} + '|' + ${secrets.S};", Assign: "r"},
 					{ID: "s8", Type: "fill", Target: target, Value: Ptr("${r}")},
 					{ID: "s9", Type: "assertTitle", Expected: Ptr(regexQuote(text)), Match: "regex"},
+					{ID: "s10", Type: "log", Message: text},
+					{ID: "s11", Type: "dialog", Action: "accept", Text: Ptr(text)},
+					{ID: "s12", Type: "request", Method: "POST", URL: "/x", Headers: map[string]string{"X": text}, Body: Ptr(text)},
 				}}
 			calls := runRendered(t, node, RenderPlaywright(d), text)
 			q := func(v any) string {
@@ -120,6 +146,9 @@ func TestRenderedScriptsRun(t *testing.T) {
 				"page.getByLabel":        {q(text + "x"), q(text + "x"), q(text + "x"), q(text + "x"), q(text + "x")},
 				"page.getByLabel().fill": {q(text), q(text), q(envSafe(text)), q(text + "|" + envSafe(text))},
 				"expect.toHaveText":      {q("<" + text + ">")},
+				"console.log":            {q(text)},
+				"page.once.event.accept": {q(text)},
+				"page.request.fetch":     {q("/x"), q(map[string]any{"method": "POST", "headers": map[string]string{"X": text}, "data": text})},
 			}
 			if suite != "" {
 				want["describe"] = []string{q(suite)}

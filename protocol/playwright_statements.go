@@ -10,10 +10,15 @@ import (
 // its target's locator expression, "" when it has none.
 func (r *renderer) statement(s Step, loc string) {
 	value := r.str(deref(s.Value))
+	if r.suiteStatement(s, loc) {
+		return
+	}
 	switch s.Type {
 	case "navigate":
 		r.line("await page.goto(" + args(r.str(s.URL), opts(s)) + ");")
-	case "click", "dblclick", "hover", "check", "uncheck":
+	case "click", "dblclick":
+		r.line("await " + loc + "." + s.Type + "(" + opts(s, clickPairs(s)...) + ");")
+	case "hover", "check", "uncheck":
 		r.line("await " + loc + "." + s.Type + "(" + opts(s) + ");")
 	case "fill":
 		r.line("await " + loc + ".fill(" + args(value, opts(s)) + ");")
@@ -26,9 +31,9 @@ func (r *renderer) statement(s Step, loc string) {
 			r.line("await " + loc + ".press(" + args(r.str(s.Key), opts(s)) + ");")
 		}
 	case "assertVisible":
-		r.line("await expect(" + loc + ").toBeVisible(" + opts(s) + ");")
+		r.line("await " + expectOf(s, loc) + ".toBeVisible(" + opts(s) + ");")
 	case "assertHidden":
-		r.line("await expect(" + loc + ").toBeHidden(" + opts(s) + ");")
+		r.line("await " + expectOf(s, loc) + ".toBeHidden(" + opts(s) + ");")
 	case "assertText", "assertValue", "assertUrl", "assertTitle":
 		r.assertion(s, loc)
 	case "wait":
@@ -38,7 +43,15 @@ func (r *renderer) statement(s Step, loc string) {
 		}
 		r.line("await page.waitForTimeout(" + strconv.Itoa(ms) + ");")
 	case "waitFor":
-		r.line("await " + loc + ".waitFor(" + opts(s, "state: "+jsQuote(s.StateOrDefault())) + ");")
+		// Playwright waits for the states of actionability through expect.
+		switch st := s.StateOrDefault(); st {
+		case "enabled", "disabled", "editable":
+			r.line("await expect(" + loc + ").toBe" + strings.ToUpper(st[:1]) + st[1:] + "(" + opts(s) + ");")
+		case "readonly":
+			r.line("await expect(" + loc + ").not.toBeEditable(" + opts(s) + ");")
+		default:
+			r.line("await " + loc + ".waitFor(" + opts(s, "state: "+jsQuote(st)) + ");")
+		}
 	case "screenshot":
 		r.screenshot(s, loc)
 	case "setVariable":
@@ -73,7 +86,7 @@ func (r *renderer) assertion(s Step, loc string) {
 			want = jsRegexLiteral(regexQuote(expected))
 		}
 	}
-	r.line("await expect(" + subject + ")." + method + "(" + args(want, opts(s)) + ");")
+	r.line("await " + expectOf(s, subject) + "." + method + "(" + args(want, opts(s)) + ");")
 }
 
 // regex renders a regular expression; one with references is built at
@@ -115,11 +128,31 @@ func (r *renderer) screenshot(s Step, loc string) {
 }
 
 func (r *renderer) setVariable(s Step, loc string) {
-	if loc != "" {
-		r.line(r.ident(s.Name) + " = await " + loc + ".innerText(" + opts(s) + ");")
+	v := r.ident(s.Name) + " = "
+	switch s.From {
+	case "title":
+		r.line(v + "await page.title();")
+		return
+	case "url":
+		r.line(v + "page.url();")
 		return
 	}
-	r.line(r.ident(s.Name) + " = " + r.str(deref(s.Value)) + ";")
+	if loc == "" {
+		r.line(v + r.str(deref(s.Value)) + ";")
+		return
+	}
+	switch s.From {
+	case "value":
+		r.line(v + "await " + loc + ".inputValue(" + opts(s) + ");")
+	case "attribute":
+		r.line(v + "(await " + loc + ".getAttribute(" + args(r.str(s.Attribute), opts(s)) + ")) ?? '';")
+	case "count":
+		r.line(v + "String(await " + loc + ".count());")
+	case "selectedLabel":
+		r.line(v + "await " + loc + ".locator('option:checked').innerText(" + opts(s) + ");")
+	default: // text
+		r.line(v + "await " + loc + ".innerText(" + opts(s) + ");")
+	}
 }
 
 // script writes page.evaluate with the code as a function body; the
@@ -133,6 +166,9 @@ func (r *renderer) script(s Step) {
 	param, arg := "()", ""
 	if len(refs) > 0 {
 		param, arg = "(vars)", ", "+r.varsObject(refs)
+	}
+	if awaitRe.MatchString(body) {
+		param = "async " + param // the code may await
 	}
 	r.line(lhs + "page.evaluate(" + param + " => {")
 	lines := strings.Split(strings.ReplaceAll(strings.TrimSpace(body), "\r\n", "\n"), "\n")
@@ -151,10 +187,39 @@ func (r *renderer) script(s Step) {
 	r.line(closing + ";")
 }
 
+var awaitRe = regexp.MustCompile(`\bawait\b`)
+
+// memberPath writes a reference as JavaScript member access:
+// resp.body.items.0.content-type is .resp.body.items['0']['content-type'].
+func memberPath(ref string) string {
+	if strings.HasPrefix(ref, SecretPrefix) {
+		return "." + ref
+	}
+	var b strings.Builder
+	for _, seg := range strings.Split(ref, ".") {
+		if identRe.MatchString(seg) {
+			b.WriteString("." + seg)
+		} else {
+			b.WriteString("[" + jsQuote(seg) + "]")
+		}
+	}
+	return b.String()
+}
+
 // varsObject renders { user, secrets: { PW: process.env.PW } }.
 func (r *renderer) varsObject(refs []string) string {
 	var plain, secrets []string
+	parsed := map[string]bool{}
 	for _, ref := range refs {
+		if base, _, dotted := strings.Cut(ref, "."); dotted && !strings.HasPrefix(ref, SecretPrefix) {
+			// ${resp.body.id} is vars.resp.body.id in the code: vars.resp is
+			// the variable's JSON, parsed.
+			if !parsed[base] {
+				parsed[base] = true
+				plain = append(plain, base+": JSON.parse("+r.ident(base)+")")
+			}
+			continue
+		}
 		if name, ok := strings.CutPrefix(ref, SecretPrefix); ok {
 			secrets = append(secrets, name+": process.env."+name)
 		} else if id := r.ident(ref); id == ref {
@@ -223,7 +288,7 @@ func scriptBody(code string) (string, []string) {
 			}
 			continue
 		}
-		b.WriteString("vars." + g.Ref)
+		b.WriteString("vars" + memberPath(g.Ref))
 		use(g.Ref)
 	}
 	return b.String(), refs

@@ -33,10 +33,7 @@ func splitLines(s string) []string {
 func (r *renderer) str(s string) string {
 	segs, _ := splitRefs(s, false)
 	if len(segs) == 1 && segs[0].IsRef {
-		if name, ok := strings.CutPrefix(segs[0].Ref, SecretPrefix); ok {
-			return "process.env." + name + " ?? ''"
-		}
-		return r.ident(segs[0].Ref)
+		return r.refExpr(segs[0].Ref)
 	}
 	if len(segs) <= 1 {
 		return jsQuote(s)
@@ -50,7 +47,7 @@ func (r *renderer) str(s string) string {
 		case strings.HasPrefix(g.Ref, SecretPrefix):
 			b.WriteString("${process.env." + strings.TrimPrefix(g.Ref, SecretPrefix) + "}")
 		default:
-			b.WriteString("${" + r.ident(g.Ref) + "}")
+			b.WriteString("${" + r.refExpr(g.Ref) + "}")
 		}
 	}
 	b.WriteByte('`')
@@ -131,6 +128,15 @@ func args(as ...string) string {
 
 // step writes one step: its description, its fallbacks, its statement.
 func (r *renderer) step(s Step) {
+	// What the step before left to check (a dialog it armed has opened)
+	// follows this step; what this step leaves waits for the next.
+	pending := r.after
+	r.after = nil
+	defer func() {
+		for _, l := range pending {
+			r.line(l)
+		}
+	}()
 	r.comment(s.Description)
 	st, known := stepType(s.Type)
 	if !known {
@@ -152,4 +158,15 @@ func (r *renderer) step(s Step) {
 		return
 	}
 	r.statement(s, loc)
+}
+
+// steps writes a list of steps; what the last one left to check follows it.
+func (r *renderer) steps(steps []Step) {
+	for _, s := range steps {
+		r.step(s)
+	}
+	for _, l := range r.after {
+		r.line(l)
+	}
+	r.after = nil
 }

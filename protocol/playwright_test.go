@@ -57,6 +57,29 @@ func TestRenderPlaywrightInvalid(t *testing.T) {
 	}
 }
 
+// TestRenderPlaywrightInvalidSuiteSteps (issue 28): new steps missing what
+// they need still render, saying what they lack, and never panic.
+func TestRenderPlaywrightInvalidSuiteSteps(t *testing.T) {
+	d := Document{Name: "broken", Steps: []Step{
+		{ID: "a", Type: "dragTo", Target: el("#card")},
+		{ID: "b", Type: "dragTo", Target: el("#card"), ToTarget: &Target{}},
+		{ID: "c", Type: "switchTab"},
+		{ID: "d", Type: "mouse", Action: "move"},
+		{ID: "e", Type: "assertCount", Target: el("li")},
+		{ID: "f", Type: "upload", Target: el("input")},
+		{ID: "g", Type: "dialog"},
+		{ID: "h", Type: "assertVariable", Name: "r.body.0", Expected: Ptr("x")},
+	}}
+	out := RenderPlaywright(d)
+	for _, want := range []string{"// step a (dragTo) has no drop target", "// step b (dragTo) has no drop target",
+		"// step c (switchTab) has no valid to", "// step d (mouse move) has no target or position", ".toHaveCount(0);",
+		".setInputFiles([]);", "await dialog1;", "expect(jsonAt(r, 'body', '0')).toContain('x');", "const r = process.env.r ?? '';"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+}
+
 func TestJSLiterals(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"plain", "'plain'"},
@@ -90,6 +113,16 @@ func TestJSLiterals(t *testing.T) {
 func TestScriptSource(t *testing.T) {
 	fn, refs := ScriptSource("return ${a} + ${secrets.K} + ${a} + `${b + 1}`;")
 	if fn != "(vars) => {\nreturn vars.a + vars.secrets.K + vars.a + `${b + 1}`;\n}" || strings.Join(refs, ",") != "a,secrets.K" {
+		t.Errorf("ScriptSource = %q, %v", fn, refs)
+	}
+}
+
+// TestScriptSourceFields (issue 28): ${resp.body.items.0.id} in a script is
+// member access that parses as JavaScript, whatever the fields are called.
+func TestScriptSourceFields(t *testing.T) {
+	fn, refs := ScriptSource("return ${resp.body.items.0.id} + ${resp.headers.content-type};")
+	if fn != "(vars) => {\nreturn vars.resp.body.items['0'].id + vars.resp.headers['content-type'];\n}" ||
+		strings.Join(refs, ",") != "resp.body.items.0.id,resp.headers.content-type" {
 		t.Errorf("ScriptSource = %q, %v", fn, refs)
 	}
 }

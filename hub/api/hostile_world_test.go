@@ -147,7 +147,7 @@ func (w hostileWorld) samples() map[string][]any {
 			obj{"testIds": []any{w.test}, "environmentId": w.env, "headed": false, "screenshots": true, "device": "iPad Mini"}, obj{"suite": w.suite},
 			obj{"testId": w.test, "environmentId": w.env, "labels": []any{"linux"}}, obj{"testIds": []any{w.test}, "agentId": w.agent}},
 		"POST /api/batches/{id}/rerun": {obj{"failedOnly": false}},
-		"POST /api/script":             {doc, obj{"testId": w.test}},
+		"POST /api/script":             {doc, obj{"testId": w.test}, obj{"testId": w.test, "device": "Pixel 7"}},
 		"POST /api/record/start":       {obj{"url": "/login", "environmentId": w.env, "testId": w.test, "headed": false}},
 		"POST /api/record/{id}/stop":   {noBody},
 		"POST /api/pick/start": {obj{"url": "https://shop.example.com/", "environmentId": w.env}, obj{"recordingId": "rec_aaaaaaaaaaaaaaaa"},

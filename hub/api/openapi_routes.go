@@ -98,7 +98,7 @@ func apiRoutes() []apiRoute {
 		route("GET", "/registry", "Step types and their parameters, locator kinds, the devices a run may emulate").
 			out(200, jsonObj{"dslVersion": 0, "stepTypes": []protocol.StepType{}, "locatorKinds": []string{}, "devices": []protocol.Device{}}),
 		route("POST", "/script", "A Playwright Test script of a document, or of a test's current version").
-			in(docBody(false, jsonObj{"testId": ""})).out(200, jsonObj{"language": "", "script": ""}),
+			in(docBody(false, jsonObj{"testId": "", "device": ""})).out(200, jsonObj{"language": "", "script": ""}),
 		route("GET", "/record/{id}", "A recording: the steps captured so far").out(200, authoring.RecordingView{}),
 		route("GET", "/record/{id}/events", "Captured steps, live (server-sent events); ends within a second when the caller loses access").file(200, "text/event-stream", "Recording events"),
 		route("POST", "/record/{id}/stop", "Stop a recording").out(200, authoring.RecordingView{}),

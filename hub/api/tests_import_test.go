@@ -142,6 +142,16 @@ func TestScriptAndRegistry(t *testing.T) {
 		t.Errorf("script of a saved test differs from the document's")
 	}
 	c.do("POST", "/api/script", map[string]any{"dsl": 2, "steps": []any{}}).want(t, 422)
+	// Issue 28: the run option device gives the script that device's profile; a device that is no name is refused.
+	if s := c.do("POST", "/api/script", map[string]any{"testId": id, "device": "iPhone 15"}).want(t, 200).str("script"); !strings.Contains(s, "test.use({ ...devices['iPhone 15'] });") ||
+		!strings.Contains(s, "import { test, expect, devices } from '@playwright/test';") {
+		t.Errorf("script with a device:\n%s", s)
+	}
+	for _, bad := range []any{"", "iPhone'15", 15, nil, "a\nb"} {
+		if e := c.do("POST", "/api/script", map[string]any{"testId": id, "device": bad}).want(t, 422).json(); e["code"] != "invalid" {
+			t.Errorf("device %v: %v", bad, e)
+		}
+	}
 	c.do("POST", "/api/script", map[string]any{"testId": "tc_aaaaaaaaaaaaaaaa"}).want(t, 404)
 
 	reg := c.do("GET", "/api/registry", nil).want(t, 200).json()

@@ -276,6 +276,10 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	device, ok := scriptDevice(w, fields)
+	if !ok {
+		return
+	}
 	var doc protocol.Document
 	projectID := "" // whose components the script's calls render
 	if raw, has := fields["testId"]; has {
@@ -308,9 +312,10 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	script := protocol.RenderPlaywright(doc)
+	opts := protocol.PlaywrightOptions{Device: device}
 	if projectID != "" {
-		script = protocol.RenderPlaywrightWith(doc, components.Playwright(r.Context(), s.store, projectID))
+		opts.Components = components.Playwright(r.Context(), s.store, projectID)
 	}
+	script := protocol.RenderPlaywrightOptions(doc, opts)
 	writeJSON(w, http.StatusOK, map[string]string{"language": "typescript", "script": script})
 }

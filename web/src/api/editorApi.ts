@@ -96,8 +96,9 @@ export function deleteTest(id: string): Promise<null> {
 /** POST /api/script */
 export type ScriptResult = Answer<"/api/script", "post">;
 
-export function exportScript(testId: string): Promise<ScriptResult> {
-  return post<ScriptResult>("/api/script", { testId }, recordCall);
+/** exportScript renders a test; device, a Playwright device profile, makes the script use it. */
+export function exportScript(testId: string, device?: string): Promise<ScriptResult> {
+  return post<ScriptResult>("/api/script", device ? { testId, device } : { testId }, recordCall);
 }
 
 /** GET /api/registry */

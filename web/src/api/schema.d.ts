@@ -5202,6 +5202,7 @@ export interface operations {
                 "application/json": {
                     data?: components["schemas"]["DataBinding"];
                     description?: string;
+                    device?: string;
                     dsl?: number;
                     name?: string;
                     steps?: components["schemas"]["Step"][];

@@ -39,6 +39,26 @@ describe("Export as Playwright", () => {
     expect(await blobs[0].text()).toBe(script);
   });
 
+  it("renders the script for a device when one is chosen (issue 28)", async () => {
+    const calls = fakeFetch({
+      ...testRoutes(testJSON({ name: "On a phone" })),
+      "POST /api/script": (call) => {
+        const device = (call.body as { device?: string }).device;
+        return { body: { language: "typescript", script: device ? `test.use({ ...devices['${device}'] });` : "plain" } };
+      },
+    });
+    renderPage(<EditorPage />, { route: "/tests/tc_1", path: "/tests/:id" });
+    await userEvent.click(await screen.findByRole("button", { name: "Export as Playwright" }));
+    const dialog = screen.getByRole("dialog", { name: "Playwright script" });
+    expect(await within(dialog).findByText("plain")).toBeInTheDocument();
+    await userEvent.selectOptions(within(dialog).getByLabelText("Device"), "Pixel 7");
+    expect(await within(dialog).findByText("test.use({ ...devices['Pixel 7'] });")).toBeInTheDocument();
+    expect(calls.calls.filter((c) => c.path === "/api/script").map((c) => c.body)).toEqual([
+      { testId: "tc_1" },
+      { testId: "tc_1", device: "Pixel 7" },
+    ]);
+  });
+
   it("makes a file name any system accepts", () => {
     expect(scriptFileName("Checkout")).toBe("Checkout.spec.ts");
     expect(scriptFileName('a/b\\c:d*e?"f"<g>|h')).toBe("a-b-c-d-e-f-g-h.spec.ts");

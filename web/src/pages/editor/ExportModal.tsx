@@ -5,6 +5,9 @@ import { useQuery } from "@tanstack/react-query";
 import { exportScript } from "../../api/editorApi";
 import { ErrorBox, Loading, Modal } from "../../components/ui";
 
+/** Common phones and tablets among Playwright's device profiles. */
+const DEVICES = ["iPhone 15", "iPhone 15 Pro Max", "iPhone SE", "Pixel 7", "Galaxy S9+", "iPad Pro 11", "iPad Mini", "Galaxy Tab S4"];
+
 /** scriptFileName is the test's name as a file name a system accepts: <name>.spec.ts. */
 export function scriptFileName(testName: string): string {
   // Characters Windows, macOS or Linux refuse in a file name, and controls.
@@ -41,7 +44,12 @@ export function ExportButton({ testId, testName, dirty }: { testId: string; test
 }
 
 function ExportModal({ testId, testName, dirty, onClose }: { testId: string; testName: string; dirty: boolean; onClose: () => void }) {
-  const script = useQuery({ queryKey: ["editor", "script", testId], queryFn: () => exportScript(testId), gcTime: 0 });
+  const [device, setDevice] = useState("");
+  const script = useQuery({
+    queryKey: ["editor", "script", testId, device],
+    queryFn: () => exportScript(testId, device || undefined),
+    gcTime: 0,
+  });
   const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
   const doCopy = async () => {
     if (!script.data) return;
@@ -56,6 +64,18 @@ function ExportModal({ testId, testName, dirty, onClose }: { testId: string; tes
     <Modal title="Playwright script" onClose={onClose} wide>
       <div className="modal-body">
         {dirty && <p className="notice">This is the saved version; your unsaved changes are not in it.</p>}
+        <div className="field">
+          <label htmlFor="export-device">Device</label>
+          <select id="export-device" value={device} onChange={(e) => setDevice(e.target.value)} aria-describedby="export-device-hint">
+            <option value="">None: the browser's own viewport</option>
+            {DEVICES.map((d) => (
+              <option key={d}>{d}</option>
+            ))}
+          </select>
+          <span className="hint" id="export-device-hint">
+            The run option device: the script runs with that Playwright device profile (viewport, scale, touch, user agent).
+          </span>
+        </div>
         {script.isPending && <Loading label="Rendering the script" />}
         <ErrorBox error={script.error} />
         {script.data && (

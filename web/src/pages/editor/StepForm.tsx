@@ -1,6 +1,7 @@
 // The form of one step, generated from its type's parameters in the
 // registry: string → text, number → number, boolean → checkbox, enum →
-// select, map → name/value rows, target → ranked locators and frames.
+// select, map → name/value rows, target → ranked locators and frames,
+// list → checkboxes or removable items, position → x and y.
 // Clearing an optional parameter takes it out of the step.
 import type { RegistryParam, StepType } from "../../api";
 import type { JsonObject } from "../../api/editorApi";
@@ -13,6 +14,8 @@ import { paramLabel, paramPlaceholder } from "./stepText";
 import { PickTarget } from "./authoring/PickTarget";
 import { TryScript } from "./authoring/TryScript";
 import { CallComponentFields } from "./CallComponentFields";
+import { ListField, PositionField } from "./ParamInputs";
+import { applies, prune } from "./stepConditions";
 
 /** Parameters of callComponent that CallComponentFields shows together. */
 const CALL_PARAMS = new Set(["component", "version", "inputs"]);
@@ -24,6 +27,9 @@ const CALL_PARAMS = new Set(["component", "version", "inputs"]);
  */
 function shown(p: RegistryParam, stepType: string, step: JsonObject): boolean {
   if (stepType === "callComponent" && CALL_PARAMS.has(p.name)) return false;
+  // A field that only goes with another's choice shows with that choice,
+  // or while the step has it, so it can be cleared.
+  if (!applies(stepType, p.name, step) && step[p.name] === undefined) return false;
   return !(stepType === "wait" && p.name === "timeoutMs" && step.timeoutMs === undefined);
 }
 
@@ -40,6 +46,7 @@ interface ParamProps {
   kinds: string[];
   idBase: string;
   stepType: string;
+  fileNames?: Record<string, string>;
 }
 
 export function StepForm({
@@ -49,6 +56,7 @@ export function StepForm({
   issues,
   onChange,
   idBase,
+  fileNames,
 }: {
   step: JsonObject;
   stepType: StepType;
@@ -56,8 +64,11 @@ export function StepForm({
   issues: Record<string, FieldIssue[]>;
   onChange: (step: JsonObject) => void;
   idBase: string;
+  /** Project files' names by id, when known: an upload lists them by name. */
+  fileNames?: Record<string, string>;
 }) {
   const call = stepType.type === "callComponent";
+  const change = (next: JsonObject) => onChange(prune(stepType.type, step, next));
   return (
     <div className="step-form">
       {call && <CallComponentFields step={step} onChange={onChange} issues={issues} />}
@@ -68,11 +79,12 @@ export function StepForm({
             key={p.name}
             param={p}
             step={step}
-            onChange={onChange}
+            onChange={change}
             issues={issues[p.name] ?? []}
             kinds={kinds}
             idBase={idBase}
             stepType={stepType.type}
+            fileNames={fileNames}
           />
         ))}
     </div>
@@ -89,6 +101,20 @@ function ParamField(props: ParamProps) {
   switch (p.type) {
     case "target":
       return <TargetField {...props} />;
+    case "list":
+      return (
+        <ListField
+          param={p}
+          label={label}
+          hint={hint}
+          value={value}
+          issues={issues}
+          onChange={set}
+          itemLabel={p.name === "files" ? (id) => props.fileNames?.[id] ?? id : undefined}
+        />
+      );
+    case "position":
+      return <PositionField param={p} label={label} hint={hint} value={value} issues={issues} onChange={set} />;
     case "map":
       return (
         <KeyValueRows legend={label} noun={p.name.replace(/s$/, "")} hint={hint} value={stringMap(value)} onChange={set} issues={issues} />
@@ -149,10 +175,10 @@ function ParamField(props: ParamProps) {
           label={label}
           hint={hint}
           issues={issues}
-          className={p.name === "code" || p.name === "description" ? "param-wide" : undefined}
+          className={p.name === "code" || p.name === "description" || p.name === "body" ? "param-wide" : undefined}
         >
           {(c) =>
-            p.name === "code" ? (
+            p.name === "code" || p.name === "body" ? (
               <textarea {...c} className="mono" rows={6} value={text} placeholder={placeholder} onChange={(e) => onText(e.target.value)} />
             ) : (
               <input {...c} required={p.required} value={text} placeholder={placeholder} onChange={(e) => onText(e.target.value)} />
@@ -172,15 +198,18 @@ function ParamField(props: ParamProps) {
 }
 
 /** TargetField edits a target: its ranked locators, then the frames to enter. */
-function TargetField({ param: p, step, onChange, issues, kinds, idBase }: ParamProps) {
-  const target = readTarget(step.target);
+function TargetField({ param: p, step, onChange, issues, kinds, idBase: base }: ParamProps) {
+  const idBase = p.name === "target" ? base : `${base}-${p.name}`;
+  // Most steps have one target; a dragTo also has its drop target, "to".
+  const target = readTarget(step[p.name]);
+  const label = p.name === "to" ? "Drop target" : paramLabel(p.name);
   const write = (locators: JsonObject[], frame: JsonObject[]) => {
     // An optional target without locators or frames is no target at all.
     if (!p.required && locators.length === 0 && frame.length === 0) {
-      onChange(withField(step, "target", undefined));
+      onChange(withField(step, p.name, undefined));
       return;
     }
-    onChange(withField(step, "target", writeTarget({ rest: target?.rest ?? {}, locators, frame })));
+    onChange(withField(step, p.name, writeTarget({ rest: target?.rest ?? {}, locators, frame })));
   };
   const locators = target?.locators ?? [];
   const frame = target?.frame ?? [];
@@ -190,7 +219,7 @@ function TargetField({ param: p, step, onChange, issues, kinds, idBase }: ParamP
   return (
     <div className="field param-wide target-field">
       <LocatorList
-        legend={paramLabel(p.name)}
+        legend={label}
         noun="locator"
         prefix="locators"
         locators={locators}
@@ -201,10 +230,10 @@ function TargetField({ param: p, step, onChange, issues, kinds, idBase }: ParamP
         idBase={idBase}
       />
       <PickTarget
-        label={paramLabel(p.name)}
+        label={label}
         stepId={typeof step.id === "string" ? step.id : undefined}
         onTarget={(t, el) => {
-          const next = withField(step, "target", t);
+          const next = withField(step, p.name, t);
           // An assertion of the picked element's text starts from the text it has now.
           const text = el?.text?.trim();
           const prefill = step.type === "assertText" && !step.expected && text;

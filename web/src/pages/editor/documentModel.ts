@@ -1,6 +1,7 @@
 // Pure operations on the document the editor holds: reading members with
 // type checks, new steps from the registry, reordering, summaries, the JSON
 // view's parsing, and placing validation issues beside what they name.
+import { applies } from "./stepConditions";
 import type { Issue, RegistryParam, StepType } from "../../api";
 import type { EditorDocument, JsonObject } from "../../api/editorApi";
 
@@ -84,6 +85,8 @@ function initialValue(p: RegistryParam, kinds: string[]): unknown {
 export function newStep(type: StepType, steps: JsonObject[], kinds: string[]): JsonObject {
   let step: JsonObject = { id: freshStepId(steps), type: type.type };
   for (const p of type.params) step = withField(step, p.name, initialValue(p, kinds));
+  // A default that goes only with another choice waits for that choice.
+  for (const p of type.params) if (!applies(type.type, p.name, step)) step = withField(step, p.name, undefined);
   return step;
 }
 
@@ -91,6 +94,7 @@ export function newStep(type: StepType, steps: JsonObject[], kinds: string[]): J
 export function changeStepType(step: JsonObject, to: StepType, kinds: string[]): JsonObject {
   let out: JsonObject = { id: step.id, type: to.type };
   for (const p of to.params) out = withField(out, p.name, p.name in step ? step[p.name] : initialValue(p, kinds));
+  for (const p of to.params) if (!(p.name in step) && !applies(to.type, p.name, out)) out = withField(out, p.name, undefined);
   return out;
 }
 

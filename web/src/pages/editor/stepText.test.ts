@@ -43,10 +43,90 @@ describe("describeStep", () => {
     [{ type: "script", code: "return 1;\nmore", assign: "one" }, "Run a script into one: return 1;"],
     [{ type: "callComponent", component: "cmp_abc", version: 2 }, "Run component cmp_abc v2"],
     [{ type: "teleport", url: "x" }, 'Unknown step "teleport": x'],
+    // The steps real suites need (issue 28).
+    [{ type: "dialog", action: "accept", expected: "Delete 3 items?", match: "equals" }, 'Accept the dialog "Delete 3 items?"'],
+    [{ type: "dialog", action: "accept", expected: "name", text: "${user}" }, 'Accept the dialog that contains "name", answering ${user}'],
+    [{ type: "dialog", action: "dismiss" }, "Dismiss the next dialog"],
+    [{ type: "switchTab", to: "new" }, "Switch to the new tab"],
+    [{ type: "switchTab", to: "opener" }, "Switch back to the tab that opened this one"],
+    [{ type: "switchTab", to: "index", index: 1 }, "Switch to the tab at index 1"],
+    [{ type: "switchTab", to: "match", title: "Help", match: "equals" }, 'Switch to the tab whose title is "Help"'],
+    [
+      { type: "switchTab", to: "match", url: "/help", title: "Help" },
+      'Switch to the tab whose URL contains "/help" and title contains "Help"',
+    ],
+    [{ type: "closeTab" }, "Close the tab and go back to the one that opened it"],
+    [{ type: "upload", target: el("label", "Attachment"), files: ["fil_1"] }, 'Upload fil_1 to "Attachment"'],
+    [{ type: "dragTo", target: el("text", "Card"), to: el("text", "Done") }, 'Drag the text "Card" to the text "Done"'],
+    [{ type: "dragTo", target: el("text", "Card") }, 'Drag the text "Card" to a drop target'],
+    [{ type: "click", target: el("text", "Row 3"), button: "right" }, 'Right-click the text "Row 3"'],
+    [
+      { type: "click", target: el("css", "#a"), modifiers: ["Control", "Shift"], position: { x: 5, y: 10 } },
+      "Control+Shift+click css #a at 5, 10",
+    ],
+    [{ type: "dblclick", target: el("css", "#a"), button: "middle" }, "Middle double-click css #a"],
+    [{ type: "mouse", action: "down", target: el("css", "#pad"), position: { x: 1, y: 2 } }, "Press the mouse button on css #pad at 1, 2"],
+    [{ type: "mouse", action: "move", position: { x: 100, y: 50 } }, "Move the mouse at page point 100, 50"],
+    [{ type: "mouse", action: "up" }, "Release the mouse button"],
+    [{ type: "goBack" }, "Go back"],
+    [{ type: "goForward" }, "Go forward"],
+    [{ type: "reload" }, "Reload the page"],
+    [{ type: "setViewport", width: 390, height: 844 }, "Set the viewport to 390×844"],
+    [{ type: "log", message: "Order ${id} placed" }, 'Log "Order ${id} placed"'],
+    [{ type: "assertChecked", target: el("label", "Terms") }, 'Check that the field "Terms" is checked'],
+    [
+      { type: "assertChecked", target: el("label", "News"), checked: false, soft: true },
+      'Check that the field "News" is not checked (soft)',
+    ],
+    [{ type: "assertEnabled", target: el("css", "#code"), enabled: false }, "Check that css #code is disabled"],
+    [{ type: "assertEditable", target: el("css", "#ro"), editable: false }, "Check that css #ro is read-only"],
+    [
+      { type: "assertAttribute", target: el("css", "a"), name: "href", expected: "/docs", not: true },
+      'Check the attribute href of css a does not contain "/docs"',
+    ],
+    [{ type: "assertCount", target: el("css", "li"), expected: 3 }, "Check that 3 elements match css li"],
+    [
+      { type: "assertSelected", target: el("label", "Country"), expected: "Belgium" },
+      'Check that "Country" has the option "Belgium" selected',
+    ],
+    [
+      { type: "assertSelected", target: el("label", "Country"), expected: "be", by: "value" },
+      'Check that "Country" has the value "be" selected',
+    ],
+    [{ type: "assertVariable", name: "resp.body.id", expected: "42", match: "equals" }, 'Check that resp.body.id is "42"'],
+    [
+      { type: "assertText", target: el("label", "Title"), expected: "Draft", match: "equals", not: true },
+      'Check the text of the field "Title" is not "Draft"',
+    ],
+    [{ type: "assertTitle", expected: "Shop", soft: true }, 'Check the page title contains "Shop" (soft)'],
+    [{ type: "setVariable", name: "n", target: el("css", "li"), from: "count" }, "Set n to the number of css li"],
+    [
+      { type: "setVariable", name: "h", target: el("css", "a"), from: "attribute", attribute: "href" },
+      "Set h to the attribute href of css a",
+    ],
+    [{ type: "setVariable", name: "t", from: "title" }, "Set t to the page title"],
+    [{ type: "setVariable", name: "c", target: el("css", "select"), from: "selectedLabel" }, "Set c to the selected label of css select"],
+    [{ type: "waitFor", target: el("css", "#ro"), state: "readonly" }, "Wait until css #ro is read-only"],
+    [{ type: "waitFor", target: el("css", "#go"), state: "enabled" }, "Wait until css #go is enabled"],
+    [
+      { type: "request", method: "POST", url: "/api/items", expectStatus: 201, assign: "created" },
+      "Send POST /api/items, expecting 201 into created",
+    ],
+    [{ type: "request", url: "/api/me" }, "Send GET /api/me"],
     [{}, "Step without a type"],
   ];
   it.each(rows)("%j reads as %s", (step, want) => {
     expect(describeStep(step, registry)).toBe(want);
+  });
+
+  it("names an upload's files by name when the project's files are known", () => {
+    const step = { type: "upload", target: el("label", "Attachment"), files: ["fil_1", "fil_2"] };
+    expect(describeStep(step, registry, undefined, { fil_1: "report.pdf" })).toBe('Upload report.pdf, fil_2 to "Attachment"');
+  });
+
+  it("reads a step without the registry, as the run page may", () => {
+    expect(describeStep({ type: "goBack" })).toBe("Go back");
+    expect(describeStep({ type: "somethingNew" })).toBe("Something new");
   });
 
   it("reads every registry type as a sentence, not as its raw type", () => {

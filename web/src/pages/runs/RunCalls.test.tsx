@@ -86,7 +86,7 @@ describe("RunPage with a component call", () => {
     const call = await screen.findByTestId("call-s2");
     // Named by the component's name, numbered as the editor numbers the calling step.
     expect(await within(call).findByText("Step 2 calls component Log in as a user v1")).toBeInTheDocument();
-    expect(within(call).getByTestId("step-2")).toHaveTextContent('label "Email"');
+    expect(within(call).getByTestId("step-2")).toHaveTextContent('Fill "Email" with "amy"');
     expect(within(call).getByTestId("step-3")).toHaveTextContent("failed");
     // The inner steps are 2.1 and 2.2, as in the editor; the step after the call is 3.
     expect(within(call).getByTestId("step-2")).toHaveTextContent(/^Step 2\.1/);

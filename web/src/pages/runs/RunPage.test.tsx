@@ -153,7 +153,7 @@ describe("RunPage", () => {
     const step2 = screen.getByTestId("step-2");
     expect(within(step2).getByText("retried 1×")).toBeInTheDocument();
     expect(within(step2).getByText(/Healed: found by the fallback locator/)).toHaveTextContent('css "#sign-in"');
-    expect(within(step2).getByText('role "button" "Sign in"')).toBeInTheDocument();
+    expect(within(step2).getByText('Click the button "Sign in"')).toBeInTheDocument();
     expect(screen.getByText(/Log \(1 line/)).toBeInTheDocument();
 
     es.emit(ev("run.finished", { status: "passed", passed: 2, total: 2, durationMs: 2100 }));

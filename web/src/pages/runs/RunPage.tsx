@@ -7,6 +7,8 @@ import { Link, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ErrorBox, Loading, Modal, PageHeader, StatusBadge, When, formatDate, formatDuration } from "../../components/ui";
 import type { Step } from "../../api";
+import type { JsonObject } from "../../api/editorApi";
+import { describeStep } from "../editor/stepText";
 import {
   artifactUrl,
   cancelRun,
@@ -403,24 +405,11 @@ function ResultBox({ finish, unit = "step" }: { finish: RunFinish; unit?: "step"
   );
 }
 
-/** What a step does, in words: its description, or its type's main parameters. */
+/** What a step does, in words: its description, or the editor's line for it. */
 export function stepText(step: Step | undefined): string {
   if (!step) return "";
   if (step.description) return step.description;
-  const parts: string[] = [];
-  if (step.url) parts.push(step.url);
-  const loc = step.target?.locators?.[0];
-  if (loc) parts.push(describeLocator(loc));
-  if (step.value) parts.push(`value "${step.value}"`);
-  if (step.key) parts.push(`key ${step.key}`);
-  // assertCount's expected is a number: how many elements match.
-  if (typeof step.expected === "number") parts.push(`${step.expected} matching`);
-  else if (step.expected) parts.push(`${step.not ? "not " : ""}${step.match || "contains"} "${step.expected}"`);
-  if (typeof step.ms === "number") parts.push(`${step.ms} ms`);
-  if (step.name) parts.push(step.name);
-  if (step.message) parts.push(`"${step.message}"`);
-  if (step.component) parts.push(`component ${step.component}`);
-  return parts.join(" · ");
+  return describeStep(step as unknown as JsonObject);
 }
 
 function StepRow({
