@@ -147,7 +147,7 @@ func TestScriptAndRegistry(t *testing.T) {
 		!strings.Contains(s, "import { test, expect, devices } from '@playwright/test';") {
 		t.Errorf("script with a device:\n%s", s)
 	}
-	for _, bad := range []any{"", "iPhone'15", 15, nil, "a\nb"} {
+	for _, bad := range []any{"", "iPhone'15", 15, nil, "a\nb", "Nokia 3310"} { // no name, or no profile of GET /api/registry
 		if e := c.do("POST", "/api/script", map[string]any{"testId": id, "device": bad}).want(t, 422).json(); e["code"] != "invalid" {
 			t.Errorf("device %v: %v", bad, e)
 		}

@@ -315,6 +315,7 @@ func (s *Server) script(w http.ResponseWriter, r *http.Request) {
 	opts := protocol.PlaywrightOptions{Device: device}
 	if projectID != "" {
 		opts.Components = components.Playwright(r.Context(), s.store, projectID)
+		opts.FileName = s.scriptFileNames(r.Context(), projectID)
 	}
 	script := protocol.RenderPlaywrightOptions(doc, opts)
 	writeJSON(w, http.StatusOK, map[string]string{"language": "typescript", "script": script})

@@ -2,6 +2,8 @@
 // file input, referred to by id (fil_...). Every member lists and
 // downloads them; Testers and up upload (25 MiB each); the uploader, Test
 // Managers and Admins delete. A deleted file's upload steps fail saying so.
+import { useMemo } from "react";
+import { useQuery } from "@tanstack/react-query";
 import type { Schema } from "./types";
 import { del, get, inProject, query, recordCall, request } from "./client";
 
@@ -14,6 +16,20 @@ export const MAX_FILE_SIZE = 25 * 1024 * 1024;
 export const fileKeys = {
   list: (projectId: string) => ["files", projectId, "list"] as const,
 };
+
+/**
+ * useFileNames names the project's files by id, for the lines of upload
+ * steps ("Upload report.pdf to ..."); undefined until loaded or when not
+ * wanted (no upload step), and then the lines show the ids.
+ */
+export function useFileNames(projectId: string, wanted: boolean): Record<string, string> | undefined {
+  const list = useQuery({
+    queryKey: fileKeys.list(projectId),
+    queryFn: () => listFiles(projectId),
+    enabled: wanted && projectId !== "",
+  });
+  return useMemo(() => (list.data ? Object.fromEntries(list.data.map((f) => [f.id, f.name])) : undefined), [list.data]);
+}
 
 const filePath = (id: string) => `/api/files/${encodeURIComponent(id)}`;
 

@@ -23,6 +23,8 @@ import {
 } from "./stepSelection";
 import { describeStep } from "./stepText";
 import { useComponentNames } from "./CallComponentFields";
+import { useFileNames } from "../../api/files";
+import { useProjectId } from "../../session";
 
 export function StepList({
   steps,
@@ -58,6 +60,10 @@ export function StepList({
 }) {
   const keys = stepKeys(steps);
   const names = useComponentNames(steps.some((s) => s.type === "callComponent"));
+  const fileNames = useFileNames(
+    useProjectId(),
+    steps.some((s) => s.type === "upload"),
+  );
   const [sel, setSel] = useState<Selection>(() => {
     // Nothing is shown at first (so Add step appends), unless linked to or with problems.
     const key = initialStep ? `id:${initialStep}` : Object.keys(issues)[0];
@@ -245,7 +251,7 @@ export function StepList({
                 index={i}
                 stepKey={key}
                 id={str(step.id)}
-                text={describeStep(step, registry, names)}
+                text={describeStep(step, registry, names, fileNames)}
                 problems={issueCount(issues[key])}
                 mark={marks?.[str(step.id)]}
                 selected={live.keys.includes(key)}
@@ -287,7 +293,7 @@ export function StepList({
             key={live.current}
             index={currentIndex}
             step={current}
-            text={describeStep(current, registry, names)}
+            text={describeStep(current, registry, names, fileNames)}
             registry={registry}
             stepType={types.get(str(current.type))}
             issues={issues[live.current ?? ""]}

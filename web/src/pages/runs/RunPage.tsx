@@ -43,6 +43,7 @@ import { envName, useEnvironmentNames, useStarterName } from "./runBits";
 import { callStepText, groupByCall, numberOf, stepNumbers } from "./runCalls";
 import { Filmstrip, NoScreenshot, PendingSteps, StepOutput, type FilmShot } from "./runStepParts";
 import { componentKeys, listComponents } from "../../api/components";
+import { useFileNames } from "../../api/files";
 import "./runs.css";
 import { keys, listAgents } from "../../api/admin";
 import { RunDataFacts, RunRows, isDataDriven } from "./RunRows";
@@ -165,6 +166,10 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
     retry: false,
   });
   const componentNames: Record<string, string> = Object.fromEntries((compQ.data ?? []).map((c) => [c.id, c.name]));
+  const fileNames = useFileNames(
+    run.projectId,
+    docSteps.some((d) => d.type === "upload"),
+  );
   const steps = mergeSteps(view, run.result.steps);
   const dataDriven = isDataDriven(run);
   const total =
@@ -184,7 +189,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
       number: num(s.index),
       status: s.status,
       nth,
-      text: stepText(docSteps[s.index]),
+      text: stepText(docSteps[s.index], fileNames),
       box: name === s.shot ? s.box : null,
     })),
   );
@@ -298,7 +303,15 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           <ol className="run-steps">
             {groupByCall(steps, (s) => docSteps[s.index]?.call).map((g) => {
               const rows = g.items.map((s) => (
-                <StepRow key={s.index} testId={run.testId} step={s} number={num(s.index)} doc={docSteps[s.index]} now={now} />
+                <StepRow
+                  key={s.index}
+                  testId={run.testId}
+                  step={s}
+                  number={num(s.index)}
+                  doc={docSteps[s.index]}
+                  now={now}
+                  fileNames={fileNames}
+                />
               ));
               if (g.call === null) return rows;
               return (
@@ -406,10 +419,10 @@ function ResultBox({ finish, unit = "step" }: { finish: RunFinish; unit?: "step"
 }
 
 /** What a step does, in words: its description, or the editor's line for it. */
-export function stepText(step: Step | undefined): string {
+export function stepText(step: Step | undefined, fileNames?: Record<string, string>): string {
   if (!step) return "";
   if (step.description) return step.description;
-  return describeStep(step as unknown as JsonObject);
+  return describeStep(step as unknown as JsonObject, undefined, undefined, fileNames);
 }
 
 function StepRow({
@@ -418,6 +431,7 @@ function StepRow({
   number,
   doc,
   now,
+  fileNames,
 }: {
   testId: string;
   step: StepView;
@@ -425,9 +439,11 @@ function StepRow({
   number: string;
   doc: Step | undefined;
   now: number;
+  /** Project files by id, for upload steps' lines. */
+  fileNames?: Record<string, string>;
 }) {
   const n = step.index + 1;
-  const text = stepText(doc);
+  const text = stepText(doc, fileNames);
   // A step expanded from a component opens its call in the editor.
   const stepId = doc?.call || step.id || doc?.id || "";
   const elapsed = stepElapsed(step, now);

@@ -61,7 +61,7 @@ test("write the new steps through the inspector and read them as lines", async (
   const position = click.getByRole("group", { name: "Position (x, y)" });
   await position.getByRole("spinbutton", { name: "x" }).fill("5");
   await position.getByRole("spinbutton", { name: "y" }).fill("10");
-  await shot(page, "19-new-steps-click");
+  await shot(page, "21-new-steps-click");
 
   const upload = await add(page, "upload", 5);
   await locate(upload, "label", "Attachment");
@@ -96,7 +96,7 @@ test("write the new steps through the inspector and read them as lines", async (
     'Step 8: Check the text of the field "Title" is not "Draft" (soft)',
   ];
   await expect.poll(() => lines(page)).toEqual(want);
-  await shot(page, "19-new-steps");
+  await shot(page, "21-new-steps");
 
   await page.getByRole("button", { name: /^Step 1: / }).click();
   await page.keyboard.press("Control+s");
@@ -114,5 +114,5 @@ test("write the new steps through the inspector and read them as lines", async (
   await expect(script).toContainText("page.once('dialog'");
   await expect(script).toContainText(".click({ button: 'right', modifiers: ['Shift'], position: { x: 5, y: 10 } });");
   await expect(script).toContainText("await page.setViewportSize({ width: 390, height: 844 });");
-  await shot(page, "19-new-steps-export");
+  await shot(page, "21-new-steps-export");
 });

@@ -34,7 +34,7 @@ test("files are uploaded, listed, downloaded and deleted", async ({ page }) => {
   });
   await page.getByTestId("files-drop").dispatchEvent("drop", { dataTransfer: drop });
   await expect(page.getByRole("row", { name: /users\.csv/ })).toContainText("31 B");
-  await shot(page, "190-files");
+  await shot(page, "20-files");
 
   const download = page.waitForEvent("download");
   await row.getByRole("link", { name: "Q3 report.pdf" }).click();
