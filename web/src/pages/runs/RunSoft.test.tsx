@@ -29,7 +29,9 @@ const steps = [
 it("describes assertCount's number and not", () => {
   const t = { locators: [{ kind: "css", value: "li" }] };
   expect(stepText({ id: "c", type: "assertCount", expected: 3, target: t })).toBe("Check that 3 elements match css li");
-  expect(stepText({ id: "n", type: "assertText", expected: "Sold out", not: true, target: t })).toBe('Check the text of css li does not contain "Sold out"');
+  expect(stepText({ id: "n", type: "assertText", expected: "Sold out", not: true, target: t })).toBe(
+    'Check the text of css li does not contain "Sold out"',
+  );
 });
 
 const run: Run = {
