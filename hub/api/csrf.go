@@ -105,6 +105,6 @@ func csvImport(r *http.Request, ct string) bool {
 // preflight: not the form and text/plain types, and not none at all.
 func fileUpload(r *http.Request, ct string) bool {
 	mt, _, err := mime.ParseMediaType(ct)
-	return err == nil && r.Method == http.MethodPost && r.URL.Path == "/api/files" &&
+	return err == nil && r.Method == http.MethodPost && (r.URL.Path == "/api/files" || r.URL.Path == agentOfferPath) &&
 		mt != "application/x-www-form-urlencoded" && mt != "multipart/form-data" && mt != "text/plain"
 }

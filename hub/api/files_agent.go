@@ -37,6 +37,9 @@ const agentFilesPrefix = "/api/agent/files/"
 // calls with its own token: authenticate lets it through to agentFile,
 // which checks that token.
 func agentFileRoute(r *http.Request) bool {
+	if r.Method == http.MethodPost && r.URL.Path == agentOfferPath { // a file offer (files_offer.go)
+		return true
+	}
 	return r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, agentFilesPrefix) &&
 		!strings.Contains(r.URL.Path[len(agentFilesPrefix):], "/")
 }

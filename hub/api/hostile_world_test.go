@@ -200,6 +200,9 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/webhooks/{id}/test":   {noBody},
 		// Raw bytes, not JSON: the generic bodies only (hostile_files_test.go).
 		"POST /api/files": {noBody},
+		// The agent's token and raw bytes (files_offer_test.go).
+		"POST /api/agent/files":                   {noBody},
+		"POST /api/sessions/{id}/files/{offerId}": {obj{"accept": true}},
 	}
 }
 
@@ -245,6 +248,8 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return "pck_aaaaaaaaaaaaaaaa", true
 	case "id after sessions":
 		return "ses_aaaaaaaaaaaaaaaa", true
+	case "offerId after files":
+		return "ofr_aaaaaaaaaaaaaaaa", true
 	case "name after screenshots":
 		return "1-step-001-s1.png", true
 	case "code after pair":

@@ -74,6 +74,9 @@ func apiRoutes() []apiRoute {
 			q("run", "the run (run_...) assigned to the agent whose document uploads the file").
 			q("session", "or the editor's live session (ses_...) on the agent whose steps running now upload it").
 			file(200, "application/octet-stream", "The file's bytes, with its own content type"),
+		route("POST", "/agent/files", "For agents: offer a file a person chose in a recording; answers once the person accepted (201) or not (409 declined, 410 offer_expired or session_ended)").public().rawBody().
+			q("session", "the recording (rec_...) on the agent").q("name", "the file's name as the page saw it").
+			out(201, offeredFileJSON{}),
 		route("DELETE", "/environments/{id}", "Delete an environment").empty(204),
 		route("DELETE", "/applications/{id}", "Delete an application").empty(204),
 		route("GET", "/runs/{id}", "A run: 202 while queued or running, 200 once finished (JUnit XML with Accept: application/xml)").
@@ -108,6 +111,8 @@ func apiRoutes() []apiRoute {
 		route("POST", "/pick/{id}/close", "Close a picker session").empty(204),
 		route("GET", "/sessions/{id}/view", "An authoring session's page, live: JPEG frames as server-sent events (event frame: {seq, data (base64), width, height, pageWidth, pageHeight, scrollX, scrollY}; event end), a few a second, sent only while watched; ends within a second when the caller loses access").file(200, "text/event-stream", "Session view frames"),
 		route("POST", "/sessions/{id}/input", "Send a click, move, wheel, key or text to an authoring session's page as real input; x and y in the last frame's pixels").in(viewInputRequest{}).empty(204),
+		route("POST", "/sessions/{id}/files/{offerId}", "Answer a file offered by the recording (event file.offered): accept stores it as a project file you uploaded (201), else 204").
+			in(offerAnswerRequest{}).out(201, projectFileJSON{}).empty(204),
 		route("GET", "/sessions/{id}", "An editor's live session: its status and the marks of the steps run").out(200, authoring.LiveView{}),
 		route("GET", "/sessions/{id}/events", "A live session's statuses and its steps' events, live (server-sent events, as a run's)").file(200, "text/event-stream", "Live session events"),
 		route("GET", "/sessions/{id}/screenshots/{name}", "A screenshot a live session's step took").

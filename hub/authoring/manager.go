@@ -60,6 +60,9 @@ type Config struct {
 	// Answer bounds waiting for an agent's answer to a stop or a preview;
 	// default 10 s.
 	Answer time.Duration
+	// OfferWait bounds waiting for the answer to a file offer; default
+	// OfferWait (offers.go).
+	OfferWait time.Duration
 }
 
 // Manager keeps the authoring sessions.

@@ -43,6 +43,7 @@ type Session struct {
 	preview []byte
 	frames  int64      // live view frames relayed (view.go)
 	live    *liveState // the editor's live session (live.go); nil for the other kinds
+	offer   *fileOffer // a chosen file waiting for the person's answer (offers.go)
 }
 
 type captured struct {
@@ -52,13 +53,15 @@ type captured struct {
 
 // Event is one entry of a recording's live stream: Kind "step" (Data:
 // {seq, step} or {seq, removed: true}) or "status" (Data: {status, url,
-// error}). N numbers the entries; a newer entry for a seq replaces the
-// older one, so resuming after N gives the latest of everything changed.
+// error}), or "file.offered" / "file.settled" (offers.go). N numbers the
+// entries; a newer entry for a seq replaces the older one, so resuming
+// after N gives the latest of everything changed.
 type Event struct {
-	N    int64
-	Kind string
-	Data json.RawMessage
-	seq  int // of a step entry
+	N     int64
+	Kind  string
+	Data  json.RawMessage
+	seq   int    // of a step entry
+	offer string // of a file.offered entry (offers.go)
 }
 
 // RecordingView is what GET /api/record/:id answers.

@@ -142,3 +142,23 @@ export type ViewInput = Body<"/api/sessions/{id}/input", "post">;
 export async function sendViewInput(id: string, body: ViewInput): Promise<void> {
   await request<null>("POST", `${sessionPath(id)}/input`, body, recordCall);
 }
+
+/** One `event: file.offered` of a recording's stream: a file the page chose waits for the person's answer. */
+export interface FileOfferedEvent {
+  offerId: string;
+  name: string;
+  size: number;
+}
+
+/** One `event: file.settled`: the offer was answered, lapsed (expired) or its recording ended. */
+export interface FileSettledEvent {
+  offerId: string;
+  outcome: "accepted" | "declined" | "expired" | "ended" | "withdrawn";
+  fileId: string | null;
+}
+
+/** POST /api/sessions/{id}/files/{offerId}: accept uploads the offered file to the project's files. */
+export async function answerFileOffer(sessionId: string, offerId: string, accept: boolean): Promise<void> {
+  const body: Body<"/api/sessions/{id}/files/{offerId}", "post"> = { accept };
+  await request<unknown>("POST", `${sessionPath(sessionId)}/files/${encodeURIComponent(offerId)}`, body, recordCall);
+}

@@ -72,6 +72,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** For agents: offer a file a person chose in a recording; answers once the person accepted (201) or not (409 declined, 410 offer_expired or session_ended) */
+        post: operations["postAgentFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/files/{id}": {
         parameters: {
             query?: never;
@@ -1352,6 +1369,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions/{id}/files/{offerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer a file offered by the recording (event file.offered): accept stores it as a project file you uploaded (201), else 204 */
+        post: operations["postSessionsIdFilesOfferId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sessions/{id}/input": {
         parameters: {
             query?: never;
@@ -2272,6 +2306,12 @@ export interface components {
         NoteInput: {
             note?: string | null;
         };
+        OfferAnswerRequest: {
+            accept: boolean | null;
+        };
+        OfferedFile: {
+            id: string;
+        };
         Org: {
             id: string;
             name: string;
@@ -2973,6 +3013,36 @@ export interface operations {
                 };
                 content: {
                     "application/x-x509-ca-cert": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postAgentFiles: {
+        parameters: {
+            query?: {
+                /** @description the recording (rec_...) on the agent */
+                session?: string;
+                /** @description the file's name as the page saw it */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferedFile"];
                 };
             };
             default: components["responses"]["Error"];
@@ -5413,6 +5483,41 @@ export interface operations {
                 content: {
                     "text/event-stream": string;
                 };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postSessionsIdFilesOfferId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfferAnswerRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectFile"];
+                };
+            };
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             default: components["responses"]["Error"];
         };

@@ -12,6 +12,7 @@ import { AgentNeeded } from "../../runs/AgentNotice";
 import { rememberEnvironment } from "../../runs/RunOptionsFields";
 import { describeStep } from "../stepText";
 import { agentNeeded, baseUrlProblem, problemText, type Authoring } from "./AuthoringContext";
+import { FileOfferPrompt } from "./FileOfferPrompt";
 import { LiveView } from "./LiveView";
 import { running, type RecordingState } from "./useRecording";
 
@@ -40,7 +41,7 @@ export function RecordPanel({
   into?: string;
 }) {
   const id = useId();
-  const { rec, live, streamLost, start, stop, forget } = recording;
+  const { rec, live, streamLost, offer, start, stop, forget } = recording;
   const [url, setUrl] = useState(authoring.pageUrl);
   const [headed, setHeaded] = useState(true);
   const [added, setAdded] = useState<string | null>(null);
@@ -183,6 +184,7 @@ export function RecordPanel({
             </p>
           )}
           {streamLost && isRunning && <p className="notice notice-warn">The live stream of steps was interrupted; reconnecting…</p>}
+          {offer && isRunning && <FileOfferPrompt sessionId={rec.id} offer={offer} />}
           <h3 id={`${id}-captured`}>Captured steps ({captured.length})</h3>
           {captured.length === 0 ? (
             <p className="muted">None yet.</p>

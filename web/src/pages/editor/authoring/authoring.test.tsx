@@ -361,3 +361,40 @@ describe("Try", () => {
     expect(screen.queryByRole("button", { name: "Try the script" })).not.toBeInTheDocument();
   });
 });
+
+describe("Record: a file the page chose", () => {
+  it("asks before uploading it, posts the answer, and the prompt leaves when the offer is settled", async () => {
+    const { calls } = fakeFetch(
+      routes({
+        "POST /api/record/start": { status: 201, body: recording() },
+        "POST /api/sessions/rec_1/files/ofr_1": { status: 201, body: { id: "fil_1", name: "report.pdf" } },
+        "POST /api/sessions/rec_1/files/ofr_2": { status: 204 },
+      }),
+    );
+    renderEditor();
+    await userEvent.click(await screen.findByRole("button", { name: "Record" }));
+    const panel = screen.getByRole("region", { name: "Record" });
+    await userEvent.click(within(panel).getByRole("button", { name: "Start recording" }));
+    expect(await within(panel).findByText("Recording")).toBeInTheDocument();
+    const es = FakeEventSource.all.find((e) => e.url.endsWith("/events"))!;
+
+    es.emit("file.offered", { offerId: "ofr_1", name: "report.pdf", size: 12 * 1024 });
+    const prompt = within(panel).getByRole("alertdialog", { name: "Upload report.pdf?" });
+    expect(prompt).toHaveTextContent(
+      "The page chose report.pdf (12 KB). Upload it to the project's files so the test can choose it when it runs?",
+    );
+    await userEvent.click(within(prompt).getByRole("button", { name: "Upload" }));
+    expect(calls.find((c: FakeCall) => c.path === "/api/sessions/rec_1/files/ofr_1")?.body).toEqual({ accept: true });
+    es.emit("file.settled", { offerId: "ofr_1", outcome: "accepted", fileId: "fil_1" });
+    expect(within(panel).queryByRole("alertdialog")).toBeNull();
+
+    es.emit("file.offered", { offerId: "ofr_2", name: "notes.txt", size: 5 });
+    await userEvent.click(within(panel).getByRole("button", { name: "Don't upload" }));
+    expect(calls.find((c: FakeCall) => c.path === "/api/sessions/rec_1/files/ofr_2")?.body).toEqual({ accept: false });
+    // A settled offer of another id leaves this one; the recording ending takes it away.
+    es.emit("file.settled", { offerId: "ofr_9", outcome: "expired", fileId: null });
+    expect(within(panel).getByRole("alertdialog", { name: "Upload notes.txt?" })).toBeInTheDocument();
+    es.emit("status", { status: "stopped", url: "http://site.test/login", error: null });
+    expect(within(panel).queryByRole("alertdialog")).toBeNull();
+  });
+});

@@ -9,6 +9,8 @@ import {
   recordingEventsUrl,
   startRecording,
   stopRecording,
+  type FileOfferedEvent,
+  type FileSettledEvent,
   type RecordStart,
   type Recording,
   type StatusEvent,
@@ -35,6 +37,8 @@ export function useRecording(projectId: string) {
   const [rec, setRec] = useState<Recording | null>(null);
   const [live, setLive] = useState<LiveStep[]>([]);
   const [streamLost, setStreamLost] = useState(false);
+  // A file the page chose, waiting for the person's answer (FileOfferPrompt).
+  const [offer, setOffer] = useState<FileOfferedEvent | null>(null);
   const source = useRef<EventSource | null>(null);
 
   const close = useCallback(() => {
@@ -62,12 +66,23 @@ export function useRecording(projectId: string) {
         if (ev) setLive((l) => applyStepEvent(l, ev));
         setStreamLost(false);
       });
+      es.addEventListener("file.offered", (e) => {
+        const ev = parse<FileOfferedEvent>((e as MessageEvent).data);
+        if (ev) setOffer(ev);
+      });
+      es.addEventListener("file.settled", (e) => {
+        const ev = parse<FileSettledEvent>((e as MessageEvent).data);
+        if (ev) setOffer((o) => (o && o.offerId === ev.offerId ? null : o));
+      });
       es.addEventListener("status", (e) => {
         const ev = parse<StatusEvent>((e as MessageEvent).data);
         if (!ev) return;
         setStreamLost(false);
         setRec((r) => (r && r.id === id ? { ...r, status: ev.status, url: ev.url || r.url, error: ev.error ?? null } : r));
-        if (FINAL.has(ev.status)) close();
+        if (FINAL.has(ev.status)) {
+          setOffer(null);
+          close();
+        }
       });
       // The browser reconnects by itself; a closed stream (the hub refused it) is said.
       es.onerror = () => setStreamLost(es.readyState === EventSource.CLOSED || es.readyState === EventSource.CONNECTING);
@@ -81,6 +96,7 @@ export function useRecording(projectId: string) {
       close();
       setRec(null);
       setLive([]);
+      setOffer(null);
       setStreamLost(false);
     },
     onSuccess: (r) => {
@@ -93,6 +109,7 @@ export function useRecording(projectId: string) {
     mutationFn: (id: string) => stopRecording(id),
     onSuccess: (r) => {
       close();
+      setOffer(null);
       setRec(r);
     },
   });
@@ -102,11 +119,12 @@ export function useRecording(projectId: string) {
     close();
     setRec(null);
     setLive([]);
+    setOffer(null);
     start.reset();
     stop.reset();
   }, [close, start, stop]);
 
-  return { rec, live, streamLost, start, stop, forget };
+  return { rec, live, streamLost, offer, start, stop, forget };
 }
 
 export type RecordingState = ReturnType<typeof useRecording>;
