@@ -128,6 +128,11 @@ func TestLiveSessionRules(t *testing.T) {
 	w.agent.send(protocol.Message{Type: protocol.MsgLiveEvent, Session: id, Event: &protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: "password",
 		Status: protocol.StepFailed, Error: "typed " + authorSecret + " and failed"}})
 	w.agent.send(protocol.Message{Type: protocol.MsgLiveEvent, Session: id, Event: &protocol.Event{Kind: protocol.RunFinished, Status: protocol.RunFailed}})
+	// The hub handles the agent's messages on their connection's reader,
+	// so the session is read once it has taken them in.
+	waitFor(t, func() bool {
+		return w.o.owner.do("GET", "/api/sessions/"+id, nil).want(t, 200).str("status") == "ready"
+	})
 	v := w.o.owner.do("GET", "/api/sessions/"+id, nil).want(t, 200)
 	if strings.Contains(string(v.body), authorSecret) || !strings.Contains(string(v.body), "typed *** and failed") || v.str("status") != "ready" {
 		t.Errorf("after a failure without pause: %s", v.body)
