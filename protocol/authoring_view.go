@@ -16,12 +16,21 @@ import (
 //	agent → hub  author.frame  Session, Frame: one JPEG of the page, base64
 //	                           in the JSON, with the size and the page's
 //	                           CSS size it maps to. At most ViewMaxFPS a
-//	                           second, only while the view is on.
+//	                           second, only while the view is on. While a
+//	                           JavaScript dialog is open on the page, its
+//	                           frames carry it (Dialog): the picture does
+//	                           not show it, and a headless page has nobody
+//	                           else to answer it. When one opens, the
+//	                           agent sends the last picture again with it
+//	                           at once; when it closes, without it.
 //	hub → agent  author.input  Session, Input: a click, move, wheel, key or
 //	                           text, with coordinates in the frame's pixels
 //	                           (the hub checked them against the last frame
 //	                           it relayed). The agent sends it as real
 //	                           input (CDP Input.dispatch*), in CSS pixels.
+//	                           Kind dialog answers the open dialog instead
+//	                           (Accept, Text for a prompt; no coordinates):
+//	                           a recording records the answer as its step.
 //	                           Nothing answers it: what it does shows in
 //	                           the next frames, the steps and the picks.
 const (
@@ -63,7 +72,21 @@ type ViewFrame struct {
 	PageHeight float64 `json:"pageHeight"`
 	ScrollX    float64 `json:"scrollX"`
 	ScrollY    float64 `json:"scrollY"`
+	// Dialog is the JavaScript dialog open on the page, nil when none.
+	Dialog *ViewDialog `json:"dialog,omitempty"`
 }
+
+// ViewDialog is a JavaScript dialog open on a watched page. Type is alert,
+// confirm, prompt or beforeunload (CDP's names); DefaultPrompt is what a
+// prompt's box holds at first.
+type ViewDialog struct {
+	Type          string `json:"type"`
+	Message       string `json:"message"`
+	DefaultPrompt string `json:"defaultPrompt,omitempty"`
+}
+
+// DialogTypes are the types a ViewDialog may have.
+var DialogTypes = map[string]bool{"alert": true, "confirm": true, "prompt": true, "beforeunload": true}
 
 // Input kinds.
 const (
@@ -72,6 +95,9 @@ const (
 	InputWheel = "wheel"
 	InputKey   = "key"
 	InputText  = "text"
+	// InputDialog answers the page's open dialog: Accept (OK) or not
+	// (Cancel), Text the prompt's answer.
+	InputDialog = "dialog"
 )
 
 // ViewInput is one input sent through the view. X and Y are in the
@@ -89,6 +115,7 @@ type ViewInput struct {
 	DeltaY    float64  `json:"deltaY,omitempty"`
 	Key       string   `json:"key,omitempty"`
 	Text      string   `json:"text,omitempty"`
+	Accept    bool     `json:"accept,omitempty"` // kind dialog: OK (true) or Cancel
 	Modifiers []string `json:"modifiers,omitempty"`
 	// PageWidth and PageHeight, set by the hub from the frame the
 	// coordinates were read on, with FrameWidth and FrameHeight: the agent
@@ -141,11 +168,20 @@ func (in ViewInput) Check(width, height int) []Issue {
 			l.add("text", CodeRequired, "text is required")
 		case len([]rune(in.Text)) > MaxInputText:
 			l.add("text", CodeTooLong, "text is longer than %d characters", MaxInputText)
-		case strings.ContainsFunc(in.Text, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }):
+		case strings.ContainsFunc(in.Text, control):
 			l.add("text", CodeFormat, "text must not hold control characters: send Enter and the like as kind key")
 		}
+	case InputDialog:
+		// An empty answer is an answer: a prompt accepted with its box
+		// emptied.
+		switch {
+		case len([]rune(in.Text)) > MaxInputText:
+			l.add("text", CodeTooLong, "text is longer than %d characters", MaxInputText)
+		case strings.ContainsFunc(in.Text, control):
+			l.add("text", CodeFormat, "text must not hold control characters: a prompt's answer is one line")
+		}
 	default:
-		l.add("kind", CodeEnum, "kind must be click, move, wheel, key or text")
+		l.add("kind", CodeEnum, "kind must be click, move, wheel, key, text or dialog")
 	}
 	if !InputButtons[in.Button] {
 		l.add("button", CodeEnum, "button must be left, middle or right")
@@ -183,5 +219,7 @@ func shortcut(in ViewInput) bool {
 	}
 	return false
 }
+
+func control(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

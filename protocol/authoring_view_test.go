@@ -26,6 +26,12 @@ func TestViewInputCheck(t *testing.T) {
 		{ViewInput{Kind: InputText, Text: strings.Repeat("x", MaxInputText+1)}, 0, 0, "text"},
 		{ViewInput{Kind: InputText, Text: "line\nbreak"}, 0, 0, "text"},
 		{ViewInput{Kind: "drag"}, 640, 400, "kind"},
+		// A dialog's answer needs no frame; an empty prompt answer is one.
+		{ViewInput{Kind: InputDialog, Accept: true, Text: "Ann"}, 0, 0, ""},
+		{ViewInput{Kind: InputDialog, Accept: true}, 0, 0, ""},
+		{ViewInput{Kind: InputDialog}, 640, 400, ""},
+		{ViewInput{Kind: InputDialog, Accept: true, Text: "two\nlines"}, 0, 0, "text"},
+		{ViewInput{Kind: InputDialog, Text: strings.Repeat("x", MaxInputText+1)}, 0, 0, "text"},
 		{ViewInput{Kind: InputKey, Key: "Enter", Modifiers: []string{"Alt", "Alt", "Alt", "Alt", "Alt"}}, 0, 0, "modifiers"},
 	} {
 		issues := c.in.Check(c.w, c.h)

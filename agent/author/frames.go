@@ -35,6 +35,7 @@ type pageState struct {
 	scriptID  proto.PageScriptIdentifier // the mode script for new documents
 	flushWait chan struct{}
 	dialog    *proto.PageJavascriptDialogOpening // open now (session_dialog.go)
+	shown     *protocol.ViewDialog               // open now, for the view (screencast_dialog.go)
 	opener    *pageState                         // for a tab the session's pages opened (session_tabs.go)
 }
 

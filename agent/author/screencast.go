@@ -30,6 +30,7 @@ type casts struct {
 // cast is one page's screencast and who watches it.
 type cast struct {
 	viewers map[string]client.FrameSink // guarded by casts.mu: session → sink
+	last    protocol.ViewFrame          // guarded by casts.mu: sent again when a dialog opens or closes
 	cancel  context.CancelFunc
 }
 
@@ -173,7 +174,9 @@ func (m *Manager) sendFrame(pg *pageState, c *cast, e *proto.PageScreencastFrame
 	f := protocol.ViewFrame{Data: e.Data, Width: cfg.Width, Height: cfg.Height,
 		PageWidth: e.Metadata.DeviceWidth, PageHeight: e.Metadata.DeviceHeight,
 		ScrollX: e.Metadata.ScrollOffsetX, ScrollY: e.Metadata.ScrollOffsetY}
+	f.Dialog = pg.shownDialog()
 	m.views.mu.Lock()
+	c.last = f
 	viewers := make(map[string]client.FrameSink, len(c.viewers))
 	for id, out := range c.viewers {
 		viewers[id] = out
@@ -194,6 +197,12 @@ func (m *Manager) Input(_ context.Context, id string, in protocol.ViewInput) err
 	pg := s.pageState()
 	if pg == nil {
 		return errors.New("the session's page is not open yet")
+	}
+	if in.Kind == protocol.InputDialog {
+		// Not queued: the click that opened the dialog may still be
+		// waiting in the queue for the page, which waits for the answer.
+		go m.answerDialog(pg, id, in)
+		return nil
 	}
 	v := &m.views
 	v.mu.Lock()

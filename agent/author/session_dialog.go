@@ -10,7 +10,8 @@ import (
 )
 
 // Dialogs (alert, confirm, prompt, beforeunload) in a recording: the
-// person answers the real dialog in the headed browser; its message (when
+// person answers the real dialog in the headed browser, or the one the
+// live view shows (screencast_dialog.go); its message (when
 // it opened) and the answer (when it closed) become a dialog step, placed
 // before the step that opened it, since a replay arms the answer before
 // the action. The page's events are handled in order, so the action's
@@ -18,18 +19,22 @@ import (
 // been recorded by the time the dialog's events are handled.
 
 // unansweredDialog is how long a dialog in a headless recording waits for
-// an answer before it is dismissed: nobody can answer it there (the live
-// view shows the page, not the browser's dialog), and the page would hang.
-var unansweredDialog = 3 * time.Second
+// an answer before it is dismissed when nobody watches the live view:
+// nobody can answer it, and the page would hang. watchedDialog is how long
+// it waits when someone watches (screencast_dialog.go): they answer it
+// from the view, and it is still dismissed after that, so that a page
+// left alone does not hang forever.
+var (
+	unansweredDialog = 3 * time.Second
+	watchedDialog    = 2 * time.Minute
+)
 
-// answerForNobody dismisses the dialogs of a headless page that nobody
-// answered; the close is then recorded as the dismiss it is. Its own
-// event loop: the page's events wait for the dialog (a report's element
-// is described in a page the dialog blocks).
+// answerForNobody shows the page's dialogs in its live view and dismisses
+// those of a headless page that nobody answered; the close is then
+// recorded as the dismiss it is. Its own event loop: the page's events
+// wait for the dialog (a report's element is described in a page the
+// dialog blocks).
 func (pg *pageState) answerForNobody() {
-	if pg.b.headed {
-		return
-	}
 	p := pg.page.Context(pg.ctx)
 	var mu sync.Mutex
 	events := 0 // dialogs opened and closed
@@ -38,7 +43,15 @@ func (pg *pageState) answerForNobody() {
 		events++
 		n := events
 		mu.Unlock()
-		time.AfterFunc(unansweredDialog, func() {
+		watched := pg.m.showDialog(pg, &protocol.ViewDialog{Type: string(e.Type), Message: e.Message, DefaultPrompt: e.DefaultPrompt})
+		if pg.b.headed { // the person answers the browser's own dialog
+			return
+		}
+		wait := unansweredDialog
+		if watched {
+			wait = watchedDialog
+		}
+		time.AfterFunc(wait, func() {
 			mu.Lock()
 			still := events == n
 			mu.Unlock()
@@ -50,6 +63,7 @@ func (pg *pageState) answerForNobody() {
 		mu.Lock()
 		events++
 		mu.Unlock()
+		pg.m.showDialog(pg, nil)
 	})
 	wait()
 }

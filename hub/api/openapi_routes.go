@@ -109,8 +109,8 @@ func apiRoutes() []apiRoute {
 		route("GET", "/pick/{id}", "A picker session: the picked element and its locators").out(200, authoring.PickerView{}),
 		route("POST", "/pick/{id}/mode", "Set the picker's mode").in(pickModeInput{}).out(200, authoring.PickerView{}),
 		route("POST", "/pick/{id}/close", "Close a picker session").empty(204),
-		route("GET", "/sessions/{id}/view", "An authoring session's page, live: JPEG frames as server-sent events (event frame: {seq, data (base64), width, height, pageWidth, pageHeight, scrollX, scrollY}; event end), a few a second, sent only while watched; ends within a second when the caller loses access").file(200, "text/event-stream", "Session view frames"),
-		route("POST", "/sessions/{id}/input", "Send a click, move, wheel, key or text to an authoring session's page as real input; x and y in the last frame's pixels").in(viewInputRequest{}).empty(204),
+		route("GET", "/sessions/{id}/view", "An authoring session's page, live: JPEG frames as server-sent events (event frame: {seq, data (base64), width, height, pageWidth, pageHeight, scrollX, scrollY, dialog?: {type: alert|confirm|prompt|beforeunload, message, defaultPrompt?} while a JavaScript dialog is open on the page}; event end), a few a second, sent only while watched; ends within a second when the caller loses access").file(200, "text/event-stream", "Session view frames"),
+		route("POST", "/sessions/{id}/input", "Send a click, move, wheel, key or text to an authoring session's page as real input; x and y in the last frame's pixels. Kind dialog answers the page's open JavaScript dialog: accept (OK) or not (Cancel), text the prompt's answer").in(viewInputRequest{}).empty(204),
 		route("POST", "/sessions/{id}/files/{offerId}", "Answer a file offered by the recording (event file.offered): accept stores it as a project file you uploaded (201), else 204").
 			in(offerAnswerRequest{}).out(201, projectFileJSON{}).empty(204),
 		route("GET", "/sessions/{id}", "An editor's live session: its status and the marks of the steps run").out(200, authoring.LiveView{}),

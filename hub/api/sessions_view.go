@@ -24,7 +24,8 @@ import (
 const sessionNotFound = "no such session"
 
 // viewInputRequest is POST /api/sessions/{id}/input's body: x and y in the
-// pixels of the last frame the view sent.
+// pixels of the last frame the view sent; kind dialog answers the page's
+// open dialog with accept and text (no x and y).
 type viewInputRequest struct {
 	Kind      string   `json:"kind" openapi:"required"`
 	X         float64  `json:"x"`
@@ -35,6 +36,7 @@ type viewInputRequest struct {
 	DeltaY    float64  `json:"deltaY"`
 	Key       string   `json:"key"`
 	Text      string   `json:"text"`
+	Accept    bool     `json:"accept"`
 	Modifiers []string `json:"modifiers"`
 }
 
@@ -125,7 +127,7 @@ func (s *Server) sessionInput(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	err := s.authoring.Input(r.Context(), id, protocol.ViewInput{Kind: in.Kind, X: in.X, Y: in.Y, Button: in.Button,
-		Clicks: in.Clicks, DeltaX: in.DeltaX, DeltaY: in.DeltaY, Key: in.Key, Text: in.Text, Modifiers: in.Modifiers})
+		Clicks: in.Clicks, DeltaX: in.DeltaX, DeltaY: in.DeltaY, Key: in.Key, Text: in.Text, Accept: in.Accept, Modifiers: in.Modifiers})
 	var bad authoring.InputIssues
 	switch {
 	case errors.As(err, &bad):

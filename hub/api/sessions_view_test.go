@@ -179,6 +179,8 @@ func TestSessionInputBadBodies(t *testing.T) {
 		{obj{"kind": "text", "text": ""}, "text"},
 		{obj{"kind": "text", "text": strings.Repeat("é", protocol.MaxInputText+1)}, "text"},
 		{obj{"kind": "text", "text": "a\x00b"}, "text"},
+		{obj{"kind": "dialog", "accept": true, "text": "two\nlines"}, "text"},
+		{obj{"kind": "dialog", "text": strings.Repeat("x", protocol.MaxInputText+1)}, "text"},
 	} {
 		r := owner.do("POST", path, c.body).want(t, 422)
 		issues, _ := r.json()["issues"].([]any)

@@ -56,16 +56,18 @@ type bucket struct {
 }
 
 // FrameEvent is what a frame event of GET /api/sessions/:id/view holds:
-// the JPEG (base64) and how its pixels map to the page.
+// the JPEG (base64) and how its pixels map to the page, with the
+// JavaScript dialog open on the page (the picture does not show it).
 type FrameEvent struct {
-	Seq        int64   `json:"seq"`
-	Data       []byte  `json:"data"`
-	Width      int     `json:"width"`
-	Height     int     `json:"height"`
-	PageWidth  float64 `json:"pageWidth"`
-	PageHeight float64 `json:"pageHeight"`
-	ScrollX    float64 `json:"scrollX"`
-	ScrollY    float64 `json:"scrollY"`
+	Seq        int64                `json:"seq"`
+	Data       []byte               `json:"data"`
+	Width      int                  `json:"width"`
+	Height     int                  `json:"height"`
+	PageWidth  float64              `json:"pageWidth"`
+	PageHeight float64              `json:"pageHeight"`
+	ScrollX    float64              `json:"scrollX"`
+	ScrollY    float64              `json:"scrollY"`
+	Dialog     *protocol.ViewDialog `json:"dialog,omitempty"`
 }
 
 // frame takes a frame an agent sent for one of its sessions.
@@ -90,7 +92,7 @@ func (m *Manager) frame(agentID string, msg protocol.Message) {
 		return
 	}
 	ev, _ := json.Marshal(FrameEvent{Seq: seq, Data: f.Data, Width: f.Width, Height: f.Height,
-		PageWidth: f.PageWidth, PageHeight: f.PageHeight, ScrollX: f.ScrollX, ScrollY: f.ScrollY})
+		PageWidth: f.PageWidth, PageHeight: f.PageHeight, ScrollX: f.ScrollX, ScrollY: f.ScrollY, Dialog: f.Dialog})
 	v := &m.views
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -128,7 +130,8 @@ func validFrame(f protocol.ViewFrame) bool {
 	scroll := func(x float64) bool { return !math.IsNaN(x) && math.Abs(x) <= 1e9 }
 	return isJPEG && len(f.Data) <= protocol.MaxViewFrame &&
 		f.Width > 0 && f.Width <= protocol.ViewMaxWidth && f.Height > 0 && f.Height <= protocol.ViewMaxHeight &&
-		size(f.PageWidth) && size(f.PageHeight) && scroll(f.ScrollX) && scroll(f.ScrollY)
+		size(f.PageWidth) && size(f.PageHeight) && scroll(f.ScrollX) && scroll(f.ScrollY) &&
+		(f.Dialog == nil || protocol.DialogTypes[f.Dialog.Type])
 }
 
 // WatchView adds a watcher of a session's view: frames receives each

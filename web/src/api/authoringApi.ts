@@ -129,6 +129,15 @@ export interface ViewFrame {
   pageHeight: number;
   scrollX: number;
   scrollY: number;
+  /** The JavaScript dialog open on the page (the picture does not show it). */
+  dialog?: ViewDialog;
+}
+
+/** A JavaScript dialog open on the live view's page; answered with a `dialog` input. */
+export interface ViewDialog {
+  type: "alert" | "confirm" | "prompt" | "beforeunload";
+  message: string;
+  defaultPrompt?: string;
 }
 
 const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;

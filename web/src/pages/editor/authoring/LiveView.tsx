@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type WheelEvent } from "react";
 import { sendViewInput, sessionViewUrl, type ViewFrame, type ViewInput } from "../../../api/authoringApi";
 import { problemText } from "./AuthoringContext";
+import { LiveViewDialog } from "./LiveViewDialog";
 
 /** Keys sent by name (protocol.InputKeys); printable ones go as text. */
 const NAMED_KEYS = new Set([
@@ -50,6 +51,8 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
   const [frame, setFrame] = useState<ViewFrame | null>(null);
   const [ended, setEnded] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // The frame a dialog was answered on: its dialog stays hidden until a newer frame comes.
+  const [answeredAt, setAnsweredAt] = useState(0);
   // Inputs go one after another, so typed text and the Enter after it arrive in order.
   const queue = useRef<Promise<void>>(Promise.resolve());
   const lastMove = useRef(0);
@@ -58,6 +61,7 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
   useEffect(() => {
     setFrame(null);
     setEnded(false);
+    setAnsweredAt(0);
     const es = new EventSource(sessionViewUrl(sessionId));
     es.addEventListener("frame", (e) => setFrame(JSON.parse((e as MessageEvent).data) as ViewFrame));
     es.addEventListener("end", () => {
@@ -85,51 +89,65 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
       </p>
     );
   }
+  const dialog = frame.seq > answeredAt ? frame.dialog : undefined;
   return (
     <figure className="live-view">
-      <img
-        src={`data:image/jpeg;base64,${frame.data}`}
-        alt={`${label}, live: click, scroll and type here to use the page`}
-        width={frame.width}
-        height={frame.height}
-        tabIndex={0}
-        draggable={false}
-        // Focused for the keys to follow, without scrolling: the click lands where it was pressed.
-        onMouseDown={(e) => e.currentTarget.focus({ preventScroll: true })}
-        onClick={(e) => {
-          const p = at(e);
-          if (p) send({ kind: "click", ...p, clicks: Math.min(Math.max(e.detail, 1), 3) });
-        }}
-        onMouseMove={(e) => {
-          // Hovering shows menus and the picker's highlight; a few moves a second are plenty.
-          if (Date.now() - lastMove.current < 250) return;
-          lastMove.current = Date.now();
-          const p = at(e);
-          if (p) send({ kind: "move", ...p });
-        }}
-        onWheel={(e) => {
-          const p = at(e);
-          if (!p) return;
-          const w = wheel.current;
-          w.dx += e.deltaX;
-          w.dy += e.deltaY;
-          w.x = p.x;
-          w.y = p.y;
-          if (w.timer === null) {
-            w.timer = window.setTimeout(() => {
-              send({ kind: "wheel", x: w.x, y: w.y, deltaX: w.dx, deltaY: w.dy });
-              w.dx = w.dy = 0;
-              w.timer = null;
-            }, 150);
-          }
-        }}
-        onKeyDown={(e) => {
-          const input = viewKey(e);
-          if (!input) return;
-          e.preventDefault();
-          send(input);
-        }}
-      />
+      <div className="live-view-page">
+        <img
+          src={`data:image/jpeg;base64,${frame.data}`}
+          alt={`${label}, live: click, scroll and type here to use the page`}
+          width={frame.width}
+          height={frame.height}
+          tabIndex={0}
+          draggable={false}
+          // Focused for the keys to follow, without scrolling: the click lands where it was pressed.
+          onMouseDown={(e) => e.currentTarget.focus({ preventScroll: true })}
+          onClick={(e) => {
+            const p = at(e);
+            if (p) send({ kind: "click", ...p, clicks: Math.min(Math.max(e.detail, 1), 3) });
+          }}
+          onMouseMove={(e) => {
+            // Hovering shows menus and the picker's highlight; a few moves a second are plenty.
+            if (Date.now() - lastMove.current < 250) return;
+            lastMove.current = Date.now();
+            const p = at(e);
+            if (p) send({ kind: "move", ...p });
+          }}
+          onWheel={(e) => {
+            const p = at(e);
+            if (!p) return;
+            const w = wheel.current;
+            w.dx += e.deltaX;
+            w.dy += e.deltaY;
+            w.x = p.x;
+            w.y = p.y;
+            if (w.timer === null) {
+              w.timer = window.setTimeout(() => {
+                send({ kind: "wheel", x: w.x, y: w.y, deltaX: w.dx, deltaY: w.dy });
+                w.dx = w.dy = 0;
+                w.timer = null;
+              }, 150);
+            }
+          }}
+          onKeyDown={(e) => {
+            const input = viewKey(e);
+            if (!input) return;
+            e.preventDefault();
+            send(input);
+          }}
+        />
+        {dialog && (
+          <LiveViewDialog
+            // One dialog, however many frames show it: what is typed stays.
+            key={`${answeredAt}|${dialog.type}|${dialog.message}`}
+            dialog={dialog}
+            onAnswer={(accept, text) => {
+              setAnsweredAt(frame.seq);
+              send({ kind: "dialog", accept, text });
+            }}
+          />
+        )}
+      </div>
       <figcaption className="hint">
         The agent's page, live. Click in it, scroll it, and type while it has the focus: everything goes to the page as real input.
       </figcaption>

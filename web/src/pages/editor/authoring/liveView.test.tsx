@@ -6,7 +6,7 @@ import type { EditorDocument } from "../../../api/editorApi";
 import { chooseEnvironment } from "../../runs/RunOptionsFields";
 import { EditorPage } from "../EditorPage";
 import { baseDoc, testJSON, testRoutes } from "../editorFixtures";
-import { framePoint, viewKey } from "./LiveView";
+import { framePoint, LiveView, viewKey } from "./LiveView";
 
 /** A stand-in for the EventSource jsdom lacks. */
 class FakeEventSource {
@@ -171,5 +171,61 @@ describe("the live view's input", () => {
     expect(k("a", { ctrlKey: true })).toEqual({ kind: "key", key: "a", modifiers: ["Control"] });
     expect(k("Shift", { shiftKey: true })).toBeNull();
     expect(k("Dead")).toBeNull();
+  });
+});
+
+describe("a dialog on the live view's page", () => {
+  const frame = (seq: number, dialog?: object) => ({
+    seq,
+    data: "AAAA",
+    width: 640,
+    height: 400,
+    pageWidth: 1280,
+    pageHeight: 800,
+    scrollX: 0,
+    scrollY: 0,
+    dialog,
+  });
+  const open = () => {
+    const fetched = fakeFetch({ "POST /api/sessions/rec_1/input": { status: 204 } });
+    renderPage(<LiveView sessionId="rec_1" label="Recording" />);
+    const view = FakeEventSource.all.find((e) => e.url === "/api/sessions/rec_1/view")!;
+    const answers = () => fetched.calls.filter((c) => c.path === "/api/sessions/rec_1/input").map((c) => c.body);
+    return { view, answers };
+  };
+
+  it("shows a confirm over the picture and sends OK or Cancel as the answer", async () => {
+    const { view, answers } = open();
+    view.emit("frame", frame(1));
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    view.emit("frame", frame(2, { type: "confirm", message: "Delete 3 items?" }));
+    const box = screen.getByRole("alertdialog", { name: "The page asks" });
+    expect(box).toHaveAccessibleDescription("Delete 3 items?");
+    const ok = within(box).getByRole("button", { name: "OK" });
+    expect(ok).toHaveFocus();
+    await userEvent.click(within(box).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(answers()).toEqual([{ kind: "dialog", accept: false, text: "" }]));
+    // Answered: hidden, though the frame shown still carries it.
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    view.emit("frame", frame(3));
+    view.emit("frame", frame(4, { type: "alert", message: "Saved" }));
+    const alert = screen.getByRole("alertdialog", { name: "The page says" });
+    expect(within(alert).queryByRole("button", { name: "Cancel" })).not.toBeInTheDocument();
+    await userEvent.click(within(alert).getByRole("button", { name: "OK" }));
+    await waitFor(() => expect(answers()[1]).toEqual({ kind: "dialog", accept: true, text: "" }));
+  });
+
+  it("asks a prompt's answer in a box filled with its default, kept across frames", async () => {
+    const { view, answers } = open();
+    view.emit("frame", frame(1, { type: "prompt", message: "Your name?", defaultPrompt: "nobody" }));
+    const answer = within(screen.getByRole("alertdialog")).getByRole("textbox", { name: "Answer" });
+    expect(answer).toHaveValue("nobody");
+    expect(answer).toHaveFocus();
+    await userEvent.clear(answer);
+    await userEvent.type(answer, "Ann");
+    view.emit("frame", frame(2, { type: "prompt", message: "Your name?", defaultPrompt: "nobody" }));
+    expect(screen.getByRole("textbox", { name: "Answer" })).toHaveValue("Ann");
+    await userEvent.keyboard("{Enter}");
+    await waitFor(() => expect(answers()).toEqual([{ kind: "dialog", accept: true, text: "Ann" }]));
   });
 });
