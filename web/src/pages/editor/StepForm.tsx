@@ -15,6 +15,7 @@ import { PickTarget } from "./authoring/PickTarget";
 import { TryScript } from "./authoring/TryScript";
 import { CallComponentFields } from "./CallComponentFields";
 import { ListField, PositionField } from "./ParamInputs";
+import { FilesField } from "./FilesField";
 import { applies, prune } from "./stepConditions";
 
 /** Parameters of callComponent that CallComponentFields shows together. */
@@ -102,6 +103,7 @@ function ParamField(props: ParamProps) {
     case "target":
       return <TargetField {...props} />;
     case "list":
+      if (p.name === "files") return <FilesField label={label} hint={hint} value={value} issues={issues} onChange={set} />;
       return (
         <ListField
           param={p}

@@ -104,22 +104,33 @@ describe("StepForm, new parameter types", () => {
     expect(onStep.mock.lastCall?.[0]).not.toHaveProperty("position");
   });
 
-  it("adds and removes an upload's files, by name when the project's files are known", async () => {
+  it("chooses an upload's files by name from the project's files", async () => {
+    const file = (id: string, name: string, size: number) => ({
+      id,
+      projectId: "prj_1",
+      name,
+      size,
+      sha256: "ab",
+      contentType: "application/pdf",
+      createdBy: { id: "usr_me", name: "Mia" },
+      createdAt: "2026-11-01T10:00:00Z",
+    });
+    fakeFetch({ "GET /api/files": { body: { files: [file("fil_a", "report.pdf", 2048), file("fil_b", "photo.png", 512)] } } });
     const onStep = vi.fn();
     renderPage(
-      <Form
-        stepType={upload}
-        initial={{ id: "s1", type: "upload", target: css("#f"), files: ["fil_a"] }}
-        onStep={onStep}
-        fileNames={{ fil_a: "report.pdf" }}
-      />,
+      <Form stepType={upload} initial={{ id: "s1", type: "upload", target: css("#f"), files: ["fil_a", "fil_gone"] }} onStep={onStep} />,
     );
     const group = screen.getByRole("group", { name: "Files" });
-    expect(within(group).getByText("report.pdf")).toBeInTheDocument();
-    await userEvent.type(within(group).getByRole("textbox", { name: "Add to files" }), "fil_b{Enter}");
-    expect(onStep).toHaveBeenLastCalledWith(expect.objectContaining({ files: ["fil_a", "fil_b"] }));
+    expect(await within(group).findByText("report.pdf")).toBeInTheDocument();
+    expect(within(group).getByText("not in the project's files")).toBeInTheDocument();
+    const choose = within(group).getByRole("combobox", { name: "Add to files" });
+    // Only the files not chosen yet are offered, by name and size.
+    expect(within(choose).queryByRole("option", { name: /report\.pdf/ })).toBeNull();
+    await userEvent.selectOptions(choose, "fil_b");
+    await userEvent.click(within(group).getByRole("button", { name: "Add" }));
+    expect(onStep).toHaveBeenLastCalledWith(expect.objectContaining({ files: ["fil_a", "fil_gone", "fil_b"] }));
     await userEvent.click(within(group).getByRole("button", { name: "Remove report.pdf" }));
-    expect(onStep).toHaveBeenLastCalledWith(expect.objectContaining({ files: ["fil_b"] }));
+    expect(onStep).toHaveBeenLastCalledWith(expect.objectContaining({ files: ["fil_gone", "fil_b"] }));
   });
 
   it("gives a dragTo its drop target, edited apart from the dragged element", async () => {
