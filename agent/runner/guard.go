@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -44,11 +46,45 @@ import (
 // redirects). A paused request is answered as FetchRefusal says. The
 // authoring browser's pages take them too.
 func GuardPatterns() []*proto.FetchRequestPattern {
-	return []*proto.FetchRequestPattern{
+	pats := []*proto.FetchRequestPattern{
 		{URLPattern: "file:*"},
 		{URLPattern: "filesystem:*"},
 		{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageResponse},
 	}
+	// The DevTools endpoints of the agent's browsers (GuardDevTools): a
+	// page sent there lists every page of the browser, other runs' too,
+	// and GET /json/close/<id> closes one. Only their ports are paused, so
+	// the application under test on localhost is not slowed.
+	devtools.Range(func(k, _ any) bool {
+		for _, host := range loopbackHosts {
+			pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*://" + host + ":" + strconv.Itoa(k.(int)) + "/*"})
+		}
+		return true
+	})
+	return pats
+}
+
+// loopbackHosts are the names of this computer a URL may give.
+var loopbackHosts = []string{"127.0.0.1", "localhost", "[::1]", "0.0.0.0"}
+
+// devToolsURL reports whether u is on the DevTools endpoint of one of the
+// agent's browsers.
+func devToolsURL(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	port, err := strconv.Atoi(p.Port())
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(p.Hostname())
+	ip := net.ParseIP(host)
+	if host != "localhost" && (ip == nil || !(ip.IsLoopback() || ip.IsUnspecified())) {
+		return false
+	}
+	_, own := devtools.Load(port)
+	return own
 }
 
 // guardRequests turn the guard on in a new tab's session.
@@ -172,6 +208,8 @@ func FetchRefusal(u string, status int, headers []*proto.FetchHeaderEntry) strin
 	switch {
 	case status == 0 && protocol.RefusedScheme(u) != "":
 		return refused("opening", u, protocol.OpenRule)
+	case status == 0 && devToolsURL(u):
+		return refused("opening", u, "it is the DevTools address of the agent's browser, which no test may open")
 	case status >= 300 && status < 400:
 		if to := redirectTarget(u, headers); to != "" && protocol.RefusedScheme(to) != "" {
 			return refused("the redirect from "+clipURL(u)+" to", to, protocol.OpenRule)

@@ -182,3 +182,39 @@ window.open('about:blank');`),
 		textIs(css("h1"), "equals", "Sign in"))
 	mustPass(t, res)
 }
+
+// A page sent to the DevTools endpoint of the agent's own browser would
+// list every page of it, other runs' too, and GET /json/close/<id> closes
+// one (found by review, Chromium 156): whichever way a test sends it
+// there, the request is refused.
+func TestDevToolsAddressBlocked(t *testing.T) {
+	t.Parallel()
+	cu, err := url.Parse(testBrowser.ControlURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := "http://" + cu.Host + "/json/list"
+	byName := "http://localhost:" + cu.Port() + "/json/version"
+	read := protocol.Step{Type: "setVariable", Name: "pages", Target: css("body"), TimeoutMs: 2000}
+	for name, steps := range map[string][]protocol.Step{
+		"navigate":              {{Type: "navigate", URL: "${u}"}, read},
+		"navigate by name":      {{Type: "navigate", URL: "${n}"}, read},
+		"script sets location":  {nav("/login.html"), scriptStep("location = '" + list + "'"), {Type: "wait", Ms: protocol.Ptr(500)}},
+		"script adds an iframe": {nav("/login.html"), scriptStep("const f = document.createElement('iframe'); f.src = '" + list + "'; document.body.append(f)"), {Type: "wait", Ms: protocol.Ptr(500)}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+			defer cancel()
+			res, _ := runJob(t, ctx, protocol.Job{Version: 1, Document: unsaved(t, steps...), Variables: map[string]string{"u": list, "n": byName}})
+			if res.Status != protocol.RunFailed || !strings.Contains(res.Error, "it is the DevTools address of the agent's browser") {
+				t.Fatalf("status %s: %s", res.Status, res.Error)
+			}
+			for _, s := range res.Steps {
+				if strings.Contains(s.Used["result"], "webSocketDebuggerUrl") {
+					t.Errorf("the page read the DevTools list: %s", s.Used["result"])
+				}
+			}
+		})
+	}
+}

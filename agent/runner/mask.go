@@ -16,7 +16,8 @@ const Mask = "***"
 // runner and the browser quote what they echo, and a script may encode
 // what it returns.
 type masker struct {
-	r *strings.Replacer // nil when there is nothing to mask
+	r     *strings.Replacer // nil when there is nothing to mask
+	forms []string          // what r masks, longest first
 }
 
 func newMasker(secrets map[string]string) *masker {
@@ -39,7 +40,7 @@ func newMasker(secrets map[string]string) *masker {
 	for _, f := range forms {
 		pairs = append(pairs, f, Mask)
 	}
-	return &masker{r: strings.NewReplacer(pairs...)}
+	return &masker{r: strings.NewReplacer(pairs...), forms: forms}
 }
 
 // Masker returns a function replacing every secret value, in each form
@@ -54,7 +55,45 @@ func (m *masker) String(s string) string {
 	if m.r == nil || s == "" {
 		return s
 	}
-	return m.r.Replace(s)
+	return m.cutEnds(m.r.Replace(s))
+}
+
+// cutEnds masks the first part of a secret that a message cut off with
+// "…" (clip, clipURL) before it was masked: the part is no whole secret,
+// so Replace left it. Only text right before an ellipsis is looked at.
+func (m *masker) cutEnds(s string) string {
+	const ellipsis = "…"
+	if !strings.Contains(s, ellipsis) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, ellipsis)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		before := s[:i]
+		for _, f := range m.forms {
+			if cut := partEnding(before, f); cut > 0 {
+				before = before[:len(before)-cut] + Mask
+				break
+			}
+		}
+		b.WriteString(before + ellipsis)
+		s = s[i+len(ellipsis):]
+	}
+}
+
+// partEnding is the length of the longest start of secret, three bytes or
+// more and shorter than the whole, that text ends with (0 when none).
+func partEnding(text, secret string) int {
+	for k := len(secret) - 1; k >= 3; k-- {
+		if strings.HasSuffix(text, secret[:k]) {
+			return k
+		}
+	}
+	return 0
 }
 
 // locator masks a copy of l.

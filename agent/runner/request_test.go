@@ -156,6 +156,9 @@ func TestRequestStepFails(t *testing.T) {
 		{"the browser's DevTools", []protocol.Step{req("GET", "${devtools}/json/list")}, "connecting to 127.0.0.1:"},
 		{"the browser's DevTools by name", []protocol.Step{req("PUT", "${devtoolsByName}/json/new?about:blank")}, "it is the DevTools address of the agent's browser, which no test may call"},
 		{"a redirect to the browser's DevTools", []protocol.Step{req("GET", api.URL+"/api/redirect?to=${devtools}/json/version")}, "it is the DevTools address of the agent's browser"},
+		{"a cloud metadata address", []protocol.Step{req("GET", "http://169.254.169.254/latest/meta-data/")}, "link-local addresses (cloud metadata services, 169.254.169.254)"},
+		{"headers redirected to another origin", []protocol.Step{withHeader(req("GET", api.URL+"/api/redirect?to=${other}/api/text"), "X-Api-Key", "k")},
+			"a request step with headers or a body follows redirects only within its origin"},
 		{"missing field", []protocol.Step{missing, varIs("r.body.items.0.price", "equals", "1")}, `${r.body.items.0.price}: r.body.items.0 has no field "price" (it has id, name)`},
 		{"missing field in a later step", []protocol.Step{missing, fillStep(css("#x"), "${r.body.nope}")}, `${r.body.nope}: r.body has no field "nope" (it has items, total)`},
 	}
@@ -163,7 +166,9 @@ func TestRequestStepFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]string{"where": "file:///etc/passwd", "devtools": "http://" + cu.Host, "devtoolsByName": "http://localhost:" + cu.Port()}
+	au, _ := url.Parse(api.URL)
+	vars := map[string]string{"where": "file:///etc/passwd", "devtools": "http://" + cu.Host, "devtoolsByName": "http://localhost:" + cu.Port(),
+		"other": "http://localhost:" + au.Port()} // the same server under another origin
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -176,4 +181,9 @@ func TestRequestStepFails(t *testing.T) {
 			}
 		})
 	}
+}
+
+func withHeader(st protocol.Step, k, v string) protocol.Step {
+	st.Headers = map[string]string{k: v}
+	return st
 }

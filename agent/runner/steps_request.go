@@ -10,10 +10,12 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/testautomation/ta/protocol"
@@ -91,7 +93,7 @@ func request(s *stepRun, ctx context.Context, st protocol.Step) error {
 		} else {
 			req.Header.Set(k, st.Headers[k])
 		}
-		sent = append(sent, k+": "+st.Headers[k])
+		sent = append(sent, k+": "+shownHeader(k, st.Headers[k]))
 	}
 	if len(sent) > 0 {
 		s.use("headers", strings.Join(sent, "\n"))
@@ -100,7 +102,7 @@ func request(s *stepRun, ctx context.Context, st protocol.Step) error {
 		req.Header.Set("Content-Type", "application/json") // what an API step's body nearly always is
 	}
 
-	client := s.r.httpClient(ctx)
+	client := s.r.httpClient(ctx, len(st.Headers) > 0 || st.Body != nil)
 	defer client.CloseIdleConnections()
 	resp, err := client.Do(req)
 	if err != nil {
@@ -130,7 +132,8 @@ func request(s *stepRun, ctx context.Context, st protocol.Step) error {
 	}
 	s.use("status", status)
 	if len(data) > 0 {
-		s.use("answer", clip(strings.ToValidUTF8(string(data), "\uFFFD"), answerExcerpt))
+		// Masked before it is cut: a secret the cut would halve is masked whole.
+		s.use("answer", clip(s.r.mask.String(strings.ToValidUTF8(string(data), "\uFFFD")), answerExcerpt))
 	}
 	if st.Assign != "" {
 		v, err := answerJSON(resp, data)
@@ -195,11 +198,16 @@ func GuardDevTools(controlURL string) {
 // dialGuarded connects as the request step's transport does, refusing the
 // agent's browsers' DevTools endpoints on this computer.
 func dialGuarded(ctx context.Context, network, addr string) (net.Conn, error) {
-	conn, err := (&net.Dialer{Timeout: 30 * time.Second}).DialContext(ctx, network, addr)
+	d := &net.Dialer{Timeout: 30 * time.Second, Control: refuseMetadata}
+	conn, err := d.DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, err
 	}
-	if a, ok := conn.RemoteAddr().(*net.TCPAddr); ok && (a.IP.IsLoopback() || a.IP.IsUnspecified()) {
+	a, ok := conn.RemoteAddr().(*net.TCPAddr)
+	if !ok {
+		return conn, nil
+	}
+	if a.IP.IsLoopback() || a.IP.IsUnspecified() {
 		if _, own := devtools.Load(a.Port); own {
 			conn.Close()
 			return nil, &refusal{fmt.Sprintf("connecting to %s refused: it is the DevTools address of the agent's browser, which no test may call", addr)}
@@ -208,10 +216,51 @@ func dialGuarded(ctx context.Context, network, addr string) (net.Conn, error) {
 	return conn, nil
 }
 
+// refuseMetadata runs after the address is resolved and before it is
+// connected to, so a host name resolving to 169.254.169.254 is refused as
+// the address itself is, and an address that answers nothing does not
+// hold the step until the dial times out.
+func refuseMetadata(network, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	if ip := net.ParseIP(host); ip != nil && metadataAddress(ip) {
+		return &refusal{fmt.Sprintf("connecting to %s refused: link-local addresses (cloud metadata services, 169.254.169.254) hold the credentials of the computer the agent runs on, which no test may call", address)}
+	}
+	return nil
+}
+
+// metadataAddress reports whether ip is link-local (169.254.0.0/16,
+// fe80::/10: where cloud metadata services answer with the machine's
+// credentials) or one of the metadata addresses outside those ranges
+// (AWS's IPv6 fd00:ec2::254, Alibaba's 100.100.100.200). Loopback and
+// private networks stay reachable: applications under test live there,
+// and a test's page reaches them anyway (docs/steps.md).
+func metadataAddress(ip net.IP) bool {
+	return ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.Equal(net.ParseIP("fd00:ec2::254")) || ip.Equal(net.ParseIP("100.100.100.200"))
+}
+
+// secretHeader matches the names of headers whose values are credentials,
+// shown as *** in what the step reports even when no secret made them (a
+// token a script or an earlier answer gave).
+var secretHeader = regexp.MustCompile(`(?i)^(authorization|proxy-authorization|cookie)$|token|secret|password|passwd|signature|api[-_]?key|session`)
+
+// shownHeader is a request header's value as the step reports it.
+func shownHeader(name, value string) string {
+	if secretHeader.MatchString(name) {
+		return "***"
+	}
+	return value
+}
+
 // httpClient is the client of a request step: direct (no proxy from the
 // agent's environment), the browser context's cookies, redirects to http
-// and https only.
-func (r *run) httpClient(ctx context.Context) *http.Client {
+// and https only, never from https down to http, and, when the test gave
+// headers or a body (an API key, a password), never to another origin:
+// Go's client would send them there.
+func (r *run) httpClient(ctx context.Context, given bool) *http.Client {
 	tr := &http.Transport{
 		Proxy:                  nil,
 		DialContext:            dialGuarded,
@@ -229,9 +278,32 @@ func (r *run) httpClient(ctx context.Context) *http.Client {
 			if why := checkRequestURL(req.URL.String()); why != "" {
 				return &refusal{refused("the redirect of "+via[0].URL.String()+" to", req.URL.String(), why)}
 			}
+			prev := via[len(via)-1].URL
+			switch {
+			case prev.Scheme == "https" && req.URL.Scheme == "http":
+				return &refusal{refused("the redirect of "+via[0].URL.String()+" to", req.URL.String(),
+					"a request step does not follow a redirect from https: to http:, which would send its headers and body unencrypted")}
+			case given && !sameOrigin(via[0].URL, req.URL):
+				return &refusal{refused("the redirect of "+via[0].URL.String()+" to", req.URL.String(),
+					"a request step with headers or a body follows redirects only within its origin, so they never reach another server; call the new address itself")}
+			}
 			return nil
 		},
 	}
+}
+
+// sameOrigin compares scheme, host and port (the default port spelled or not).
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 // plainURLError drops the method and address *url.Error repeats.

@@ -23,6 +23,10 @@ func TestMasker(t *testing.T) {
 		`json "p\"w\u003cd\u003e\u00261 2"`: `json "***"`,
 		"short pw and pwd":                  "short *** and ***d",
 		"nothing":                           "nothing",
+		// A message cut before it was masked keeps no start of a secret.
+		`cut at p"w<d>…`:     "cut at ***…",
+		"refused: ?k=p%22w…": "refused: ?k=***…",
+		"just pw… and more…": "just ***… and more…",
 	} {
 		if got := m.String(in); got != want {
 			t.Errorf("mask(%q) = %q, want %q", in, got, want)

@@ -84,6 +84,8 @@ func field(base, v, path string) (string, error) {
 	d := json.NewDecoder(strings.NewReader(v))
 	d.UseNumber() // ids beyond 2^53 stay as written
 	if err := d.Decode(&cur); err != nil {
+		// clip cuts with "…", and the run's masker masks a secret's start
+		// left before one (masker.cutEnds).
 		return "", permanent("${%s.%s}: the variable %s does not hold JSON, so it has no fields (it is %s)", base, path, base, strconv.Quote(clip(v, 80)))
 	}
 	walked := base

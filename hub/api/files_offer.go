@@ -86,6 +86,12 @@ func (s *Server) agentOffer(w http.ResponseWriter, r *http.Request) {
 		fileTooLarge(w)
 		return
 	}
+	// Refused before the body is read: an agent's token may not make the
+	// hub hold 25 MiB for a recording it would refuse anyway.
+	if err := s.authoring.CanOffer(sessionID, agentID); err != nil {
+		s.offerRefused(w, err)
+		return
+	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxFileSize))
 	var tooLarge *http.MaxBytesError
 	switch {
@@ -103,6 +109,17 @@ func (s *Server) agentOffer(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		writeJSON(w, http.StatusCreated, offeredFileJSON{ID: fileID})
+	case errors.Is(err, context.Canceled):
+		// The agent went away.
+	case !s.offerRefused(w, err):
+		s.internal(w, r, err)
+	}
+}
+
+// offerRefused writes the answer for an offer the hub or the person
+// refused, reporting whether err was one.
+func (s *Server) offerRefused(w http.ResponseWriter, err error) bool {
+	switch {
 	case errors.Is(err, authoring.ErrNotFound):
 		writeError(w, http.StatusNotFound, codeNotFound, "no recording of this agent has this id")
 	case errors.Is(err, authoring.ErrEnded):
@@ -113,11 +130,10 @@ func (s *Server) agentOffer(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "declined", err.Error())
 	case errors.Is(err, authoring.ErrOfferExpired):
 		writeError(w, http.StatusGone, "offer_expired", err.Error())
-	case errors.Is(err, context.Canceled):
-		// The agent went away.
 	default:
-		s.internal(w, r, err)
+		return false
 	}
+	return true
 }
 
 // answerOffer carries out the recording person's answer to a file offer:

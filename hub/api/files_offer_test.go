@@ -174,6 +174,22 @@ func TestFileOfferRefusals(t *testing.T) {
 		}
 	}
 
+	// A refused offer is answered before its body is read: a body that
+	// never ends still gets its 404 at once.
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	req, _ := http.NewRequest("POST", h.srv.URL+"/api/agent/files?session=rec_aaaaaaaaaaaaaaaa&name=a.txt", pr)
+	req.Header.Set("Authorization", "Agent "+ta.token)
+	req.Header.Set("Content-Type", "application/octet-stream")
+	go func() { _, _ = pw.Write(make([]byte, 1<<20)) }() // a first MiB, then nothing
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if resp, err := http.DefaultClient.Do(req.WithContext(ctx)); err != nil || resp.StatusCode != 404 {
+		t.Errorf("an offer for no recording, body unfinished: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+
 	ch := offerFile(t, h, ta.token, id, "a.txt", []byte("a"))
 	offerID := waitOffer(t, tester, id)["offerId"].(string)
 	path := "/api/sessions/" + id + "/files/" + offerID

@@ -42,6 +42,24 @@ type OfferedFile struct {
 	Data     []byte
 }
 
+// CanOffer says whether Offer would take a file for sessionID from
+// agentID now (nil), or why not, without the file: the hub asks before it
+// reads up to 25 MiB of a body it would refuse.
+func (m *Manager) CanOffer(sessionID, agentID string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.sessions[sessionID]
+	switch {
+	case s == nil || s.Kind != protocol.AuthorRecord || s.AgentID != agentID:
+		return ErrNotFound
+	case final(s.status):
+		return ErrEnded
+	case s.offer != nil:
+		return ErrOfferPending
+	}
+	return nil
+}
+
 // Offer holds a file the agent offers for a recording of its own and
 // waits for the person's answer: the new file's id when accepted.
 func (m *Manager) Offer(ctx context.Context, sessionID, agentID, name string, data []byte) (string, error) {
