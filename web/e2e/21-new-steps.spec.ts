@@ -37,6 +37,12 @@ test("write the new steps through the inspector and read them as lines", async (
     data: { dsl: 2, name: "New steps", steps: [{ id: "s1", type: "navigate", url: "https://shop.test/" }] },
   });
   expect(created.status(), await created.text()).toBe(201);
+  // A project file for the upload step, put on the Files page.
+  await page.goto("/files");
+  await page
+    .locator("input[type=file]")
+    .setInputFiles({ name: "report.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 q3") });
+  await expect(page.getByRole("row", { name: /report\.pdf/ })).toBeVisible();
   await page.goto(`/tests/${(await created.json()).id}`);
   await expect(page.getByRole("heading", { name: "New steps" })).toBeVisible();
 
@@ -66,9 +72,10 @@ test("write the new steps through the inspector and read them as lines", async (
   const upload = await add(page, "upload", 5);
   await locate(upload, "label", "Attachment");
   const files = upload.getByRole("group", { name: "Files" });
-  await files.getByRole("textbox", { name: "Add to files" }).fill("fil_report1");
+  // Chosen by name among the project's files, never typed as an id.
+  await files.getByRole("combobox", { name: "Add to files" }).selectOption({ label: "report.pdf (11 B)" });
   await files.getByRole("button", { name: "Add" }).click();
-  await expect(files.getByRole("button", { name: "Remove fil_report1" })).toBeVisible();
+  await expect(files.getByRole("button", { name: "Remove report.pdf" })).toBeVisible();
 
   const drag = await add(page, "dragTo", 6);
   await locate(drag.getByRole("group", { name: "Element" }), "text", "Card");
@@ -90,7 +97,7 @@ test("write the new steps through the inspector and read them as lines", async (
     'Step 2: Accept the dialog "Delete 3 items?"',
     "Step 3: Switch to the new tab",
     'Step 4: Shift+right-click the text "Row 3" at 5, 10',
-    'Step 5: Upload fil_report1 to "Attachment"',
+    'Step 5: Upload report.pdf to "Attachment"',
     'Step 6: Drag the text "Card" to the text "Done"',
     "Step 7: Set the viewport to 390×844",
     'Step 8: Check the text of the field "Title" is not "Draft" (soft)',
@@ -114,5 +121,6 @@ test("write the new steps through the inspector and read them as lines", async (
   await expect(script).toContainText("page.once('dialog'");
   await expect(script).toContainText(".click({ button: 'right', modifiers: ['Shift'], position: { x: 5, y: 10 } });");
   await expect(script).toContainText("await page.setViewportSize({ width: 390, height: 844 });");
+  await expect(script).toContainText("path.join(specFiles, 'report.pdf')"); // the project file, by name
   await shot(page, "21-new-steps-export");
 });

@@ -95,7 +95,7 @@ export function RunOptionsFields({ options, many }: { options: RunOptions; many?
       <div className="field">
         <label>
           Device
-          <select value={device} onChange={(e) => setDevice(e.target.value)} disabled={registry.isPending}>
+          <select aria-label="Device" value={device} onChange={(e) => setDevice(e.target.value)} disabled={registry.isPending}>
             <option value="">Desktop (the agent&apos;s window)</option>
             {(registry.data?.devices ?? []).map((d) => (
               <option key={d.name} value={d.name}>
