@@ -47,12 +47,27 @@ func (r browserRunner) Run(ctx context.Context, job protocol.Job, emit agentclie
 	return r.b.Run(ctx, job, emit)
 }
 
-// site serves testdata/site.
+// site serves testdata/site, and the runner's own test pages
+// (agent/runner/testdata/site: dialogs, tabs, drags, uploads) for the
+// names it lacks, so the hub's tests through an agent run on the very
+// pages the runner's tests use rather than copies of them.
 func site(t testing.TB) string {
 	t.Helper()
-	srv := httptest.NewServer(http.FileServer(http.Dir("testdata/site")))
+	srv := httptest.NewServer(http.FileServer(dirs{"testdata/site", "../../agent/runner/testdata/site"}))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// dirs serves each name from the first folder that has it.
+type dirs []http.Dir
+
+func (d dirs) Open(name string) (http.File, error) {
+	for _, dir := range d[:len(d)-1] {
+		if f, err := dir.Open(name); err == nil {
+			return f, nil
+		}
+	}
+	return d[len(d)-1].Open(name)
 }
 
 func loc(kind, value string, name ...string) map[string]any {
