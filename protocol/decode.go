@@ -14,7 +14,10 @@ import (
 // decoder reads a generic JSON tree (objects as map[string]any, numbers
 // as json.Number) into typed values, noting each problem as an issue
 // rather than stopping at the first.
-type decoder struct{ issues issueList }
+type decoder struct {
+	issues issueList
+	depth  int // blocks entered while reading steps (flow_decode.go)
+}
 
 // readJSON parses data as exactly one JSON value.
 func readJSON(data []byte) (any, *Issue) {

@@ -119,6 +119,8 @@ func (d *decoder) typedField(s *Step, path, k string, v any) bool {
 		s.Modifiers = d.strings(path, v)
 	case "position":
 		s.Position = d.position(path, v)
+	case "condition", "while", "steps", "else", "times", "max", "items", "as":
+		d.flowField(s, path, k, v)
 	case "headers":
 		s.Headers = d.stringMap(path, v)
 	case "checked", "enabled", "editable", "not", "soft":

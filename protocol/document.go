@@ -116,6 +116,17 @@ type Step struct {
 	Headers      map[string]string `json:"headers,omitempty"`
 	Body         *string           `json:"body,omitempty"`
 	ExpectStatus int               `json:"expectStatus,omitempty"`
+	// Control flow (DESIGN.md "Control flow", docs/flow.md): an if's
+	// Condition, Steps (then) and Else; a repeat's Times, While and Max;
+	// a forEach's Items, As and Max. Steps is also the body of a loop.
+	Condition *Condition `json:"condition,omitempty"`
+	Steps     []Step     `json:"steps,omitempty"`
+	Else      []Step     `json:"else,omitempty"`
+	Times     *int       `json:"times,omitempty"`
+	While     *Condition `json:"while,omitempty"`
+	Max       *int       `json:"max,omitempty"`
+	Items     *Items     `json:"items,omitempty"`
+	As        string     `json:"as,omitempty"`
 	// TimeoutMs bounds the step; 0 means the type's default (see Registry).
 	TimeoutMs int `json:"timeoutMs,omitempty"`
 	// Call is set only in documents the hub expanded for a run: the id of

@@ -165,37 +165,57 @@ func (doc *Document) normalise() {
 		doc.Steps = []Step{}
 	}
 	used := map[string]bool{}
-	for i := range doc.Steps {
-		doc.Steps[i].normalise()
-		used[doc.Steps[i].ID] = true
-	}
-	n := 0
-	for i := range doc.Steps {
-		if doc.Steps[i].ID != "" {
-			continue
+	WalkSteps(doc.Steps, func(_ string, _ int, s *Step) bool {
+		s.normalise()
+		used[s.ID] = true
+		return true
+	})
+	// Missing ids are s<n>, n counting steps through the tree in order
+	// (a flat document's step 3 is s3), skipping ids in use.
+	n, at := 0, 0
+	WalkSteps(doc.Steps, func(_ string, _ int, s *Step) bool {
+		at++
+		if s.ID != "" {
+			return true
 		}
-		n = max(n, i+1)
+		n = max(n, at)
 		for used["s"+strconv.Itoa(n)] {
 			n++
 		}
-		doc.Steps[i].ID = "s" + strconv.Itoa(n)
-		used[doc.Steps[i].ID] = true
-	}
+		s.ID = "s" + strconv.Itoa(n)
+		used[s.ID] = true
+		return true
+	})
 }
 
 func (s *Step) normalise() {
 	if len(s.Inputs) == 0 {
 		s.Inputs = nil
 	}
+	if len(s.Steps) == 0 {
+		s.Steps = nil
+	}
+	if len(s.Else) == 0 {
+		s.Else = nil
+	}
+	for _, c := range []*Condition{s.Condition, s.While} {
+		if c != nil && c.Target != nil {
+			c.Target.normalise()
+		}
+	}
 	if s.Target != nil {
-		if len(s.Target.Frame) == 0 {
-			s.Target.Frame = nil
-		}
-		if len(s.Target.Fingerprint) == 0 {
-			s.Target.Fingerprint = nil
-		}
-		if len(s.Target.Locators) == 0 {
-			s.Target.Locators = nil
-		}
+		s.Target.normalise()
+	}
+}
+
+func (t *Target) normalise() {
+	if len(t.Frame) == 0 {
+		t.Frame = nil
+	}
+	if len(t.Fingerprint) == 0 {
+		t.Fingerprint = nil
+	}
+	if len(t.Locators) == 0 {
+		t.Locators = nil
 	}
 }

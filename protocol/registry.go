@@ -16,7 +16,7 @@ type StepType struct {
 // description and timeoutMs are listed for every type; id and type are not.
 type Param struct {
 	Name        string   `json:"name"`
-	Type        string   `json:"type" enum:"string|number|boolean|target|enum|map|list|position"` // string, number, boolean, target, enum, map (string->string), list (of strings), position ({x, y})
+	Type        string   `json:"type" enum:"string|number|boolean|target|enum|map|list|position|condition|steps|items"` // string, number, boolean, target, enum, map (string->string), list (of strings), position ({x, y}); for blocks condition, steps and items (flow.go)
 	Required    bool     `json:"required"`
 	Description string   `json:"description"`
 	Values      []string `json:"values,omitempty"` // allowed values for enum, allowed items of a list
@@ -35,6 +35,11 @@ const (
 	ParamMap      = "map"
 	ParamList     = "list"
 	ParamPosition = "position"
+	// The parameters of block steps (flow.go): a Condition, a list of
+	// steps, a forEach's Items.
+	ParamCondition = "condition"
+	ParamSteps     = "steps"
+	ParamItems     = "items"
 )
 
 // Timeouts in milliseconds, and the number of steps a test may have.
@@ -242,7 +247,7 @@ func buildRegistry() []StepType {
 			Param{Name: "component", Type: ParamString, Required: true, Description: "the component's id, cmp_..."},
 			Param{Name: "version", Type: ParamNumber, Min: intp(1), Description: "the component version to run; the latest when absent"},
 			Param{Name: "inputs", Type: ParamMap, Description: "values for the component's variables, by name"}),
-	}, moreSteps(el)...)
+	}, append(moreSteps(el), flowSteps()...)...)
 }
 
 // moreSteps are the steps real suites need (DESIGN.md).

@@ -12,7 +12,7 @@ func TestRegistryTypes(t *testing.T) {
 		"waitFor", "screenshot", "setVariable", "script", "callComponent",
 		"dialog", "switchTab", "closeTab", "upload", "dragTo", "mouse", "goBack", "goForward", "reload",
 		"setViewport", "log", "assertChecked", "assertEnabled", "assertEditable", "assertAttribute",
-		"assertCount", "assertSelected", "assertVariable", "request"}
+		"assertCount", "assertSelected", "assertVariable", "request", "if", "repeat", "forEach"}
 	var got []string
 	for _, st := range Registry() {
 		got = append(got, st.Type)
@@ -36,9 +36,10 @@ func TestRegistryParams(t *testing.T) {
 		"assertEnabled": {"target"}, "assertEditable": {"target"}, "assertAttribute": {"target", "name", "expected"},
 		"assertCount": {"target", "expected"}, "assertSelected": {"target", "expected"},
 		"assertVariable": {"name", "expected"}, "request": {"url"},
+		"if": {"condition"}, "repeat": nil, "forEach": {"items"},
 	}
 	types := map[string]bool{ParamString: true, ParamNumber: true, ParamBoolean: true, ParamTarget: true, ParamEnum: true,
-		ParamMap: true, ParamList: true, ParamPosition: true}
+		ParamMap: true, ParamList: true, ParamPosition: true, ParamCondition: true, ParamSteps: true, ParamItems: true}
 	for _, st := range Registry() {
 		t.Run(st.Type, func(t *testing.T) {
 			if st.Description == "" {

@@ -8,7 +8,8 @@ var stepParams = []string{"url", "target", "value", "key", "expected", "match", 
 	"name", "fullPage", "code", "assign", "component", "version", "inputs",
 	"action", "text", "to", "index", "title", "files", "button", "modifiers", "position",
 	"width", "height", "message", "checked", "enabled", "editable", "by", "not", "soft",
-	"from", "attribute", "method", "headers", "body", "expectStatus"}
+	"from", "attribute", "method", "headers", "body", "expectStatus",
+	"condition", "steps", "else", "times", "while", "max", "items", "as"}
 
 // stepFieldTypes gives the JSON type of every step field, as its first
 // step type gives it; "to" and "expected" vary by type (see step_json.go)
@@ -104,7 +105,7 @@ func (s *Step) hasMore(name string) bool {
 	case "expectStatus":
 		return s.ExpectStatus != 0
 	}
-	return false
+	return s.hasFlow(name)
 }
 
 // str returns a string parameter's value ("" when unset or not a string).
@@ -154,6 +155,8 @@ func (s *Step) str(name string) string {
 		return s.Method
 	case "body":
 		return deref(s.Body)
+	case "as":
+		return s.As
 	}
 	return ""
 }

@@ -17,13 +17,10 @@ func (d Document) validate() []Issue {
 	d.validateHeader(&l)
 	validateVariables(&l, "variables", d.Variables, maxVariables)
 	validateData(&l, d.Data)
-	if len(d.Steps) > MaxSteps {
-		l.add("steps", CodeTooLong, "a test has at most %d steps, this one has %d", MaxSteps, len(d.Steps))
+	if n := CountSteps(d.Steps); n > MaxSteps {
+		l.add("steps", CodeTooLong, "a test has at most %d steps, counting those inside blocks; this one has %d", MaxSteps, n)
 	}
-	seen := map[string]int{}
-	for i, s := range d.Steps {
-		validateStep(&l, index("steps", i), s, i, seen)
-	}
+	validateSteps(&l, d.Steps)
 	return l
 }
 

@@ -38,6 +38,10 @@ func (s *Step) number(name string) int {
 		return s.ExpectStatus
 	case "timeoutMs":
 		return s.TimeoutMs
+	case "times":
+		p = s.Times
+	case "max":
+		p = s.Max
 	}
 	if p == nil {
 		return 0

@@ -14,8 +14,22 @@ var (
 	componentRe = regexp.MustCompile(`^cmp_[a-z0-9]+$`)
 )
 
-// validateStep checks one step at path p; seen maps ids to their index.
-func validateStep(l *issueList, p string, s Step, i int, seen map[string]int) {
+// validateSteps checks every step of a tree: ids are unique through it.
+func validateSteps(l *issueList, steps []Step) {
+	seen := map[string]string{}
+	WalkSteps(steps, func(p string, depth int, s *Step) bool {
+		if depth > MaxDepth {
+			l.add(p, CodeRange, "blocks may be nested at most %d deep", MaxDepth)
+			return false
+		}
+		validateStep(l, p, *s, seen)
+		return true
+	})
+}
+
+// validateStep checks one step at path p (not the steps of a block:
+// validateSteps walks to them); seen maps ids to their step's path.
+func validateStep(l *issueList, p string, s Step, seen map[string]string) {
 	switch {
 	case s.ID == "":
 		l.add(p+".id", CodeRequired, "id is required")
@@ -24,10 +38,10 @@ func validateStep(l *issueList, p string, s Step, i int, seen map[string]int) {
 	case !stepIDRe.MatchString(s.ID):
 		l.add(p+".id", CodeFormat, "a step id is letters, digits and _ . : -, not %q", clip(s.ID, 40))
 	}
-	if j, dup := seen[s.ID]; dup && s.ID != "" {
-		l.add(p+".id", CodeDuplicate, "step id %q is already used by steps[%d]", clip(s.ID, 64), j)
+	if other, dup := seen[s.ID]; dup && s.ID != "" {
+		l.add(p+".id", CodeDuplicate, "step id %q is already used by %s", clip(s.ID, 64), other)
 	} else if s.ID != "" {
-		seen[s.ID] = i
+		seen[s.ID] = p
 	}
 	if utf8.RuneCountInString(s.Description) > maxStepDescription {
 		l.add(p+".description", CodeTooLong, "a step description has at most %d characters", maxStepDescription)
@@ -88,6 +102,14 @@ func checkParam(l *issueList, p string, s *Step, param Param) {
 		checkList(l, path, s, param)
 	case ParamString:
 		checkStringParam(l, path, s, param)
+	case ParamCondition:
+		if param.Name == "while" {
+			validateCondition(l, path, s.While)
+		} else {
+			validateCondition(l, path, s.Condition)
+		}
+	case ParamItems:
+		checkItems(l, path, s)
 	}
 }
 
@@ -103,6 +125,8 @@ func checkStringParam(l *issueList, path string, s *Step, param Param) {
 		if !identRe.MatchString(v) || v == "secrets" || len(v) > maxStepIDLen {
 			l.add(path, CodeFormat, "%q is not a variable name: letters, digits and _, not starting with a digit", clip(v, 40))
 		}
+	case param.Name == "as":
+		checkVariableName(l, path, v)
 	case param.Name == "name" && s.Type == "assertVariable":
 		if !fieldRefRe.MatchString(v) || strings.HasPrefix(v, SecretPrefix) || v == "secrets" || len(v) > maxNameLen {
 			l.add(path, CodeFormat, "%q is not a variable name: letters, digits and _, then optionally .field parts such as answer.body.id", clip(v, 40))
@@ -165,6 +189,7 @@ func checkStepRules(l *issueList, p string, s *Step) {
 		}
 	}
 	checkMoreRules(l, p, s)
+	checkFlowRules(l, p, s)
 }
 
 // withoutRefs drops well-formed references, so a regular expression can
