@@ -219,3 +219,43 @@ func (s *Step) hasFlow(name string) bool {
 	}
 	return false
 }
+
+// AllSteps lists every step of a tree, parents before their steps.
+func AllSteps(steps []Step) []Step {
+	var out []Step
+	WalkSteps(steps, func(_ string, _ int, s *Step) bool { out = append(out, *s); return true })
+	return out
+}
+
+// CloneSteps copies a tree deep enough that changing a step, its steps
+// or its conditions in the copy leaves the original as it was.
+func CloneSteps(steps []Step) []Step {
+	if steps == nil {
+		return nil
+	}
+	out := make([]Step, len(steps))
+	for i, s := range steps {
+		if s.Condition != nil {
+			c := *s.Condition
+			s.Condition = &c
+		}
+		if s.While != nil {
+			c := *s.While
+			s.While = &c
+		}
+		s.Steps, s.Else = CloneSteps(s.Steps), CloneSteps(s.Else)
+		out[i] = s
+	}
+	return out
+}
+
+// Conditions are a step's conditions: an if's condition, a repeat's while.
+func (s *Step) Conditions() []*Condition {
+	var out []*Condition
+	for _, c := range []*Condition{s.Condition, s.While} {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}

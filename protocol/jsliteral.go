@@ -128,7 +128,7 @@ func init() {
 		this throw true try typeof var void while with yield let static implements interface package private
 		protected public await async arguments eval undefined NaN Infinity
 		page test expect process vars escapeRegExp String RegExp
-		context devices path tabs tabsSeen newTab findTab jsonAt answerOf specFiles console JSON`) {
+		context devices path tabs tabsSeen newTab findTab jsonAt answerOf specFiles console JSON listItems`) {
 		jsReserved[w] = true
 	}
 }

@@ -114,7 +114,12 @@ func newRenderer(d Document, hs *helperSet) *renderer {
 		taken[id] = true
 		r.idents[name] = id
 	}
-	for _, s := range append(append([]Step(nil), d.Steps...), hs.steps()...) {
+	for _, s := range AllSteps(append(append([]Step(nil), d.Steps...), hs.steps()...)) {
+		for _, c := range s.Conditions() {
+			if c.Kind == "value" && c.MatchOrDefault() == "contains" {
+				r.needsEscape = true
+			}
+		}
 		if s.Type == "assertValue" || s.Type == "assertUrl" || s.Type == "assertTitle" || s.Type == "assertAttribute" {
 			if s.MatchOrDefault() == "contains" && s.Expected != nil && len(References(*s.Expected)) > 0 {
 				r.needsEscape = true
@@ -146,7 +151,7 @@ func variableNames(d Document) []string {
 	for _, k := range sortedKeys(d.Variables) {
 		add(k)
 	}
-	for _, s := range d.Steps {
+	for _, s := range AllSteps(d.Steps) {
 		if s.Type == "setVariable" && s.Name != "" {
 			add(s.Name)
 		}
@@ -171,7 +176,7 @@ func documentTexts(d Document) []string {
 	for _, k := range sortedKeys(d.Variables) {
 		out = append(out, d.Variables[k])
 	}
-	for _, s := range d.Steps {
+	for _, s := range AllSteps(d.Steps) {
 		out = append(out, stepTexts(s)...)
 	}
 	return out
@@ -204,7 +209,7 @@ func jsIdent(name string) string {
 // declare writes the variable declarations; it reports whether it wrote any.
 func (r *renderer) declare(d Document) bool {
 	assigned := map[string]bool{}
-	for _, s := range append(append([]Step(nil), d.Steps...), r.helpers.steps()...) {
+	for _, s := range AllSteps(append(append([]Step(nil), d.Steps...), r.helpers.steps()...)) {
 		switch {
 		case s.Type == "setVariable" && s.Name != "":
 			assigned[s.Name] = true
@@ -221,8 +226,9 @@ func (r *renderer) declare(d Document) bool {
 	// Values of the environment first, as the test's variables may use them.
 	var env, set []string
 	seen := map[string]bool{}
+	loops := loopNames(d.Steps)
 	for _, n := range append(variableNames(d), r.extra...) {
-		if _, own := d.Variables[n]; own || seen[n] || strings.HasPrefix(n, SecretPrefix) {
+		if _, own := d.Variables[n]; own || seen[n] || strings.HasPrefix(n, SecretPrefix) || (loops[n] && !assigned[n]) {
 			continue
 		}
 		seen[n] = true

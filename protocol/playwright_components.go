@@ -55,7 +55,7 @@ func collectHelpers(d Document, lookup ComponentLookup) *helperSet {
 	visiting := map[helperKey]bool{}
 	var walk func(steps []Step)
 	walk = func(steps []Step) {
-		for _, s := range steps {
+		for _, s := range AllSteps(steps) {
 			if s.Type != "callComponent" || s.Component == "" {
 				continue
 			}

@@ -69,7 +69,10 @@ func runRendered(t *testing.T, node, script, text string) []call {
 	for _, r := range [][2]string{{"(s: string) =>", "(s) =>"}, {"(inputs: Record<string, string> = {})", "(inputs = {})"},
 		{"(json: string, ...path: string[])", "(json, ...path)"}, {"let v: any", "let v"}, {"(res: APIResponse)", "(res)"},
 		{"let body: unknown", "let body"}, {"(timeout: number)", "(timeout)"}, {"(ok: (p: Page) => Promise<boolean>, timeout: number)", "(ok, timeout)"},
-		{"if (Date.now() > end) throw new Error('no open tab matches');", "return page;"}} {
+		{"if (Date.now() > end) throw new Error('no open tab matches');", "return page;"},
+		{"(json: string): string[]", "(json)"}, {"const list: unknown", "const list"},
+		// A condition on an element holds: the fakes are not promises.
+		{".then(() => true, () => false)", ""}} {
 		js = strings.ReplaceAll(js, r[0], r[1])
 	}
 	path := filepath.Join(t.TempDir(), "t.mjs")

@@ -10,7 +10,7 @@ import (
 // its target's locator expression, "" when it has none.
 func (r *renderer) statement(s Step, loc string) {
 	value := r.str(deref(s.Value))
-	if r.suiteStatement(s, loc) {
+	if r.suiteStatement(s, loc) || r.flowStatement(s) {
 		return
 	}
 	switch s.Type {
@@ -299,13 +299,22 @@ func scriptBody(code string) (string, []string) {
 // page, and a reference that whoever looks for ${secrets.NAME} sees (the
 // hub sends a run only the secrets its document refers to that way).
 func ExplicitSecretRefs(d Document) Document {
-	steps := make([]Step, len(d.Steps))
-	for i, st := range d.Steps {
-		if st.Type == "script" && strings.Contains(st.Code, "vars.secrets.") {
-			st.Code = varsSecretRe.ReplaceAllString(st.Code, "${1}$${"+SecretPrefix+"${2}}")
+	explicit := func(code *string) {
+		if strings.Contains(*code, "vars.secrets.") {
+			*code = varsSecretRe.ReplaceAllString(*code, "${1}$${"+SecretPrefix+"${2}}")
 		}
-		steps[i] = st
 	}
-	d.Steps = steps
+	d.Steps = CloneSteps(d.Steps)
+	WalkSteps(d.Steps, func(_ string, _ int, st *Step) bool {
+		if st.Type == "script" {
+			explicit(&st.Code)
+		}
+		for _, c := range st.Conditions() {
+			if c.Kind == "script" {
+				explicit(&c.Code)
+			}
+		}
+		return true
+	})
 	return d
 }

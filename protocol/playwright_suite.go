@@ -33,12 +33,12 @@ func RenderPlaywrightOptions(d Document, opts PlaywrightOptions) string {
 
 // suiteNeeds says which shared pieces the steps need.
 type suiteNeeds struct {
-	context, newTab, findTab, request, jsonPath, files bool
+	context, newTab, findTab, request, jsonPath, files, listItems bool
 }
 
 func needsOf(steps []Step) suiteNeeds {
 	var n suiteNeeds
-	for _, s := range steps {
+	for _, s := range AllSteps(steps) {
 		switch s.Type {
 		case "switchTab":
 			n.context = true
@@ -50,6 +50,8 @@ func needsOf(steps []Step) suiteNeeds {
 			n.request = n.request || s.Assign != ""
 		case "upload":
 			n.files = true
+		case TypeForEach:
+			n.listItems = n.listItems || (s.Items != nil && s.Items.Ref != "")
 		case "assertVariable":
 			n.jsonPath = n.jsonPath || strings.Contains(s.Name, ".")
 		}
@@ -91,6 +93,15 @@ func (r *renderer) declareModuleHelpers() {
 		r.raw("  let v: any = JSON.parse(json);")
 		r.raw("  for (const k of path) v = v?.[k];")
 		r.raw("  return typeof v === 'string' ? v : JSON.stringify(v) ?? '';")
+		r.raw("};")
+		r.raw("")
+	}
+	if r.needs.listItems {
+		r.raw("// listItems reads a variable holding a JSON array, as forEach does: each item as text, objects as JSON.")
+		r.raw("const listItems = (json: string): string[] => {")
+		r.raw("  const list: unknown = JSON.parse(json);")
+		r.raw("  if (!Array.isArray(list)) throw new Error('forEach needs a JSON array, not ' + json.slice(0, 40));")
+		r.raw("  return list.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));")
 		r.raw("};")
 		r.raw("")
 	}
@@ -461,7 +472,19 @@ func stepTexts(s Step) []string {
 	for _, k := range sortedKeys(s.Headers) {
 		out = append(out, s.Headers[k])
 	}
-	for _, t := range []*Target{s.Target, s.ToTarget} {
+	targets := []*Target{s.Target, s.ToTarget}
+	for _, c := range s.Conditions() {
+		out = append(out, deref(c.Expected), c.Code)
+		if c.Name != "" {
+			out = append(out, "${"+c.Name+"}")
+		}
+		targets = append(targets, c.Target)
+	}
+	if s.Items != nil {
+		out = append(out, s.Items.Ref)
+		out = append(out, s.Items.List...)
+	}
+	for _, t := range targets {
 		if t != nil {
 			for _, l := range append(append([]Locator(nil), t.Frame...), t.Locators...) {
 				out = append(out, l.Value, l.Name)

@@ -23,7 +23,7 @@ func TestRenderPlaywright(t *testing.T) {
 			}
 			doc, _, issues := Parse(data)
 			wantIssues(t, issues)
-			for _, s := range doc.Steps {
+			for _, s := range AllSteps(doc.Steps) {
 				types[s.Type] = true
 			}
 			golden(t, strings.TrimSuffix(f, ".json")+".ts.golden", []byte(RenderPlaywright(doc)))
