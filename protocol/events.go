@@ -83,7 +83,12 @@ type Event struct {
 	StepType string `json:"type,omitempty"`
 	// Call, on step events of a step expanded from a component: the id of
 	// the test's callComponent step it came from.
-	Call       string   `json:"call,omitempty"`
+	Call string `json:"call,omitempty"`
+	// Iteration, on step events of a step inside loops: one 0-based
+	// number per enclosing loop, outermost first (docs/flow.md).
+	Iteration []int `json:"iteration,omitempty"`
+	// Branch, on an if's step.finished: then, else or none.
+	Branch     string   `json:"branch,omitempty" enum:"then|else|none"`
 	Status     string   `json:"status,omitempty"`
 	DurationMs *int64   `json:"durationMs,omitempty"`
 	Error      string   `json:"error,omitempty"`
@@ -130,6 +135,38 @@ type StepResult struct {
 	// asked for one (every step, or this failed one): the capture failed or
 	// did not answer in time. The run page shows it on the step.
 	ScreenshotError string `json:"screenshotError,omitempty"`
+	// Blocks (docs/flow.md): Iteration places a step inside loops; an if's
+	// result has the Branch it took and that branch's Steps, a loop's its
+	// Iterations.
+	Iteration  []int             `json:"iteration,omitempty"`
+	Branch     string            `json:"branch,omitempty" enum:"then|else|none"`
+	Steps      []StepResult      `json:"steps,omitempty"`
+	Iterations []IterationResult `json:"iterations,omitempty"`
+}
+
+// IterationResult is one iteration of a loop: its steps' results.
+type IterationResult struct {
+	Iteration int          `json:"iteration"`
+	Status    string       `json:"status" enum:"passed|failed|skipped"`
+	Steps     []StepResult `json:"steps"`
+}
+
+// AllResults lists a result tree's step results, parents before their
+// steps (the results of a run of a document without blocks, as they are).
+func AllResults(steps []StepResult) []StepResult {
+	var out []StepResult
+	var walk func([]StepResult)
+	walk = func(list []StepResult) {
+		for _, s := range list {
+			out = append(out, s)
+			walk(s.Steps)
+			for _, it := range s.Iterations {
+				walk(it.Steps)
+			}
+		}
+	}
+	walk(steps)
+	return out
 }
 
 // Box is where a step's target element was when the step last found it

@@ -34,13 +34,27 @@ func StepNumbers(calls []string) []string {
 	return out
 }
 
-// DocumentStepNumbers numbers the steps of an expanded document.
+// DocumentStepNumbers numbers the steps of an expanded document, by
+// their index in the pre-order walk of its tree (see WalkSteps): the
+// steps inside block 3 are 3.1, 3.2... (its then-steps first, then its
+// else-steps), and the steps of a call as StepNumbers says.
 func DocumentStepNumbers(steps []Step) []string {
-	calls := make([]string, len(steps))
-	for i, s := range steps {
-		calls[i] = s.Call
+	var out []string
+	var number func(steps []Step, prefix string)
+	number = func(steps []Step, prefix string) {
+		calls := make([]string, len(steps))
+		for i, s := range steps {
+			calls[i] = s.Call
+		}
+		for i, n := range StepNumbers(calls) {
+			out = append(out, prefix+n)
+			if s := steps[i]; IsBlock(s.Type) {
+				number(append(append([]Step(nil), s.Steps...), s.Else...), prefix+n+".")
+			}
+		}
 	}
-	return StepNumbers(calls)
+	number(steps, "")
+	return out
 }
 
 // ResultStepNumbers numbers step results by their index. They may be the

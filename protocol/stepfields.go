@@ -232,5 +232,8 @@ func (s Step) Timeout() int {
 	if s.Type == "navigate" {
 		return NavigateTimeoutMs
 	}
+	if IsBlock(s.Type) {
+		return ConditionWaitMs
+	}
 	return DefaultTimeoutMs
 }

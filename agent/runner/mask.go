@@ -134,16 +134,33 @@ func (m *masker) event(e protocol.Event) protocol.Event {
 // result masks every string field of r.
 func (m *masker) result(r protocol.RunResult) protocol.RunResult {
 	r.Error = m.String(r.Error)
-	steps := make([]protocol.StepResult, len(r.Steps))
-	for i, s := range r.Steps {
+	r.Steps = m.steps(r.Steps)
+	return r
+}
+
+// steps masks a result tree: the steps of blocks and iterations too.
+func (m *masker) steps(list []protocol.StepResult) []protocol.StepResult {
+	if list == nil {
+		return nil
+	}
+	steps := make([]protocol.StepResult, len(list))
+	for i, s := range list {
 		s.ID = m.String(s.ID)
 		s.Error = m.String(s.Error)
 		s.Screenshot = m.String(s.Screenshot)
 		s.ScreenshotError = m.String(s.ScreenshotError)
 		s.HealedBy = m.locator(s.HealedBy)
 		s.Used = m.used(s.Used)
+		s.Steps = m.steps(s.Steps)
+		if s.Iterations != nil {
+			its := make([]protocol.IterationResult, len(s.Iterations))
+			for j, it := range s.Iterations {
+				it.Steps = m.steps(it.Steps)
+				its[j] = it
+			}
+			s.Iterations = its
+		}
 		steps[i] = s
 	}
-	r.Steps = steps
-	return r
+	return steps
 }

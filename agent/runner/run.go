@@ -59,7 +59,11 @@ type run struct {
 	// by step, set when flush's barrier sends them (by any goroutine:
 	// shotMu guards them).
 	shotMu sync.Mutex
-	shots  map[int][2]string
+	shots  map[string][2]string // by shotKey
+
+	// iter is the iteration of each loop the running step is in,
+	// outermost first (flow.go); only the run's goroutine uses it.
+	iter []int
 	// shotDelay postpones every after-step capture (with the headless
 	// shell, its frame): tests prove with it that the next step's changes
 	// wait until what the screenshot shows is fixed.
@@ -69,7 +73,7 @@ type run struct {
 func (r *run) execute(parent context.Context) protocol.RunResult {
 	start := time.Now()
 	steps := r.job.Document.Steps
-	total := len(steps)
+	total := protocol.CountSteps(steps)
 	// Headed says whether a window is really shown, so the run page can
 	// tell a headed run on an agent without a display.
 	headed := r.job.Headed && r.b.opts.CanHead
@@ -91,30 +95,16 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 	} else {
 		defer r.close()
 	}
-	var soft []protocol.StepResult // soft assertions that failed, the run going on
-	for i, st := range steps {
-		if res.Status != protocol.RunPassed {
-			res.Steps = append(res.Steps, r.skip(i, st))
-			continue
-		}
-		sr := r.step(ctx, i, st)
-		res.Steps = append(res.Steps, sr)
-		if sr.Status == protocol.StepPassed {
-			res.Passed++
-			continue
-		}
-		if isSoft(st) && sr.Status == protocol.StepFailed && ctx.Err() == nil {
-			soft = append(soft, sr)
-			continue
-		}
-		res.Status, res.Error = r.outcome(ctx, sr)
-	}
-	if len(soft) > 0 && res.Status == protocol.RunPassed {
-		res.Status, res.Error = r.outcome(ctx, soft[0])
-		if len(soft) > 1 {
-			res.Error += fmt.Sprintf(" (and %d more soft assertions failed)", len(soft)-1)
+	f := &flow{res: &res}
+	res.Steps = r.runSteps(ctx, steps, 0, f)
+	if len(f.soft) > 0 && res.Status == protocol.RunPassed {
+		res.Status, res.Error = r.outcome(ctx, f.soft[0])
+		if len(f.soft) > 1 {
+			res.Error += fmt.Sprintf(" (and %d more soft assertions failed)", len(f.soft)-1)
 		}
 	}
+	res.Passed, res.Total = f.counts(total)
+	total = res.Total
 	r.flush()
 	r.drain(&res)
 	res.DurationMs = time.Since(start).Milliseconds()
@@ -135,7 +125,10 @@ func (r *run) outcome(ctx context.Context, sr protocol.StepResult) (string, stri
 	case ctx.Err() != nil:
 		return protocol.RunError, context.Cause(ctx).Error()
 	}
-	return protocol.RunFailed, fmt.Sprintf("step %s (%s, %s) failed: %s", r.number(sr.Index), sr.ID, sr.Type, sr.Error)
+	if sr.Branch != "" || sr.Iterations != nil {
+		return protocol.RunFailed, sr.Error // a block's error names the step inside it that failed
+	}
+	return protocol.RunFailed, fmt.Sprintf("step %s (%s, %s) failed%s: %s", r.number(sr.Index), sr.ID, sr.Type, iterationText(sr.Iteration), sr.Error)
 }
 
 // number is step i's number as the editor shows it (protocol.StepNumbers).
@@ -155,14 +148,7 @@ func (r *run) bound() time.Duration {
 	if r.b.opts.MaxRunTime > 0 {
 		return r.b.opts.MaxRunTime
 	}
-	d := time.Minute
-	for _, st := range r.job.Document.Steps {
-		d += time.Duration(st.Timeout()) * time.Millisecond
-		if st.Type == "wait" && st.Ms != nil {
-			d += time.Duration(*st.Ms) * time.Millisecond
-		}
-	}
-	return d
+	return time.Minute + stepsBound(r.job.Document.Steps)
 }
 
 // open gets the run its page: on the shared browser, or on a visible
@@ -222,12 +208,13 @@ func (r *run) close() {
 	}
 }
 
-// skip reports a step that did not run.
+// skip reports a step that did not run (a block as a whole).
 func (r *run) skip(i int, st protocol.Step) protocol.StepResult {
 	var zero int64
+	iter := r.iteration()
 	r.out.event(protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call,
-		Status: protocol.StepSkipped, DurationMs: &zero})
-	return protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Call: st.Call, Status: protocol.StepSkipped}
+		Iteration: iter, Status: protocol.StepSkipped, DurationMs: &zero})
+	return protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Call: st.Call, Iteration: iter, Status: protocol.StepSkipped}
 }
 
 // sess returns the run's page session bound to ctx.

@@ -153,12 +153,12 @@ func (r *run) flush() {
 	r.out.hold(func() {
 		<-p.done
 		i := p.res.Index
-		p.res.Screenshot, p.res.ScreenshotError = r.shotArtifact(p.ctx, i, fmt.Sprintf("step-%03d-%s", i+1, p.res.ID), false, p.data, p.err, true)
+		p.res.Screenshot, p.res.ScreenshotError = r.shotArtifact(p.ctx, i, fmt.Sprintf("step-%03d-%s%s", i+1, p.res.ID, iterationName(p.res.Iteration)), false, p.data, p.err, true)
 		r.shotMu.Lock()
 		if r.shots == nil {
-			r.shots = map[int][2]string{}
+			r.shots = map[string][2]string{}
 		}
-		r.shots[i] = [2]string{p.res.Screenshot, p.res.ScreenshotError}
+		r.shots[shotKey(i, p.res.Iteration)] = [2]string{p.res.Screenshot, p.res.ScreenshotError}
 		r.shotMu.Unlock()
 		r.out.eventNow(finishedEvent(p.res))
 		if held != nil {
@@ -179,11 +179,20 @@ func (r *run) drain(res *protocol.RunResult) {
 	r.out.pass()
 	r.shotMu.Lock()
 	defer r.shotMu.Unlock()
-	for i, shot := range r.shots {
-		if i < len(res.Steps) {
-			res.Steps[i].Screenshot, res.Steps[i].ScreenshotError = shot[0], shot[1]
+	var fill func([]protocol.StepResult)
+	fill = func(list []protocol.StepResult) {
+		for i := range list {
+			s := &list[i]
+			if shot, ok := r.shots[shotKey(s.Index, s.Iteration)]; ok {
+				s.Screenshot, s.ScreenshotError = shot[0], shot[1]
+			}
+			fill(s.Steps)
+			for j := range s.Iterations {
+				fill(s.Iterations[j].Steps)
+			}
 		}
 	}
+	fill(res.Steps)
 }
 
 // capture takes a PNG of the viewport, or of the whole page.

@@ -40,7 +40,8 @@ type stepFunc func(s *stepRun, ctx context.Context, st protocol.Step) error
 func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepResult {
 	defer r.current.Store(-1)
 	s := &stepRun{r: r, index: i, step: st, attempts: 1}
-	r.held = &protocol.Event{Kind: protocol.StepStarted, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call}
+	iter := r.iteration()
+	r.held = &protocol.Event{Kind: protocol.StepStarted, Index: &i, StepID: st.ID, StepType: st.Type, Call: st.Call, Iteration: iter}
 	if r.pending == nil {
 		r.flush()
 	}
@@ -54,7 +55,7 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 	if own {
 		r.probe(ctx)
 	}
-	res := protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Call: st.Call, Status: protocol.StepPassed,
+	res := protocol.StepResult{Index: i, ID: st.ID, Type: st.Type, Call: st.Call, Iteration: iter, Status: protocol.StepPassed,
 		DurationMs: time.Since(start).Milliseconds(), Attempts: s.attempts}
 	switch {
 	case err == nil:
@@ -76,7 +77,7 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 		switch {
 		case res.Status == protocol.StepFailed:
 			s.frame(ctx, true, s.settle(ctx))
-			res.Screenshot, res.ScreenshotError = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s-failure", i+1, st.ID), true)
+			res.Screenshot, res.ScreenshotError = r.screenshot(ctx, i, fmt.Sprintf("step-%03d-%s%s-failure", i+1, st.ID, iterationName(iter)), true)
 		case r.job.Screenshots && s.shot == "":
 			// The capture starts first; measuring the element changes
 			// nothing on the page, so it runs under the capture.
@@ -101,7 +102,7 @@ func (r *run) finished(res protocol.StepResult) { r.out.event(finishedEvent(res)
 func finishedEvent(res protocol.StepResult) protocol.Event {
 	i, d := res.Index, res.DurationMs
 	return protocol.Event{Kind: protocol.StepFinished, Index: &i, StepID: res.ID, StepType: res.Type, Call: res.Call,
-		Status: res.Status, DurationMs: &d, Error: res.Error, HealedBy: res.HealedBy, Screenshot: res.Screenshot,
+		Iteration: res.Iteration, Branch: res.Branch, Status: res.Status, DurationMs: &d, Error: res.Error, HealedBy: res.HealedBy, Screenshot: res.Screenshot,
 		Box: res.Box, Used: res.Used, ScreenshotError: res.ScreenshotError}
 }
 
@@ -217,7 +218,7 @@ func (s *stepRun) retry(err error) {
 	s.attempts++
 	s.lastRetry = now
 	i := s.index
-	s.r.out.event(protocol.Event{Kind: protocol.StepRetry, Index: &i, StepID: s.step.ID, StepType: s.step.Type, Call: s.step.Call,
+	s.r.out.event(protocol.Event{Kind: protocol.StepRetry, Index: &i, StepID: s.step.ID, StepType: s.step.Type, Call: s.step.Call, Iteration: s.r.iteration(),
 		Attempt: s.attempts, Error: err.Error()})
 }
 

@@ -160,7 +160,26 @@ func script(s *stepRun, ctx context.Context, st protocol.Step) error {
 	if st.Assign != "" && !identRe.MatchString(st.Assign) {
 		return permanent("invalid variable name %q in assign", st.Assign)
 	}
-	fn, refs := protocol.ScriptSource(st.Code)
+	res, err := s.runScript(ctx, st.Code)
+	if err != nil {
+		return err
+	}
+	v := scriptString(res)
+	if st.Assign != "" {
+		str := res.Type == proto.RuntimeRemoteObjectTypeString || res.Type == proto.RuntimeRemoteObjectTypeUndefined || v == ""
+		s.r.setVar(st.Assign, v, !str && json.Valid([]byte(v)))
+	}
+	if res.Type != proto.RuntimeRemoteObjectTypeUndefined {
+		s.use("result", v) // Try shows it as "Value"
+	}
+	return nil
+}
+
+// runScript runs code as the body of an async function in the page, its
+// references passed as vars (protocol.ScriptSource), and answers what it
+// returned.
+func (s *stepRun) runScript(ctx context.Context, code string) (*proto.RuntimeRemoteObject, error) {
+	fn, refs := protocol.ScriptSource(code)
 	// The code is the body of an async function, so it may await; the
 	// promise it returns is awaited (callOn), as the editor's Try does.
 	fn = "async " + fn
@@ -170,7 +189,7 @@ func script(s *stepRun, ctx context.Context, st protocol.Step) error {
 	for _, ref := range refs {
 		v, err := s.r.value(ref) // a missing field fails here, as in any other step
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if name, isSecret := strings.CutPrefix(ref, protocol.SecretPrefix); isSecret {
 			secrets[name] = v
@@ -194,26 +213,18 @@ func script(s *stepRun, ctx context.Context, st protocol.Step) error {
 	}
 	win, err := evalObject(ctx, s.r.tab.sess, "window")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	heard := s.hearConsole(ctx)
 	res, err := callOn(ctx, s.r.tab.sess, win.ObjectID, fn, true, vars)
 	heard()
 	if err != nil {
 		if _, ok := err.(*jsError); ok {
-			return permanent("the script threw: %v", err)
+			return nil, permanent("the script threw: %v", err)
 		}
-		return err
+		return nil, err
 	}
-	v := scriptString(res)
-	if st.Assign != "" {
-		str := res.Type == proto.RuntimeRemoteObjectTypeString || res.Type == proto.RuntimeRemoteObjectTypeUndefined || v == ""
-		s.r.setVar(st.Assign, v, !str && json.Valid([]byte(v)))
-	}
-	if res.Type != proto.RuntimeRemoteObjectTypeUndefined {
-		s.use("result", v) // Try shows it as "Value"
-	}
-	return nil
+	return res, nil
 }
 
 // scriptString turns a script's result into a variable's value.
