@@ -11,6 +11,7 @@ package api
 // gone, and saving them names the missing id (docs/files.md).
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -94,7 +95,8 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) {
 }
 
 // uploadFile stores the request body as a new file of the header's
-// project: 201 with its facts; 413 over MaxFileSize, 422 for a bad name.
+// project: 201 with its facts; 413 over MaxFileSize or the project's
+// quota, 422 for a bad name.
 func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) {
 	sc := headerScope(r)
 	if !allow(w, sc, access.AuthorTests) {
@@ -114,6 +116,11 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, codeUnavailable, "this hub keeps no files")
 		return
 	}
+	// Checked before reading when the length is known, and again as the
+	// row is stored (CreateFile), which counts the bytes that came.
+	if !s.fileRoom(w, r, sc.Project.ID, r.ContentLength) {
+		return
+	}
 	id := ids.New(artifacts.FileKind)
 	body := &countingReader{r: http.MaxBytesReader(w, r.Body, MaxFileSize), h: sha256.New()}
 	err := files.PutFile(r.Context(), id, body)
@@ -128,9 +135,15 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) {
 	}
 	f := store.File{ID: id, ProjectID: sc.Project.ID, Name: name, Size: body.n, SHA256: hex.EncodeToString(body.h.Sum(nil)),
 		ContentType: fileContentType(r.Header.Get("Content-Type"), name), CreatedByID: currentUserID(r), CreatedAt: s.Now().Truncate(time.Microsecond)}
-	if err := s.store.CreateFile(r.Context(), f); err != nil {
-		_ = files.DeleteFile(r.Context(), id)
-		s.internal(w, r, err)
+	if err := s.store.CreateFile(r.Context(), f, s.fileQuota()); err != nil {
+		_ = files.DeleteFile(context.WithoutCancel(r.Context()), id)
+		switch {
+		case asQuotaError(w, err):
+		case errors.Is(err, store.ErrNotFound): // the project was deleted meanwhile
+			writeError(w, http.StatusNotFound, codeNotFound, "the project is gone")
+		default:
+			s.internal(w, r, err)
+		}
 		return
 	}
 	u, _ := currentUser(r)
@@ -216,15 +229,16 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, f store.File)
 	http.ServeContent(w, r, "", f.CreatedAt, rd)
 }
 
-// deleteFile removes a file: its uploader, a Test Manager or an Admin.
+// deleteFile removes a file: its uploader, a Test Manager or an Admin
+// (mayDeleteFile).
 func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request) {
 	f, sc, ok := s.loadFile(w, r)
 	if !ok {
 		return
 	}
-	if f.CreatedByID != currentUserID(r) && !sc.can(access.ManageTests) {
+	if !mayDeleteFile(f, currentUserID(r), sc) {
 		writeError(w, http.StatusForbidden, codeForbidden, "your role in this project ("+string(sc.Role)+
-			") does not allow this: only the file's uploader, a Test Manager or an Admin may delete it")
+			") does not allow this: only the file's uploader (while they may upload files), a Test Manager or an Admin may delete it")
 		return
 	}
 	err := s.store.DeleteFile(r.Context(), f.ProjectID, f.ID)

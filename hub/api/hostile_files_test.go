@@ -75,4 +75,16 @@ func TestHostileFiles(t *testing.T) {
 			t.Errorf("%.40q: %d", q, st)
 		}
 	}
+	// A demoted uploader deletes their own file while they may upload
+	// (every role may today: mayDeleteFile holds the rule for a role that
+	// may not), and no longer anyone else's; one who left the
+	// organization deletes nothing, and learns nothing (404).
+	mine := o.members[access.TestManager].upload(o.project, "mine.txt", []byte("m")).want(t, 201).str("id")
+	theirs := o.members[access.Tester].upload(o.project, "theirs.txt", []byte("t")).want(t, 201).str("id")
+	owner.do("PUT", "/api/orgs/"+o.id+"/members/"+o.ids[access.TestManager], map[string]any{"role": access.Tester}).want(t, 200)
+	o.members[access.TestManager].do("DELETE", "/api/files/"+theirs, nil).want(t, 403)
+	o.members[access.TestManager].do("DELETE", "/api/files/"+mine, nil).want(t, 204)
+	owner.do("DELETE", "/api/orgs/"+o.id+"/members/"+o.ids[access.Tester], nil).want(t, 204)
+	o.members[access.Tester].do("DELETE", "/api/files/"+theirs, nil).want(t, 404)
+	owner.do("DELETE", "/api/files/"+theirs, nil).want(t, 204)
 }
