@@ -15,6 +15,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"hash"
 	"io"
 	"mime"
@@ -31,6 +32,7 @@ import (
 	"github.com/testautomation/ta/hub/artifacts"
 	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
 )
 
 const (
@@ -58,9 +60,12 @@ func toProjectFileJSON(f store.File) projectFileJSON {
 }
 
 // fileNameIssue says what is wrong with a file's name: it becomes the
-// name the page sees (and the agent's file name on disk), so it is one
-// plain name, no path.
+// name the page sees (and the agent's file name on disk, on any OS), so it
+// is one plain name, no path, that Windows can make too.
 func fileNameIssue(name string) string {
+	if msg := windowsNameIssue(name); msg != "" {
+		return msg
+	}
 	switch {
 	case name == "":
 		return "give the file a name with ?name="
@@ -72,6 +77,25 @@ func fileNameIssue(name string) string {
 		return "a file name may not be . or .."
 	case utf8.RuneCountInString(name) > maxFileName:
 		return "a file name is at most 255 characters"
+	}
+	return ""
+}
+
+// windowsNameIssue refuses what Windows cannot make a file of; an agent
+// there could not write the file for the page.
+func windowsNameIssue(name string) string {
+	if i := strings.IndexAny(name, protocol.WindowsForbidden); i >= 0 {
+		return fmt.Sprintf("a file name may not contain %q: Windows cannot make such a file (none of %s)", string(name[i]), protocol.WindowsForbidden)
+	}
+	if name == "." || name == ".." {
+		return "" // said below
+	}
+	if strings.HasSuffix(name, ".") || strings.HasSuffix(name, " ") {
+		return "a file name may not end with a dot or a space: Windows drops them"
+	}
+	if protocol.WindowsReserved(name) {
+		stem, _, _ := strings.Cut(name, ".")
+		return fmt.Sprintf("%q is a device name on Windows: a file may not be called that, with or without an extension", strings.TrimRight(stem, " "))
 	}
 	return ""
 }

@@ -47,7 +47,7 @@ func TestFilesQuota(t *testing.T) {
 		t.Errorf("stored after the refusals: %v", left)
 	}
 	tester.upload(o.project, "c.bin", make([]byte, 400)).want(t, 201) // exactly the quota
-	tester.upload(o.project, "d.bin", nil).want(t, 201)                 // nothing more is nothing more
+	tester.upload(o.project, "d.bin", nil).want(t, 201)               // nothing more is nothing more
 	tester.upload(o.project, "e.bin", []byte("x")).want(t, 413)
 	tester.do("DELETE", "/api/files/"+first, nil).want(t, 204)
 	tester.upload(o.project, "b.bin", make([]byte, 500)).want(t, 201)

@@ -18,7 +18,8 @@ func TestHostileFiles(t *testing.T) {
 	o, other := h.org(t), h.org(t)
 	owner := o.owner
 	for _, name := range []string{"\x00", "a\x00.pdf", "../../etc/passwd", `..\..\boot.ini`, "/abs", "C:\\x", "\u200b", "a\u2028b",
-		"\xff\xfe", strings.Repeat("é", 300), "tab\there", "new\nline", "\u202egpj.exe"} {
+		"\xff\xfe", strings.Repeat("é", 300), "tab\there", "new\nline", "\u202egpj.exe",
+		"con", "NUL.txt", "lpt1.pdf", "a<b", "a>b", `"q"`, "a|b", "a?b", "a*b", "trail.", "trail ", "CON .txt"} {
 		owner.do("POST", "/api/files?name="+url.QueryEscape(name), "x", "Content-Type", "application/octet-stream", ProjectHeader, o.project).want(t, 422)
 	}
 	for _, q := range []string{"?name=a&name=b", "?name=%ZZ", "?name=" + strings.Repeat("a", 4000)} {
