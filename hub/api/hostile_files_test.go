@@ -1,8 +1,13 @@
 package api
 
 import (
+	"bytes"
+	"io"
+	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/testautomation/ta/hub/access"
@@ -88,4 +93,46 @@ func TestHostileFiles(t *testing.T) {
 	owner.do("DELETE", "/api/orgs/"+o.id+"/members/"+o.ids[access.Tester], nil).want(t, 204)
 	o.members[access.Tester].do("DELETE", "/api/files/"+theirs, nil).want(t, 404)
 	owner.do("DELETE", "/api/files/"+theirs, nil).want(t, 204)
+}
+
+// TestHostileFilesQuota: uploads that try to pass the project's quota
+// together, streamed without a length so that none is refused before its
+// bytes came, keep no more than the quota, and leave no bytes behind
+// that have no row.
+func TestHostileFilesQuota(t *testing.T) {
+	h := newHarness(t)
+	h.quota = 100
+	h.restart(t)
+	o := h.org(t)
+	o.owner.upload(o.project, "first.bin", make([]byte, 60)).want(t, 201)
+	var wg sync.WaitGroup
+	codes := make([]int, 10)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("POST", h.srv.URL+"/api/files?name=n.bin", io.MultiReader(bytes.NewReader(make([]byte, 20))))
+			req.Header.Set("Content-Type", "application/octet-stream")
+			req.Header.Set(ProjectHeader, o.project)
+			resp, err := o.owner.http.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if codes[i] = resp.StatusCode; resp.StatusCode == 413 && !strings.Contains(string(body), `"quota_exceeded"`) {
+				t.Errorf("refusal: %s", body)
+			}
+		}()
+	}
+	wg.Wait()
+	slices.Sort(codes)
+	if !slices.Equal(codes, []int{201, 201, 413, 413, 413, 413, 413, 413, 413, 413}) {
+		t.Errorf("streamed uploads at once: %v", codes)
+	}
+	listed := o.owner.projectDo(o.project, "GET", "/api/files", nil).want(t, 200).json()["files"].([]any)
+	if stored := storedFiles(t, h); len(listed) != 3 || len(stored) != 3 {
+		t.Errorf("%d files listed, %d stored, want 3 and 3", len(listed), len(stored))
+	}
 }
