@@ -234,20 +234,20 @@ func TestParseConfigLimitsAndOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Limits != netlimit.Defaults || c.Origin != "" || c.RegisterLimit != 0 {
-		t.Errorf("defaults: limits %+v, origin %q, registrations %d", c.Limits, c.Origin, c.RegisterLimit)
+	if c.Limits != netlimit.Defaults || c.Origin != "" || c.RegisterLimit != 0 || c.FilesMB != 1024 {
+		t.Errorf("defaults: limits %+v, origin %q, registrations %d, files %d MiB", c.Limits, c.Origin, c.RegisterLimit, c.FilesMB)
 	}
 	env["HUB_MAX_CONNS"], env["HUB_MAX_CONNS_PER_ADDR"], env["HUB_BASE_URL"] = "100", "0", "https://tests.example.com/"
-	env["HUB_REGISTER_PER_ADDR"] = "50"
+	env["HUB_REGISTER_PER_ADDR"], env["HUB_FILES_PER_PROJECT_MB"] = "50", "200"
 	c, err = parseConfig(nil, getenv, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Limits.MaxConns != 100 || c.Limits.MaxConnsPerAddr != 0 || c.Origin != "https://tests.example.com" || c.RegisterLimit != 50 {
+	if c.Limits.MaxConns != 100 || c.Limits.MaxConnsPerAddr != 0 || c.Origin != "https://tests.example.com" || c.RegisterLimit != 50 || c.FilesMB != 200 {
 		t.Errorf("from environment: limits %+v, origin %q, registrations %d", c.Limits, c.Origin, c.RegisterLimit)
 	}
 	for k, v := range map[string]string{"HUB_MAX_CONNS": "0", "HUB_MAX_CONNS_PER_ADDR": "-1", "HUB_BASE_URL": "tests.example.com",
-		"HUB_REGISTER_PER_ADDR": "0"} {
+		"HUB_REGISTER_PER_ADDR": "0", "HUB_FILES_PER_PROJECT_MB": "0"} {
 		bad := map[string]string{k: v}
 		if _, err := parseConfig(nil, func(k string) string { return bad[k] }, io.Discard); err == nil {
 			t.Errorf("%s=%s was accepted", k, v)

@@ -120,6 +120,7 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 		Downloads: dl,
 		Metrics:   m, MetricsAllow: cfg.MetricsAllow,
 		RegisterPerAddress: cfg.RegisterLimit,
+		FileQuota:          int64(cfg.FilesMB) << 20,
 	})
 	if err != nil {
 		return nil, nil, nil, err

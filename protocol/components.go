@@ -2,84 +2,67 @@ package protocol
 
 import (
 	"encoding/json"
-	"maps"
 	"strings"
 )
 
 // WithInputs returns a copy of s, a step inside a component, with each
 // ${name} whose name is in values replaced by that value: in every text
-// field, locator, fingerprint and nested call input. Other references
-// (test and environment variables, secrets) stay for the runner. In script
-// code, where ${name} is an expression (vars.name, see ScriptSource), the
-// reference becomes an expression of the same value: a string literal, or
-// a concatenation when the value itself holds references.
+// of the step (its parameters, locators, fingerprints, headers, nested
+// call inputs), whatever its type. Other references (test and environment
+// variables, secrets) stay for the runner. In script code, where ${name}
+// is an expression (vars.name, see ScriptSource), the reference becomes an
+// expression of the same value: a string literal, or a concatenation when
+// the value itself holds references.
+//
+// It works on the step's JSON, so a parameter added later is filled in
+// too without being listed here.
 func (s Step) WithInputs(values map[string]string) Step {
-	if len(values) == 0 {
-		return s.clone()
+	data, err := json.Marshal(s)
+	if err != nil {
+		return s
 	}
-	lookup := func(ref string) (string, bool) {
-		v, ok := values[ref]
-		return v, ok
+	var tree any
+	if json.Unmarshal(data, &tree) != nil {
+		return s
 	}
-	sub := func(t string) string { return Interpolate(t, lookup) }
-	out := s.clone()
-	out.Description = sub(s.Description)
-	out.URL = sub(s.URL)
-	out.Key = sub(s.Key)
-	out.Name = sub(s.Name)
-	out.Assign = sub(s.Assign)
-	if s.Value != nil {
-		out.Value = Ptr(sub(*s.Value))
+	if len(values) > 0 {
+		tree = withInputs(tree, "", values)
 	}
-	if s.Expected != nil {
-		out.Expected = Ptr(sub(*s.Expected))
+	if data, err = json.Marshal(tree); err != nil {
+		return s
 	}
-	if s.Code != "" {
-		out.Code = codeWithInputs(s.Code, values)
-	}
-	for k, v := range s.Inputs {
-		out.Inputs[k] = sub(v)
-	}
-	if s.Target != nil {
-		for i := range out.Target.Locators {
-			out.Target.Locators[i].Value = sub(out.Target.Locators[i].Value)
-			out.Target.Locators[i].Name = sub(out.Target.Locators[i].Name)
-		}
-		for i := range out.Target.Frame {
-			out.Target.Frame[i].Value = sub(out.Target.Frame[i].Value)
-			out.Target.Frame[i].Name = sub(out.Target.Frame[i].Name)
-		}
-		for k, v := range out.Target.Fingerprint {
-			out.Target.Fingerprint[k] = sub(v)
-		}
+	var out Step
+	if json.Unmarshal(data, &out) != nil {
+		return s
 	}
 	return out
 }
 
-// clone copies s deeply enough that changing the copy's pointers, maps
-// and locators leaves s alone.
-func (s Step) clone() Step {
-	c := s
-	if s.Value != nil {
-		c.Value = Ptr(*s.Value)
+// withInputs fills inputs into the strings of a step's JSON; key is the
+// member v is the value of.
+func withInputs(v any, key string, values map[string]string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = withInputs(e, k, values)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = withInputs(e, key, values)
+		}
+	case string:
+		switch key {
+		case "id", "type", "component", "call":
+			return x // names, not texts
+		case "code":
+			return codeWithInputs(x, values)
+		}
+		return Interpolate(x, func(ref string) (string, bool) {
+			v, ok := values[ref]
+			return v, ok
+		})
 	}
-	if s.Expected != nil {
-		c.Expected = Ptr(*s.Expected)
-	}
-	if s.Ms != nil {
-		c.Ms = Ptr(*s.Ms)
-	}
-	if s.Inputs != nil {
-		c.Inputs = maps.Clone(s.Inputs)
-	}
-	if s.Target != nil {
-		t := *s.Target
-		t.Locators = append([]Locator(nil), s.Target.Locators...)
-		t.Frame = append([]Locator(nil), s.Target.Frame...)
-		t.Fingerprint = maps.Clone(s.Target.Fingerprint)
-		c.Target = &t
-	}
-	return c
+	return v
 }
 
 func codeWithInputs(code string, values map[string]string) string {

@@ -279,6 +279,7 @@ const alreadyConnectedBackoff = 10 * time.Second
 // Run keeps the agent connected until ctx ends.
 func (c *Client) Run(ctx context.Context) error {
 	c.ownerOnly()
+	c.sweepStaleFiles()
 	backoff := c.cfg.MinBackoff
 	for {
 		c.setState(func(s *State) { s.Phase = "connecting" })

@@ -14,12 +14,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/testautomation/ta/protocol"
 )
 
 // maxFile bounds a project file the agent takes (the hub's limit).
@@ -154,17 +155,24 @@ func fetchRefused(id string, resp *http.Response) error {
 	return fmt.Errorf("the hub refused the file %s: %s", id, body.Error)
 }
 
-// safeFileName is name as one plain file name: no folders, no control
-// characters, not . or ..; the id when nothing usable is left.
+// safeFileName is name as one plain file name that every OS can make:
+// no folders, no control characters, none of Windows' forbidden
+// characters (each becomes _), no trailing dots or spaces, not one of
+// Windows' device names (those get a leading _), not . or ..; the id when
+// nothing usable is left. The hub refuses such names now; files uploaded
+// before it did still reach pages, under a sensible name.
 func safeFileName(name, id string) string {
 	name = strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' && runtime.GOOS == "windows" || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+		if r == '/' || r == '\\' || strings.ContainsRune(protocol.WindowsForbidden, r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			return '_'
 		}
 		return r
 	}, name)
-	name = strings.TrimSpace(name)
-	if !utf8.ValidString(name) || name == "" || name == "." || name == ".." || len(name) > 255 {
+	name = strings.TrimRight(strings.TrimSpace(name), ". ")
+	if protocol.WindowsReserved(name) {
+		name = "_" + name
+	}
+	if !utf8.ValidString(name) || name == "" || len(name) > 255 {
 		return id
 	}
 	return name

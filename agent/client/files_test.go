@@ -91,3 +91,41 @@ func TestRunFiles(t *testing.T) {
 		t.Errorf("the run's files were left at %s", dir)
 	}
 }
+
+// TestSafeFileName: a name the hub gives (possibly uploaded before the hub
+// refused names Windows cannot make) becomes one plain name every OS can
+// make, as close to the original as that allows.
+func TestSafeFileName(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		{"report.pdf", "report.pdf"},
+		{"Quarterly report (final).pdf", "Quarterly report (final).pdf"},
+		{"报告.pdf", "报告.pdf"},
+		{"../../.bashrc", ".._.._.bashrc"},
+		{`a\b.txt`, "a_b.txt"},
+		{"C:report.pdf", "C_report.pdf"},
+		{`<say> "hi" | why? *.txt`, `_say_ _hi_ _ why_ _.txt`},
+		{"report.", "report"},
+		{"report.pdf . ", "report.pdf"},
+		{"  spaced.txt  ", "spaced.txt"},
+		{"CON", "_CON"},
+		{"con.txt", "_con.txt"},
+		{"Nul.tar.gz", "_Nul.tar.gz"},
+		{"AUX .pdf", "_AUX .pdf"},
+		{"lpt9", "_lpt9"},
+		{"COM1.", "_COM1"},
+		{"CONSOLE.txt", "CONSOLE.txt"},
+		{"COM10.txt", "COM10.txt"},
+		{"tab\there", "tab_here"},
+		{"rtl\u202etxt.exe", "rtl_txt.exe"},
+		{".", "fil_id"},
+		{"..", "fil_id"},
+		{"...", "fil_id"},
+		{" . ", "fil_id"},
+		{"", "fil_id"},
+		{strings.Repeat("n", 256), "fil_id"},
+	} {
+		if got := safeFileName(c.name, "fil_id"); got != c.want {
+			t.Errorf("safeFileName(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -11,9 +11,11 @@ package api
 // gone, and saving them names the missing id (docs/files.md).
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"hash"
 	"io"
 	"mime"
@@ -30,6 +32,7 @@ import (
 	"github.com/testautomation/ta/hub/artifacts"
 	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
 )
 
 const (
@@ -57,9 +60,12 @@ func toProjectFileJSON(f store.File) projectFileJSON {
 }
 
 // fileNameIssue says what is wrong with a file's name: it becomes the
-// name the page sees (and the agent's file name on disk), so it is one
-// plain name, no path.
+// name the page sees (and the agent's file name on disk, on any OS), so it
+// is one plain name, no path, that Windows can make too.
 func fileNameIssue(name string) string {
+	if msg := windowsNameIssue(name); msg != "" {
+		return msg
+	}
 	switch {
 	case name == "":
 		return "give the file a name with ?name="
@@ -71,6 +77,25 @@ func fileNameIssue(name string) string {
 		return "a file name may not be . or .."
 	case utf8.RuneCountInString(name) > maxFileName:
 		return "a file name is at most 255 characters"
+	}
+	return ""
+}
+
+// windowsNameIssue refuses what Windows cannot make a file of; an agent
+// there could not write the file for the page.
+func windowsNameIssue(name string) string {
+	if i := strings.IndexAny(name, protocol.WindowsForbidden); i >= 0 {
+		return fmt.Sprintf("a file name may not contain %q: Windows cannot make such a file (none of %s)", string(name[i]), protocol.WindowsForbidden)
+	}
+	if name == "." || name == ".." {
+		return "" // said below
+	}
+	if strings.HasSuffix(name, ".") || strings.HasSuffix(name, " ") {
+		return "a file name may not end with a dot or a space: Windows drops them"
+	}
+	if protocol.WindowsReserved(name) {
+		stem, _, _ := strings.Cut(name, ".")
+		return fmt.Sprintf("%q is a device name on Windows: a file may not be called that, with or without an extension", strings.TrimRight(stem, " "))
 	}
 	return ""
 }
@@ -94,7 +119,8 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) {
 }
 
 // uploadFile stores the request body as a new file of the header's
-// project: 201 with its facts; 413 over MaxFileSize, 422 for a bad name.
+// project: 201 with its facts; 413 over MaxFileSize or the project's
+// quota, 422 for a bad name.
 func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) {
 	sc := headerScope(r)
 	if !allow(w, sc, access.AuthorTests) {
@@ -114,6 +140,11 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, codeUnavailable, "this hub keeps no files")
 		return
 	}
+	// Checked before reading when the length is known, and again as the
+	// row is stored (CreateFile), which counts the bytes that came.
+	if !s.fileRoom(w, r, sc.Project.ID, r.ContentLength) {
+		return
+	}
 	id := ids.New(artifacts.FileKind)
 	body := &countingReader{r: http.MaxBytesReader(w, r.Body, MaxFileSize), h: sha256.New()}
 	err := files.PutFile(r.Context(), id, body)
@@ -128,9 +159,15 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) {
 	}
 	f := store.File{ID: id, ProjectID: sc.Project.ID, Name: name, Size: body.n, SHA256: hex.EncodeToString(body.h.Sum(nil)),
 		ContentType: fileContentType(r.Header.Get("Content-Type"), name), CreatedByID: currentUserID(r), CreatedAt: s.Now().Truncate(time.Microsecond)}
-	if err := s.store.CreateFile(r.Context(), f); err != nil {
-		_ = files.DeleteFile(r.Context(), id)
-		s.internal(w, r, err)
+	if err := s.store.CreateFile(r.Context(), f, s.fileQuota()); err != nil {
+		_ = files.DeleteFile(context.WithoutCancel(r.Context()), id)
+		switch {
+		case asQuotaError(w, err):
+		case errors.Is(err, store.ErrNotFound): // the project was deleted meanwhile
+			writeError(w, http.StatusNotFound, codeNotFound, "the project is gone")
+		default:
+			s.internal(w, r, err)
+		}
 		return
 	}
 	u, _ := currentUser(r)
@@ -216,15 +253,16 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, f store.File)
 	http.ServeContent(w, r, "", f.CreatedAt, rd)
 }
 
-// deleteFile removes a file: its uploader, a Test Manager or an Admin.
+// deleteFile removes a file: its uploader, a Test Manager or an Admin
+// (mayDeleteFile).
 func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request) {
 	f, sc, ok := s.loadFile(w, r)
 	if !ok {
 		return
 	}
-	if f.CreatedByID != currentUserID(r) && !sc.can(access.ManageTests) {
+	if !mayDeleteFile(f, currentUserID(r), sc) {
 		writeError(w, http.StatusForbidden, codeForbidden, "your role in this project ("+string(sc.Role)+
-			") does not allow this: only the file's uploader, a Test Manager or an Admin may delete it")
+			") does not allow this: only the file's uploader (while they may upload files), a Test Manager or an Admin may delete it")
 		return
 	}
 	err := s.store.DeleteFile(r.Context(), f.ProjectID, f.ID)

@@ -166,7 +166,9 @@ func (s *Server) answerOffer(w http.ResponseWriter, r *http.Request) {
 	f, err := s.keepOffered(r, project, offer)
 	if err != nil {
 		s.authoring.SettleOffer(id, offerID, "")
-		s.internal(w, r, err)
+		if !asQuotaError(w, err) {
+			s.internal(w, r, err)
+		}
 		return
 	}
 	s.authoring.SettleOffer(id, offerID, f.ID)
@@ -187,7 +189,7 @@ func (s *Server) keepOffered(r *http.Request, projectID string, o authoring.Offe
 	sum := sha256.Sum256(o.Data)
 	f := store.File{ID: id, ProjectID: projectID, Name: o.Name, Size: int64(len(o.Data)), SHA256: hex.EncodeToString(sum[:]),
 		ContentType: fileContentType("", o.Name), CreatedByID: currentUserID(r), CreatedAt: s.Now().Truncate(time.Microsecond)}
-	if err := s.store.CreateFile(r.Context(), f); err != nil {
+	if err := s.store.CreateFile(r.Context(), f, s.fileQuota()); err != nil {
 		_ = files.DeleteFile(r.Context(), id)
 		return store.File{}, err
 	}

@@ -65,6 +65,7 @@ type harness struct {
 	stall    time.Duration   // dispatch.Config.Stall; 0 takes the default
 	metrics  *metrics.Metrics
 	allow    []netip.Prefix // Config.MetricsAllow
+	quota    int64          // Config.FileQuota; 0 takes the default
 }
 
 func newHarness(t testing.TB) *harness { return newHarnessOn(t, dbtest.Pool(t)) }
@@ -118,6 +119,7 @@ func (h *harness) handler(t testing.TB) http.Handler {
 		Dispatch:  h.dispatch,
 		Artifacts: arts,
 		Metrics:   h.metrics, MetricsAllow: h.allow,
+		FileQuota: h.quota,
 		// Tests register many accounts from 127.0.0.1; limits_test.go
 		// lowers it to test the limit itself.
 		RegisterPerAddress: 1000,

@@ -1,8 +1,13 @@
 package api
 
 import (
+	"bytes"
+	"io"
+	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/testautomation/ta/hub/access"
@@ -18,7 +23,8 @@ func TestHostileFiles(t *testing.T) {
 	o, other := h.org(t), h.org(t)
 	owner := o.owner
 	for _, name := range []string{"\x00", "a\x00.pdf", "../../etc/passwd", `..\..\boot.ini`, "/abs", "C:\\x", "\u200b", "a\u2028b",
-		"\xff\xfe", strings.Repeat("é", 300), "tab\there", "new\nline", "\u202egpj.exe"} {
+		"\xff\xfe", strings.Repeat("é", 300), "tab\there", "new\nline", "\u202egpj.exe",
+		"con", "NUL.txt", "lpt1.pdf", "a<b", "a>b", `"q"`, "a|b", "a?b", "a*b", "trail.", "trail ", "CON .txt"} {
 		owner.do("POST", "/api/files?name="+url.QueryEscape(name), "x", "Content-Type", "application/octet-stream", ProjectHeader, o.project).want(t, 422)
 	}
 	for _, q := range []string{"?name=a&name=b", "?name=%ZZ", "?name=" + strings.Repeat("a", 4000)} {
@@ -74,5 +80,59 @@ func TestHostileFiles(t *testing.T) {
 		if st, _ := agentGet(t, h, "/api/agent/files/"+id+q, "Agent "+token); st != 404 {
 			t.Errorf("%.40q: %d", q, st)
 		}
+	}
+	// A demoted uploader deletes their own file while they may upload
+	// (every role may today: mayDeleteFile holds the rule for a role that
+	// may not), and no longer anyone else's; one who left the
+	// organization deletes nothing, and learns nothing (404).
+	mine := o.members[access.TestManager].upload(o.project, "mine.txt", []byte("m")).want(t, 201).str("id")
+	theirs := o.members[access.Tester].upload(o.project, "theirs.txt", []byte("t")).want(t, 201).str("id")
+	owner.do("PUT", "/api/orgs/"+o.id+"/members/"+o.ids[access.TestManager], map[string]any{"role": access.Tester}).want(t, 200)
+	o.members[access.TestManager].do("DELETE", "/api/files/"+theirs, nil).want(t, 403)
+	o.members[access.TestManager].do("DELETE", "/api/files/"+mine, nil).want(t, 204)
+	owner.do("DELETE", "/api/orgs/"+o.id+"/members/"+o.ids[access.Tester], nil).want(t, 204)
+	o.members[access.Tester].do("DELETE", "/api/files/"+theirs, nil).want(t, 404)
+	owner.do("DELETE", "/api/files/"+theirs, nil).want(t, 204)
+}
+
+// TestHostileFilesQuota: uploads that try to pass the project's quota
+// together, streamed without a length so that none is refused before its
+// bytes came, keep no more than the quota, and leave no bytes behind
+// that have no row.
+func TestHostileFilesQuota(t *testing.T) {
+	h := newHarness(t)
+	h.quota = 100
+	h.restart(t)
+	o := h.org(t)
+	o.owner.upload(o.project, "first.bin", make([]byte, 60)).want(t, 201)
+	var wg sync.WaitGroup
+	codes := make([]int, 10)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("POST", h.srv.URL+"/api/files?name=n.bin", io.MultiReader(bytes.NewReader(make([]byte, 20))))
+			req.Header.Set("Content-Type", "application/octet-stream")
+			req.Header.Set(ProjectHeader, o.project)
+			resp, err := o.owner.http.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if codes[i] = resp.StatusCode; resp.StatusCode == 413 && !strings.Contains(string(body), `"quota_exceeded"`) {
+				t.Errorf("refusal: %s", body)
+			}
+		}()
+	}
+	wg.Wait()
+	slices.Sort(codes)
+	if !slices.Equal(codes, []int{201, 201, 413, 413, 413, 413, 413, 413, 413, 413}) {
+		t.Errorf("streamed uploads at once: %v", codes)
+	}
+	listed := o.owner.projectDo(o.project, "GET", "/api/files", nil).want(t, 200).json()["files"].([]any)
+	if stored := storedFiles(t, h); len(listed) != 3 || len(stored) != 3 {
+		t.Errorf("%d files listed, %d stored, want 3 and 3", len(listed), len(stored))
 	}
 }

@@ -124,10 +124,12 @@ func (s *Server) deleteOrg(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.store.DeleteOrg(r.Context(), org.ID); err != nil {
+	fileIDs, err := s.store.DeleteOrg(r.Context(), org.ID)
+	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
+	s.dropFileContents(r.Context(), fileIDs)
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -48,10 +48,12 @@ func (s *Server) deleteProject(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.store.DeleteProject(r.Context(), sc.Project.ID); err != nil {
+	fileIDs, err := s.store.DeleteProject(r.Context(), sc.Project.ID)
+	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
+	s.dropFileContents(r.Context(), fileIDs)
 	w.WriteHeader(http.StatusNoContent)
 }
 

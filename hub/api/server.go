@@ -45,6 +45,9 @@ type Config struct {
 	// configured (POST /api/language/generate answers 503).
 	Language  *language.Generator
 	Artifacts artifacts.Store // run artifacts
+	// FileQuota is the bytes one project's files may take
+	// (HUB_FILES_PER_PROJECT_MB); 0: DefaultFileQuota, 1 GiB.
+	FileQuota int64
 	// Downloads are the agent installers GET /api/agent/download serves;
 	// nil: none.
 	Downloads *downloads.Dir

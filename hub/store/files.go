@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -32,15 +33,61 @@ func scanFile(row pgx.Row) (File, error) {
 	return f, err
 }
 
-// CreateFile stores a file's row (its bytes are stored first).
-func (s *Store) CreateFile(ctx context.Context, f File) error {
+// QuotaError is a file refused because its project's files would take
+// more than the quota with it.
+type QuotaError struct {
+	Used  int64 // bytes the project's files take now
+	Limit int64 // the quota, bytes
+}
+
+func (e *QuotaError) Error() string {
+	return fmt.Sprintf("the project's files take %d bytes of %d", e.Used, e.Limit)
+}
+
+// FilesSize is the bytes a project's files take.
+func (s *Store) FilesSize(ctx context.Context, projectID string) (int64, error) {
+	var n int64
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(sum(size), 0) FROM files WHERE project_id = $1`, projectID).Scan(&n)
+	return n, err
+}
+
+// CreateFile stores a file's row (its bytes are stored first) when the
+// project's files take at most quota bytes with it; else *QuotaError and
+// nothing is stored. ErrNotFound when the project is gone.
+func (s *Store) CreateFile(ctx context.Context, f File, quota int64) error {
 	var by *string
 	if f.CreatedByID != "" {
 		by = &f.CreatedByID
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO files (id, project_id, name, size, sha256, content_type, created_by, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, f.ID, f.ProjectID, f.Name, f.Size, f.SHA256, f.ContentType, by, f.CreatedAt)
-	return err
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	// The project's row is locked before its files are counted: two
+	// uploads at once are counted one after the other, so together they
+	// cannot pass the quota either. (Counted by a statement of its own,
+	// whose snapshot sees what the upload before committed.)
+	var one int
+	err = tx.QueryRow(ctx, `SELECT 1 FROM projects WHERE id = $1 FOR NO KEY UPDATE`, f.ProjectID).Scan(&one)
+	if isNoRows(err) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	var used int64
+	if err := tx.QueryRow(ctx, `SELECT coalesce(sum(size), 0) FROM files WHERE project_id = $1`, f.ProjectID).Scan(&used); err != nil {
+		return err
+	}
+	if used+f.Size > quota {
+		return &QuotaError{Used: used, Limit: quota}
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO files (id, project_id, name, size, sha256, content_type, created_by, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, f.ID, f.ProjectID, f.Name, f.Size, f.SHA256, f.ContentType, by, f.CreatedAt); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
 }
 
 // Files lists a project's files by name, newest first among equal names.

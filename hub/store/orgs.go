@@ -71,16 +71,37 @@ func (s *Store) RenameOrg(ctx context.Context, id, name string) (Org, error) {
 	return o, err
 }
 
-// DeleteOrg removes an organization with its projects and memberships.
-func (s *Store) DeleteOrg(ctx context.Context, id string) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM organizations WHERE id = $1`, id)
+// DeleteOrg removes an organization with its projects and memberships,
+// and returns the ids of its projects' files (see DeleteProject).
+func (s *Store) DeleteOrg(ctx context.Context, id string) (fileIDs []string, err error) {
+	tx, err := s.pool.Begin(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+	defer tx.Rollback(ctx) //nolint:errcheck
+	// The organization's row is locked against new projects, its
+	// projects' rows against new files (see DeleteProject).
+	var one int
+	if err := tx.QueryRow(ctx, `SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE`, id).Scan(&one); err != nil {
+		if isNoRows(err) {
+			return nil, ErrNotFound
+		}
+		return nil, err
 	}
-	return nil
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM projects WHERE org_id = $1 FOR UPDATE`, id); err != nil {
+		return nil, err
+	}
+	rows, err := tx.Query(ctx, `DELETE FROM files WHERE project_id IN (SELECT id FROM projects WHERE org_id = $1) RETURNING id`, id)
+	if err != nil {
+		return nil, err
+	}
+	if fileIDs, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		return nil, err
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM organizations WHERE id = $1`, id); err != nil {
+		return nil, err
+	}
+	return fileIDs, tx.Commit(ctx)
 }
 
 func scanMember(r pgx.CollectableRow) (Member, error) {

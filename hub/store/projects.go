@@ -82,16 +82,36 @@ func (s *Store) RenameProject(ctx context.Context, id, name string) (Project, er
 	return p, err
 }
 
-// DeleteProject removes a project and everything it scopes.
-func (s *Store) DeleteProject(ctx context.Context, id string) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM projects WHERE id = $1`, id)
+// DeleteProject removes a project and everything it scopes, and returns
+// the ids of the files it had: their bytes are kept by the artifact
+// store, which the caller empties once the rows are gone.
+func (s *Store) DeleteProject(ctx context.Context, id string) (fileIDs []string, err error) {
+	tx, err := s.pool.Begin(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+	defer tx.Rollback(ctx) //nolint:errcheck
+	// Locked first: an upload at the same time (CreateFile locks the row
+	// too) then finds the project gone, rather than adding a file whose
+	// id this list would miss.
+	var one int
+	if err := tx.QueryRow(ctx, `SELECT 1 FROM projects WHERE id = $1 FOR UPDATE`, id).Scan(&one); err != nil {
+		if isNoRows(err) {
+			return nil, ErrNotFound
+		}
+		return nil, err
 	}
-	return nil
+	rows, err := tx.Query(ctx, `DELETE FROM files WHERE project_id = $1 RETURNING id`, id)
+	if err != nil {
+		return nil, err
+	}
+	if fileIDs, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		return nil, err
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM projects WHERE id = $1`, id); err != nil {
+		return nil, err
+	}
+	return fileIDs, tx.Commit(ctx)
 }
 
 // ProjectMember is an organization member seen from one project.

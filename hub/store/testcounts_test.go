@@ -165,11 +165,11 @@ func TestTestCountsFollowTests(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after deleting an owner's account")
-	if err := st.DeleteProject(ctx, projects[0]); err != nil {
+	if _, err := st.DeleteProject(ctx, projects[0]); err != nil {
 		t.Fatal(err)
 	}
 	check("after deleting a project")
-	if err := st.DeleteOrg(ctx, org.ID); err != nil {
+	if _, err := st.DeleteOrg(ctx, org.ID); err != nil {
 		t.Fatal(err)
 	}
 	check("after deleting the organization")
