@@ -51,10 +51,11 @@ func agentToken(h string) (string, bool) {
 	return rest, strings.EqualFold(scheme, "Agent") && rest != "" && len(rest) <= 200
 }
 
-// uploadFiles lists the file ids the upload steps of steps name.
+// uploadFiles lists the file ids the upload steps of steps name, inside
+// blocks too.
 func uploadFiles(steps []protocol.Step) []string {
 	var out []string
-	for _, st := range steps {
+	for _, st := range protocol.AllSteps(steps) {
 		if st.Type == "upload" {
 			out = append(out, st.Files...)
 		}

@@ -18,7 +18,7 @@ func (s *Server) fileIssues(ctx context.Context, projectID string, steps []proto
 		return nil, nil
 	}
 	want := []string{}
-	for _, st := range steps {
+	for _, st := range protocol.AllSteps(steps) {
 		if st.Type == "upload" {
 			for _, id := range st.Files {
 				if ids.Valid(artifacts.FileKind, id) {
@@ -32,22 +32,23 @@ func (s *Server) fileIssues(ctx context.Context, projectID string, steps []proto
 		return nil, err
 	}
 	var out []protocol.Issue
-	for i, st := range steps {
+	protocol.WalkSteps(steps, func(p string, _ int, st *protocol.Step) bool {
 		if st.Type != "upload" {
-			continue
+			return true
 		}
 		for j, id := range st.Files {
 			if !found[id] {
-				out = append(out, protocol.Issue{Path: fmt.Sprintf("steps[%d].files[%d]", i, j), Code: protocol.CodeUnknown,
+				out = append(out, protocol.Issue{Path: fmt.Sprintf("%s.files[%d]", p, j), Code: protocol.CodeUnknown,
 					Message: fmt.Sprintf("no file of this project has the id %q: upload it on the Files page", clipText(id, 70))})
 			}
 		}
-	}
+		return true
+	})
 	return out, nil
 }
 
 func hasUpload(steps []protocol.Step) bool {
-	for _, st := range steps {
+	for _, st := range protocol.AllSteps(steps) {
 		if st.Type == "upload" {
 			return true
 		}

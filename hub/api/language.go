@@ -105,7 +105,7 @@ func (s *Server) generateSteps(w http.ResponseWriter, r *http.Request) {
 		for k, v := range doc.Variables {
 			input.Variables[k] = v
 		}
-		for _, st := range doc.Steps {
+		for _, st := range protocol.AllSteps(doc.Steps) {
 			if st.Type == "navigate" {
 				firstURL = st.URL
 				break
@@ -221,7 +221,7 @@ func (s *Server) checkDraft(ctx context.Context, userID, start string, steps []p
 	cur := &page{url: start}
 	pages := []*page{cur}
 	n := 0
-	for _, st := range steps {
+	for _, st := range protocol.AllSteps(steps) {
 		if st.Type == "navigate" {
 			cur = &page{url: navigateURL(st.URL, vars)}
 			pages = append(pages, cur)

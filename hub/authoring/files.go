@@ -5,7 +5,7 @@ import "github.com/testautomation/ta/protocol"
 // uploadFiles is the set of file ids the upload steps of steps name.
 func uploadFiles(steps []protocol.Step) map[string]bool {
 	out := map[string]bool{}
-	for _, st := range steps {
+	for _, st := range protocol.AllSteps(steps) {
 		if st.Type == "upload" {
 			for _, id := range st.Files {
 				out[id] = true

@@ -82,6 +82,17 @@ func expand(ctx context.Context, src Source, projectID string, steps []protocol.
 		}
 		if st.Type != "callComponent" {
 			st.ID, st.Call = id, call
+			if protocol.IsBlock(st.Type) {
+				// A block's steps are expanded in place, calls inside
+				// it too: the run's tree keeps its shape.
+				var err error
+				if st.Steps, err = expand(ctx, src, projectID, st.Steps, prefix, top, stack); err != nil {
+					return nil, err
+				}
+				if st.Else, err = expand(ctx, src, projectID, st.Else, prefix, top, stack); err != nil {
+					return nil, err
+				}
+			}
 			out = append(out, st)
 			continue
 		}
@@ -177,57 +188,68 @@ func ResolveCalls(ctx context.Context, src Source, projectID string, steps []pro
 	add := func(path, code, msg string) {
 		issues = append(issues, protocol.Issue{Path: path, Code: code, Message: msg})
 	}
-	for i := range steps {
-		st := &steps[i]
-		if st.Type != "callComponent" {
-			continue
+	// Calls inside blocks are resolved too (protocol.WalkSteps): a call
+	// left unchecked there could name another project's component.
+	var failed error
+	protocol.WalkSteps(steps, func(p string, _ int, st *protocol.Step) bool {
+		if failed != nil || st.Type != "callComponent" {
+			return failed == nil
 		}
-		p := fmt.Sprintf("steps[%d]", i)
-		if self != "" && st.Component == self {
-			add(p+".component", "cycle", "a component cannot call itself")
-			continue
-		}
-		v, err := src.ComponentVersion(ctx, projectID, st.Component, st.Version)
-		if errors.Is(err, store.ErrNotFound) {
-			if st.Version != 0 {
-				if _, err := src.ComponentVersion(ctx, projectID, st.Component, 0); err == nil {
-					add(p+".version", "unknown", fmt.Sprintf("component %s has no version %d", st.Component, st.Version))
-					continue
-				}
-			}
-			add(p+".component", "unknown", fmt.Sprintf("there is no component %s in this project", clip(st.Component, 70)))
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		st.Version = v.Version
-		declared := map[string]bool{}
-		for _, in := range v.Inputs {
-			declared[in.Name] = true
-			if _, given := st.Inputs[in.Name]; !given && in.Default == nil {
-				add(p+".inputs."+in.Name, "required", fmt.Sprintf("component %s needs input %s", v.Name, in.Name))
-			}
-		}
-		names := make([]string, 0, len(st.Inputs))
-		for k := range st.Inputs {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if !declared[k] {
-				add(p+".inputs."+k, "unknown", fmt.Sprintf("component %s v%d has no input %s", v.Name, v.Version, clip(k, 70)))
-			}
-		}
-		if self != "" {
-			if path, err := reaches(ctx, src, projectID, v, self, nil); err != nil {
-				return nil, err
-			} else if path != "" {
-				add(p+".component", "cycle", fmt.Sprintf("calling %s makes a cycle: %s", v.Name, path))
-			}
-		}
+		failed = resolveCall(ctx, src, projectID, self, p, st, add)
+		return failed == nil
+	})
+	if failed != nil {
+		return nil, failed
 	}
 	return issues, nil
+}
+
+// resolveCall checks and pins one call at path p (see ResolveCalls).
+func resolveCall(ctx context.Context, src Source, projectID, self, p string, st *protocol.Step, add func(path, code, msg string)) error {
+	if self != "" && st.Component == self {
+		add(p+".component", "cycle", "a component cannot call itself")
+		return nil
+	}
+	v, err := src.ComponentVersion(ctx, projectID, st.Component, st.Version)
+	if errors.Is(err, store.ErrNotFound) {
+		if st.Version != 0 {
+			if _, err := src.ComponentVersion(ctx, projectID, st.Component, 0); err == nil {
+				add(p+".version", "unknown", fmt.Sprintf("component %s has no version %d", st.Component, st.Version))
+				return nil
+			}
+		}
+		add(p+".component", "unknown", fmt.Sprintf("there is no component %s in this project", clip(st.Component, 70)))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	st.Version = v.Version
+	declared := map[string]bool{}
+	for _, in := range v.Inputs {
+		declared[in.Name] = true
+		if _, given := st.Inputs[in.Name]; !given && in.Default == nil {
+			add(p+".inputs."+in.Name, "required", fmt.Sprintf("component %s needs input %s", v.Name, in.Name))
+		}
+	}
+	names := make([]string, 0, len(st.Inputs))
+	for k := range st.Inputs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if !declared[k] {
+			add(p+".inputs."+k, "unknown", fmt.Sprintf("component %s v%d has no input %s", v.Name, v.Version, clip(k, 70)))
+		}
+	}
+	if self != "" {
+		if path, err := reaches(ctx, src, projectID, v, self, nil); err != nil {
+			return err
+		} else if path != "" {
+			add(p+".component", "cycle", fmt.Sprintf("calling %s makes a cycle: %s", v.Name, path))
+		}
+	}
+	return nil
 }
 
 // reaches tells whether version v calls target, directly or through other
@@ -240,7 +262,7 @@ func reaches(ctx context.Context, src Source, projectID string, v store.Componen
 	if err != nil {
 		return "", err
 	}
-	for _, st := range steps {
+	for _, st := range protocol.AllSteps(steps) {
 		if st.Type != "callComponent" {
 			continue
 		}
