@@ -284,6 +284,9 @@ func (g *schemaGen) step() schema {
 		"description": "switchTab: new, opener, index or match; dragTo: the target to drop on"}
 	props["expected"] = schema{"oneOf": []any{schema{"type": "string"}, schema{"type": "integer"}},
 		"description": "the expected text or value; a number for assertCount"}
+	// A forEach's items: a reference to a JSON array, or a list (flow.go).
+	props["items"] = schema{"oneOf": []any{schema{"type": "string"}, schema{"type": "array", "items": schema{"type": "string"}}},
+		"description": `forEach: a variable holding a JSON array, "${rows}", or a list of texts`}
 	var types, conds []any
 	for _, st := range protocol.Registry() {
 		types = append(types, st.Type)

@@ -17,8 +17,40 @@ import (
 // maxText bounds one text from an agent: a log line, an error message.
 const maxText = 8 << 10
 
-// maxResultSteps bounds the steps of one result.
+// maxResultSteps bounds the step results of one result, counting those
+// inside blocks and iterations.
 const maxResultSteps = 10000
+
+// pruneResults keeps the first max step results of a result tree, in
+// order, and drops the rest (a result that big is refused as a misreport
+// by checkResult, but is never stored or walked whole).
+func pruneResults(steps []protocol.StepResult, max int) []protocol.StepResult {
+	left := max
+	var prune func([]protocol.StepResult) []protocol.StepResult
+	prune = func(list []protocol.StepResult) []protocol.StepResult {
+		if len(list) > left {
+			list = list[:left]
+		}
+		left -= len(list)
+		for i := range list {
+			list[i].Steps = prune(list[i].Steps)
+			its := list[i].Iterations
+			for j := range its {
+				if left <= 0 {
+					its = its[:j]
+					break
+				}
+				its[j].Steps = prune(its[j].Steps)
+			}
+			list[i].Iterations = its
+		}
+		return list
+	}
+	if steps == nil {
+		return nil
+	}
+	return prune(steps)
+}
 
 // cut shortens s to maxText bytes on a character boundary, saying how much
 // was cut.
@@ -35,7 +67,7 @@ func cut(s string) string {
 
 // eventTexts replaces every text of an event with f of it.
 func eventTexts(e *protocol.Event, f func(string) string) {
-	for _, p := range []*string{&e.StepID, &e.StepType, &e.Status, &e.Error, &e.Screenshot, &e.Name, &e.ContentType, &e.Level, &e.Message, &e.ScreenshotError} {
+	for _, p := range []*string{&e.StepID, &e.StepType, &e.Status, &e.Error, &e.Screenshot, &e.Name, &e.ContentType, &e.Level, &e.Message, &e.ScreenshotError, &e.Branch} {
 		*p = f(*p)
 	}
 	e.HealedBy = locatorTexts(e.HealedBy, f)
@@ -46,14 +78,7 @@ func eventTexts(e *protocol.Event, f func(string) string) {
 func resultTexts(r *protocol.RunResult, f func(string) string) {
 	r.Error = f(r.Error)
 	r.Status = f(r.Status)
-	for i := range r.Steps {
-		st := &r.Steps[i]
-		for _, p := range []*string{&st.ID, &st.Type, &st.Status, &st.Error, &st.Screenshot, &st.ScreenshotError} {
-			*p = f(*p)
-		}
-		st.HealedBy = locatorTexts(st.HealedBy, f)
-		st.Used = usedTexts(st.Used, f)
-	}
+	stepTexts(r.Steps, f)
 	for i := range r.Rows {
 		row := &r.Rows[i]
 		inner := protocol.RunResult{Status: row.Status, Error: row.Error, Steps: row.Steps}
@@ -86,4 +111,21 @@ func locatorTexts(l *protocol.Locator, f func(string) string) *protocol.Locator 
 	c := *l
 	c.Kind, c.Value, c.Name = f(c.Kind), f(c.Value), f(c.Name)
 	return &c
+}
+
+// stepTexts replaces every text of a result tree's steps with f of it.
+func stepTexts(steps []protocol.StepResult, f func(string) string) {
+	for i := range steps {
+		st := &steps[i]
+		for _, p := range []*string{&st.ID, &st.Type, &st.Status, &st.Error, &st.Screenshot, &st.ScreenshotError, &st.Branch} {
+			*p = f(*p)
+		}
+		st.HealedBy = locatorTexts(st.HealedBy, f)
+		st.Used = usedTexts(st.Used, f)
+		stepTexts(st.Steps, f)
+		for j := range st.Iterations {
+			st.Iterations[j].Status = f(st.Iterations[j].Status)
+			stepTexts(st.Iterations[j].Steps, f)
+		}
+	}
 }

@@ -63,16 +63,12 @@ func (m *masker) event(e *protocol.Event) { eventTexts(e, m.scrub) }
 
 // result scrubs every text of an agent's run result.
 func (m *masker) result(r *protocol.RunResult) {
-	if len(r.Steps) > maxResultSteps {
-		r.Steps = r.Steps[:maxResultSteps]
-	}
+	r.Steps = pruneResults(r.Steps, maxResultSteps)
 	if len(r.Rows) > maxRow {
 		r.Rows = r.Rows[:maxRow]
 	}
 	for i := range r.Rows {
-		if len(r.Rows[i].Steps) > maxResultSteps {
-			r.Rows[i].Steps = r.Rows[i].Steps[:maxResultSteps]
-		}
+		r.Rows[i].Steps = pruneResults(r.Rows[i].Steps, maxResultSteps)
 		if !protocol.Final(r.Rows[i].Status) {
 			r.Rows[i].Status = protocol.RunError
 		}

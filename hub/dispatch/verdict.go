@@ -24,16 +24,22 @@ import (
 type jobShape struct {
 	steps []string // the ids of the job's steps (components expanded), as the hub's masker shows them
 	rows  []int    // the data rows; nil when the run is not data-driven
+	// Documents with blocks (verdict_flow.go): the tree, and each step's
+	// number of enclosing loops by index; tree is nil without blocks.
+	tree  []protocol.Step
+	loops []int
 }
 
 // shapeOf takes the shape of a job. Step ids are kept as masked: the
 // agent masks every text it sends, ids too, and the hub masks again
 // before it checks.
 func shapeOf(job protocol.Job, mask *masker) jobShape {
-	s := jobShape{steps: make([]string, len(job.Document.Steps))}
-	for i, st := range job.Document.Steps {
+	all := protocol.AllSteps(job.Document.Steps)
+	s := jobShape{steps: make([]string, len(all))}
+	for i, st := range all {
 		s.steps[i] = mask.scrub(st.ID)
 	}
+	s.shapeTree(job.Document.Steps)
 	if len(job.Rows) > 0 {
 		s.rows = make([]int, len(job.Rows))
 		for i, r := range job.Rows {
@@ -65,6 +71,9 @@ func (s jobShape) checkEvent(e protocol.Event) string {
 		}
 		if e.Kind == protocol.StepFinished && !stepStatuses[e.Status] {
 			return fmt.Sprintf("step %d finished with status %q", *e.Index, e.Status)
+		}
+		if why := s.checkIteration(*e.Index, e.Iteration, e.Branch); why != "" {
+			return why
 		}
 	}
 	if e.Step != nil && (*e.Step < 0 || *e.Step >= len(s.steps)) {
@@ -121,10 +130,16 @@ func (s jobShape) fillEvent(e *protocol.Event) {
 // fillResult gives step results that name no id their step's, once
 // checkResult has accepted the result.
 func (s jobShape) fillResult(r *protocol.RunResult) {
-	fill := func(steps []protocol.StepResult) {
+	var fill func(steps []protocol.StepResult)
+	fill = func(steps []protocol.StepResult) {
 		for i := range steps {
-			if steps[i].ID == "" {
-				steps[i].ID = s.steps[i]
+			// checkResult has accepted each index: a step's, in order.
+			if steps[i].ID == "" && steps[i].Index >= 0 && steps[i].Index < len(s.steps) {
+				steps[i].ID = s.steps[steps[i].Index]
+			}
+			fill(steps[i].Steps)
+			for j := range steps[i].Iterations {
+				fill(steps[i].Iterations[j].Steps)
 			}
 		}
 	}
@@ -205,6 +220,9 @@ func notStarted(status string, passed, total, parts int) bool {
 // order, each the job's step at its index, with a step's status, counted
 // right, and as many as its status needs.
 func (s jobShape) checkSteps(status string, passed, total int, steps []protocol.StepResult) string {
+	if s.tree != nil {
+		return s.checkTree(status, passed, total, steps)
+	}
 	if total != len(s.steps) {
 		return fmt.Sprintf("the result counts %d steps, but the run has %d", total, len(s.steps))
 	}
