@@ -69,12 +69,17 @@ func TestCheckResultTree(t *testing.T) {
 		{"the else branch", change(func(r *protocol.RunResult) {
 			r.Steps[1].Branch, r.Steps[1].Steps = "else", []protocol.StepResult{sr(3, "other", "passed")}
 		}), ""},
-		{"no branch taken", change(func(r *protocol.RunResult) { r.Steps[1].Branch, r.Steps[1].Steps = "none", nil; r.Passed, r.Total = 7, 7 }), ""},
+		{"no branch taken", change(func(r *protocol.RunResult) {
+			r.Steps[1].Branch, r.Steps[1].Steps = "none", nil
+			r.Passed, r.Total = 7, 7
+		}), ""},
 
 		{"then's steps under else", change(func(r *protocol.RunResult) { r.Steps[1].Branch = "else" }), "has index 2"},
 		{"steps with no branch", change(func(r *protocol.RunResult) { r.Steps[1].Branch = "none" }), "took no branch"},
 		{"a made-up branch", change(func(r *protocol.RunResult) { r.Steps[1].Branch = "maybe" }), `branch "maybe"`},
-		{"more iterations than times", change(func(r *protocol.RunResult) { r.Steps[2].Iterations = append(r.Steps[2].Iterations, r.Steps[2].Iterations[0]) }), "at most 2"},
+		{"more iterations than times", change(func(r *protocol.RunResult) {
+			r.Steps[2].Iterations = append(r.Steps[2].Iterations, r.Steps[2].Iterations[0])
+		}), "at most 2"},
 		{"iterations out of order", change(func(r *protocol.RunResult) { r.Steps[2].Iterations[1].Iteration = 0 }), "iteration 0 in place 1"},
 		{"a step's iteration is not its loop's", change(func(r *protocol.RunResult) { r.Steps[2].Iterations[1].Steps[0].Iteration = []int{0} }), "inside iteration [1]"},
 		{"an iteration outside loops", change(func(r *protocol.RunResult) { r.Steps[0].Iteration = []int{0} }), "inside 0 loops"},
