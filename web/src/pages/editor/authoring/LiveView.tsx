@@ -166,7 +166,8 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
         )}
       </div>
       <figcaption className="hint">
-        The agent's page, live. Click in it, scroll it, and type while it has the focus: everything goes to the page as real input.
+        The agent's page, live. Click in it, drag in it, scroll it, and type while it has the focus: everything goes to the page as real
+        input.
       </figcaption>
       {problem && (
         <p className="error-box" role="alert">
