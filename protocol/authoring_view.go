@@ -33,6 +33,11 @@ import (
 //	                           a recording records the answer as its step.
 //	                           Nothing answers it: what it does shows in
 //	                           the next frames, the steps and the picks.
+//	                           Kind drag presses at X, Y and releases at
+//	                           ToX, ToY (authoring_view_tabs.go).
+//	                           Kinds tab and closeTab come with a ReqID:
+//	agent → hub  author.input.done  the same ReqID once done, Error when
+//	                           the tab is not there (closed meanwhile).
 const (
 	MsgAuthorView  = "author.view"
 	MsgAuthorFrame = "author.frame"
@@ -74,6 +79,8 @@ type ViewFrame struct {
 	ScrollY    float64 `json:"scrollY"`
 	// Dialog is the JavaScript dialog open on the page, nil when none.
 	Dialog *ViewDialog `json:"dialog,omitempty"`
+	// Tabs are the session's open tabs (authoring_view_tabs.go).
+	Tabs []ViewTab `json:"tabs,omitempty"`
 }
 
 // ViewDialog is a JavaScript dialog open on a watched page. Type is alert,
@@ -98,6 +105,10 @@ const (
 	// InputDialog answers the page's open dialog: Accept (OK) or not
 	// (Cancel), Text the prompt's answer.
 	InputDialog = "dialog"
+	// InputDrag, InputTab and InputCloseTab: authoring_view_tabs.go.
+	InputDrag     = "drag"
+	InputTab      = "tab"
+	InputCloseTab = "closeTab"
 )
 
 // ViewInput is one input sent through the view. X and Y are in the
@@ -124,6 +135,11 @@ type ViewInput struct {
 	FrameHeight int     `json:"frameHeight,omitempty"`
 	PageWidth   float64 `json:"pageWidth,omitempty"`
 	PageHeight  float64 `json:"pageHeight,omitempty"`
+	// ToX and ToY: where a drag ends; Index: the tab of kinds tab and
+	// closeTab (authoring_view_tabs.go).
+	ToX   *float64 `json:"toX,omitempty"`
+	ToY   *float64 `json:"toY,omitempty"`
+	Index *int     `json:"index,omitempty"`
 }
 
 // InputKeys are the key names a key input may send (the DOM's KeyboardEvent
@@ -147,6 +163,8 @@ var InputButtons = map[string]bool{"": true, "left": true, "middle": true, "righ
 func (in ViewInput) Check(width, height int) []Issue {
 	var l issueList
 	switch in.Kind {
+	case InputDrag, InputTab, InputCloseTab:
+		l = append(l, in.checkMore(width, height)...)
 	case InputClick, InputMove, InputWheel:
 		if width <= 0 || height <= 0 {
 			l.add("", CodeConflict, "the view has no picture yet: open it (GET .../view) and wait for its first frame")
@@ -181,7 +199,7 @@ func (in ViewInput) Check(width, height int) []Issue {
 			l.add("text", CodeFormat, "text must not hold control characters: a prompt's answer is one line")
 		}
 	default:
-		l.add("kind", CodeEnum, "kind must be click, move, wheel, key, text or dialog")
+		l.add("kind", CodeEnum, "kind must be click, move, wheel, drag, key, text, dialog, tab or closeTab")
 	}
 	if !InputButtons[in.Button] {
 		l.add("button", CodeEnum, "button must be left, middle or right")

@@ -25,7 +25,7 @@ func TestViewInputCheck(t *testing.T) {
 		{ViewInput{Kind: InputKey, Key: "Meta"}, 0, 0, "key"},
 		{ViewInput{Kind: InputText, Text: strings.Repeat("x", MaxInputText+1)}, 0, 0, "text"},
 		{ViewInput{Kind: InputText, Text: "line\nbreak"}, 0, 0, "text"},
-		{ViewInput{Kind: "drag"}, 640, 400, "kind"},
+		{ViewInput{Kind: "swipe"}, 640, 400, "kind"},
 		// A dialog's answer needs no frame; an empty prompt answer is one.
 		{ViewInput{Kind: InputDialog, Accept: true, Text: "Ann"}, 0, 0, ""},
 		{ViewInput{Kind: InputDialog, Accept: true}, 0, 0, ""},

@@ -37,6 +37,7 @@ type cast struct {
 type inputAction struct {
 	session string
 	in      protocol.ViewInput
+	done    chan error // for tab inputs (screencast_tabs.go): how it went
 }
 
 // View implements client.Author.
@@ -183,13 +184,13 @@ func (m *Manager) sendFrame(pg *pageState, c *cast, e *proto.PageScreencastFrame
 	}
 	m.views.mu.Unlock()
 	for id, out := range viewers {
-		out.Frame(id, f)
+		out.Frame(id, m.withTabs(id, f))
 	}
 }
 
 // Input implements client.Author: the input joins its page's queue, sent
 // in order by one goroutine per page.
-func (m *Manager) Input(_ context.Context, id string, in protocol.ViewInput) error {
+func (m *Manager) Input(ctx context.Context, id string, in protocol.ViewInput) error {
 	s, err := m.session(id)
 	if err != nil {
 		return err
@@ -216,11 +217,25 @@ func (m *Manager) Input(_ context.Context, id string, in protocol.ViewInput) err
 		go m.sendInputs(pg, q)
 	}
 	v.mu.Unlock()
+	a := inputAction{session: id, in: in}
+	if tabInputs[in.Kind] { // answered once done, after the inputs before it
+		a.done = make(chan error, 1)
+	}
 	select {
-	case q <- inputAction{session: id, in: in}:
-		return nil
+	case q <- a:
 	default:
 		return errors.New("too many inputs waiting: dropped")
+	}
+	if a.done == nil {
+		return nil
+	}
+	select {
+	case err := <-a.done:
+		return err
+	case <-time.After(15 * time.Second): // the page closed with it still queued
+		return errors.New("the input was not done in time")
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -237,8 +252,12 @@ func (m *Manager) sendInputs(pg *pageState, q chan inputAction) {
 			return
 		case a := <-q:
 			ctx, cancel := context.WithTimeout(pg.ctx, 10*time.Second)
-			if err := dispatchInput(ctx, pg, a.in); err != nil {
+			err := m.runInput(ctx, pg, a)
+			if err != nil {
 				m.log.Info("view input", "session", a.session, "kind", a.in.Kind, "err", err)
+			}
+			if a.done != nil {
+				a.done <- err
 			}
 			cancel()
 		}
@@ -282,6 +301,8 @@ func dispatchInput(ctx context.Context, pg *pageState, in protocol.ViewInput) er
 			return err
 		}
 		return mouse(proto.InputDispatchMouseEventTypeMouseReleased, max(in.Clicks, 1))
+	case protocol.InputDrag:
+		return dragInput(ctx, pg, in)
 	case protocol.InputText:
 		return proto.InputInsertText{Text: in.Text}.Call(p)
 	case protocol.InputKey:

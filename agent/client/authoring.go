@@ -164,6 +164,16 @@ func (c *Client) authoring(ctx context.Context, m protocol.Message) {
 		if m.Input == nil {
 			return
 		}
+		if m.ReqID != "" { // a tab input: answered once done
+			go func() {
+				reply := protocol.Message{Type: protocol.MsgAuthorInputDone, Session: m.Session, ReqID: m.ReqID}
+				if err := a.Input(ctx, m.Session, *m.Input); err != nil {
+					reply.Error = err.Error()
+				}
+				c.sendLive(ctx, reply, nil)
+			}()
+			return
+		}
 		// Queued in order by the Author (text, then Enter), not run here.
 		if err := a.Input(ctx, m.Session, *m.Input); err != nil {
 			c.log.Info("session input", "session", m.Session, "kind", m.Input.Kind, "err", err)

@@ -38,6 +38,10 @@ type viewInputRequest struct {
 	Text      string   `json:"text"`
 	Accept    bool     `json:"accept"`
 	Modifiers []string `json:"modifiers"`
+	// Kind drag: where it ends; kinds tab and closeTab: which tab.
+	ToX   *float64 `json:"toX"`
+	ToY   *float64 `json:"toY"`
+	Index *int     `json:"index"`
 }
 
 // loadAnySession resolves the authoring session {id} of any kind for the
@@ -127,8 +131,10 @@ func (s *Server) sessionInput(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	err := s.authoring.Input(r.Context(), id, protocol.ViewInput{Kind: in.Kind, X: in.X, Y: in.Y, Button: in.Button,
-		Clicks: in.Clicks, DeltaX: in.DeltaX, DeltaY: in.DeltaY, Key: in.Key, Text: in.Text, Accept: in.Accept, Modifiers: in.Modifiers})
+		Clicks: in.Clicks, DeltaX: in.DeltaX, DeltaY: in.DeltaY, Key: in.Key, Text: in.Text, Accept: in.Accept, Modifiers: in.Modifiers,
+		ToX: in.ToX, ToY: in.ToY, Index: in.Index})
 	var bad authoring.InputIssues
+	var tab *authoring.TabError
 	switch {
 	case errors.As(err, &bad):
 		issues := make(issueList, 0, len(bad))
@@ -136,6 +142,8 @@ func (s *Server) sessionInput(w http.ResponseWriter, r *http.Request) {
 			issues.add(i.Path, i.Code, i.Message)
 		}
 		writeIssues(w, "the input is not valid", issues)
+	case errors.As(err, &tab):
+		writeError(w, http.StatusConflict, "tab_gone", "the tab is not there: "+protocol.CleanText(tab.Message))
 	case errors.Is(err, authoring.ErrInputTooFast):
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusTooManyRequests, codeTooMany, err.Error())

@@ -68,6 +68,7 @@ type FrameEvent struct {
 	ScrollX    float64              `json:"scrollX"`
 	ScrollY    float64              `json:"scrollY"`
 	Dialog     *protocol.ViewDialog `json:"dialog,omitempty"`
+	Tabs       []protocol.ViewTab   `json:"tabs,omitempty"` // view_tabs.go
 }
 
 // frame takes a frame an agent sent for one of its sessions.
@@ -92,7 +93,7 @@ func (m *Manager) frame(agentID string, msg protocol.Message) {
 		return
 	}
 	ev, _ := json.Marshal(FrameEvent{Seq: seq, Data: f.Data, Width: f.Width, Height: f.Height,
-		PageWidth: f.PageWidth, PageHeight: f.PageHeight, ScrollX: f.ScrollX, ScrollY: f.ScrollY, Dialog: f.Dialog})
+		PageWidth: f.PageWidth, PageHeight: f.PageHeight, ScrollX: f.ScrollX, ScrollY: f.ScrollY, Dialog: f.Dialog, Tabs: m.frameTabs(msg.Session, f.Tabs)})
 	v := &m.views
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -131,7 +132,7 @@ func validFrame(f protocol.ViewFrame) bool {
 	return isJPEG && len(f.Data) <= protocol.MaxViewFrame &&
 		f.Width > 0 && f.Width <= protocol.ViewMaxWidth && f.Height > 0 && f.Height <= protocol.ViewMaxHeight &&
 		size(f.PageWidth) && size(f.PageHeight) && scroll(f.ScrollX) && scroll(f.ScrollY) &&
-		(f.Dialog == nil || protocol.DialogTypes[f.Dialog.Type])
+		(f.Dialog == nil || protocol.DialogTypes[f.Dialog.Type]) && validTabs(f.Tabs)
 }
 
 // WatchView adds a watcher of a session's view: frames receives each
@@ -241,6 +242,9 @@ func (m *Manager) Input(ctx context.Context, id string, in protocol.ViewInput) e
 	}
 	if !m.takeInput(id) {
 		return ErrInputTooFast
+	}
+	if tabInput(in.Kind) {
+		return m.tabInput(ctx, s, in)
 	}
 	if ok {
 		in.FrameWidth, in.FrameHeight = last.frame.Width, last.frame.Height

@@ -131,6 +131,15 @@ export interface ViewFrame {
   scrollY: number;
   /** The JavaScript dialog open on the page (the picture does not show it). */
   dialog?: ViewDialog;
+  /** The session's open tabs in opening order, the one shown current (kinds tab and closeTab take their index). */
+  tabs?: ViewTab[];
+}
+
+/** An open tab of the live view's session. */
+export interface ViewTab {
+  title: string;
+  url: string;
+  current: boolean;
 }
 
 /** A JavaScript dialog open on the live view's page; answered with a `dialog` input. */

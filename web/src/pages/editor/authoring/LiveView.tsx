@@ -7,6 +7,8 @@ import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type 
 import { sendViewInput, sessionViewUrl, type ViewFrame, type ViewInput } from "../../../api/authoringApi";
 import { problemText } from "./AuthoringContext";
 import { LiveViewDialog } from "./LiveViewDialog";
+import { LiveViewTabs } from "./LiveViewTabs";
+import { usePressGesture } from "./liveViewGesture";
 
 /** Keys sent by name (protocol.InputKeys); printable ones go as text. */
 const NAMED_KEYS = new Set([
@@ -57,6 +59,8 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
   const queue = useRef<Promise<void>>(Promise.resolve());
   const lastMove = useRef(0);
   const wheel = useRef<{ dx: number; dy: number; x: number; y: number; timer: number | null }>({ dx: 0, dy: 0, x: 0, y: 0, timer: null });
+  // A press moved before its release is a drag (sent whole), not a click.
+  const press = usePressGesture((input) => send(input));
 
   useEffect(() => {
     setFrame(null);
@@ -92,6 +96,13 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
   const dialog = frame.seq > answeredAt ? frame.dialog : undefined;
   return (
     <figure className="live-view">
+      {frame.tabs && frame.tabs.length > 1 && (
+        <LiveViewTabs
+          tabs={frame.tabs}
+          onSelect={(index) => send({ kind: "tab", index })}
+          onClose={(index) => send({ kind: "closeTab", index })}
+        />
+      )}
       <div className="live-view-page">
         <img
           src={`data:image/jpeg;base64,${frame.data}`}
@@ -101,14 +112,20 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
           tabIndex={0}
           draggable={false}
           // Focused for the keys to follow, without scrolling: the click lands where it was pressed.
-          onMouseDown={(e) => e.currentTarget.focus({ preventScroll: true })}
+          onMouseDown={(e) => {
+            e.currentTarget.focus({ preventScroll: true });
+            const img = e.currentTarget;
+            const p = at(e);
+            if (p && e.button === 0) press.start(p, (x, y) => framePoint(frame, img.getBoundingClientRect(), x, y));
+          }}
           onClick={(e) => {
+            if (press.wasDrag()) return;
             const p = at(e);
             if (p) send({ kind: "click", ...p, clicks: Math.min(Math.max(e.detail, 1), 3) });
           }}
           onMouseMove={(e) => {
             // Hovering shows menus and the picker's highlight; a few moves a second are plenty.
-            if (Date.now() - lastMove.current < 250) return;
+            if (press.pressing() || Date.now() - lastMove.current < 250) return;
             lastMove.current = Date.now();
             const p = at(e);
             if (p) send({ kind: "move", ...p });
@@ -149,7 +166,8 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
         )}
       </div>
       <figcaption className="hint">
-        The agent's page, live. Click in it, scroll it, and type while it has the focus: everything goes to the page as real input.
+        The agent's page, live. Click in it, drag in it, scroll it, and type while it has the focus: everything goes to the page as real
+        input.
       </figcaption>
       {problem && (
         <p className="error-box" role="alert">
