@@ -131,6 +131,13 @@ export interface ViewFrame {
   scrollY: number;
   /** The JavaScript dialog open on the page (the picture does not show it). */
   dialog?: ViewDialog;
+  /** The file choice the page waits for (its file input was clicked); answered with a `files` input. */
+  fileChooser?: ViewFileChooser;
+}
+
+/** A file choice the live view's page waits for: one file, or several when multiple. */
+export interface ViewFileChooser {
+  multiple: boolean;
 }
 
 /** A JavaScript dialog open on the live view's page; answered with a `dialog` input. */

@@ -1395,7 +1395,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a click, move, wheel, key or text to an authoring session's page as real input; x and y in the last frame's pixels. Kind dialog answers the page's open JavaScript dialog: accept (OK) or not (Cancel), text the prompt's answer */
+        /** Send a click, move, wheel, key or text to an authoring session's page as real input; x and y in the last frame's pixels. Kind dialog answers the page's open JavaScript dialog: accept (OK) or not (Cancel), text the prompt's answer. Kind files answers the page's file choice with files: ids of the project's files (at most 20, one unless the choice is multiple; none cancels), which the session's agent may then fetch; a file of another project is unknown (422 at files[i]) */
         post: operations["postSessionsIdInput"];
         delete?: never;
         options?: never;
@@ -1444,7 +1444,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An authoring session's page, live: JPEG frames as server-sent events (event frame: {seq, data (base64), width, height, pageWidth, pageHeight, scrollX, scrollY, dialog?: {type: alert|confirm|prompt|beforeunload, message, defaultPrompt?} while a JavaScript dialog is open on the page}; event end), a few a second, sent only while watched; ends within a second when the caller loses access */
+        /** An authoring session's page, live: JPEG frames as server-sent events (event frame: {seq, data (base64), width, height, pageWidth, pageHeight, scrollX, scrollY, dialog?: {type: alert|confirm|prompt|beforeunload, message, defaultPrompt?} while a JavaScript dialog is open on the page, fileChooser?: {multiple} while the page waits for a file choice}; event end), a few a second, sent only while watched; ends within a second when the caller loses access */
         get: operations["getSessionsIdView"];
         put?: never;
         post?: never;
@@ -2867,6 +2867,7 @@ export interface components {
             clicks?: number;
             deltaX?: number;
             deltaY?: number;
+            files?: string[];
             key?: string;
             kind: string;
             modifiers?: string[];
