@@ -1,7 +1,9 @@
 package protocol
 
 import (
+	"fmt"
 	"math"
+	"regexp"
 	"strings"
 )
 
@@ -23,6 +25,10 @@ import (
 //	                           else to answer it. When one opens, the
 //	                           agent sends the last picture again with it
 //	                           at once; when it closes, without it.
+//	                           Likewise while a page asks for a file (an
+//	                           <input type=file> clicked: FileChooser):
+//	                           the browser's chooser is not shown while the
+//	                           view is on (nobody could see it).
 //	hub → agent  author.input  Session, Input: a click, move, wheel, key or
 //	                           text, with coordinates in the frame's pixels
 //	                           (the hub checked them against the last frame
@@ -31,6 +37,13 @@ import (
 //	                           Kind dialog answers the open dialog instead
 //	                           (Accept, Text for a prompt; no coordinates):
 //	                           a recording records the answer as its step.
+//	                           Kind files answers the page's file chooser
+//	                           with project files (Files, fil_...; none:
+//	                           cancel): the hub checked they are of the
+//	                           session's project and lets the agent fetch
+//	                           them for the session (GET /api/agent/files/
+//	                           :id?session=); a recording records an
+//	                           upload of those ids without offering them.
 //	                           Nothing answers it: what it does shows in
 //	                           the next frames, the steps and the picks.
 //	                           Kind drag presses at X, Y and releases at
@@ -81,7 +94,21 @@ type ViewFrame struct {
 	Dialog *ViewDialog `json:"dialog,omitempty"`
 	// Tabs are the session's open tabs (authoring_view_tabs.go).
 	Tabs []ViewTab `json:"tabs,omitempty"`
+	// FileChooser is the file choice the page waits for, nil when none.
+	FileChooser *ViewFileChooser `json:"fileChooser,omitempty"`
 }
+
+// ViewFileChooser is a file choice a watched page waits for (its
+// <input type=file> was clicked); Multiple when it takes several files.
+type ViewFileChooser struct {
+	Multiple bool `json:"multiple"`
+}
+
+// MaxInputFiles bounds the files one files input chooses.
+const MaxInputFiles = 20
+
+// viewFileIDRe is a project file id (fil_...).
+var viewFileIDRe = regexp.MustCompile(`^fil_[a-z0-9]{1,64}$`)
 
 // ViewDialog is a JavaScript dialog open on a watched page. Type is alert,
 // confirm, prompt or beforeunload (CDP's names); DefaultPrompt is what a
@@ -109,6 +136,9 @@ const (
 	InputDrag     = "drag"
 	InputTab      = "tab"
 	InputCloseTab = "closeTab"
+	// InputFiles answers the page's file chooser with project files
+	// (Files); none cancels the choice.
+	InputFiles = "files"
 )
 
 // ViewInput is one input sent through the view. X and Y are in the
@@ -127,6 +157,7 @@ type ViewInput struct {
 	Key       string   `json:"key,omitempty"`
 	Text      string   `json:"text,omitempty"`
 	Accept    bool     `json:"accept,omitempty"` // kind dialog: OK (true) or Cancel
+	Files     []string `json:"files,omitempty"`  // kind files: project file ids; none: cancel
 	Modifiers []string `json:"modifiers,omitempty"`
 	// PageWidth and PageHeight, set by the hub from the frame the
 	// coordinates were read on, with FrameWidth and FrameHeight: the agent
@@ -198,8 +229,21 @@ func (in ViewInput) Check(width, height int) []Issue {
 		case strings.ContainsFunc(in.Text, control):
 			l.add("text", CodeFormat, "text must not hold control characters: a prompt's answer is one line")
 		}
+	case InputFiles:
+		if len(in.Files) > MaxInputFiles {
+			l.add("files", CodeTooLong, "files lists at most %d project files", MaxInputFiles)
+			break
+		}
+		for i, id := range in.Files {
+			if !viewFileIDRe.MatchString(id) {
+				l.add(fmt.Sprintf("files[%d]", i), CodeFormat, "a file is a project file id such as fil_abc123")
+			}
+		}
 	default:
-		l.add("kind", CodeEnum, "kind must be click, move, wheel, drag, key, text, dialog, tab or closeTab")
+		l.add("kind", CodeEnum, "kind must be click, move, wheel, drag, key, text, dialog, files, tab or closeTab")
+	}
+	if in.Kind != InputFiles && len(in.Files) > 0 {
+		l.add("files", CodeFormat, "files goes only with kind files")
 	}
 	if !InputButtons[in.Button] {
 		l.add("button", CodeEnum, "button must be left, middle or right")

@@ -25,12 +25,14 @@ type casts struct {
 	mu     sync.Mutex
 	of     map[*pageState]*cast            // guarded by mu
 	inputs map[*pageState]chan inputAction // guarded by mu
+	given  map[string]string               // guarded by mu: path of a file set through the view → its project file id (screencast_chooser.go)
 }
 
 // cast is one page's screencast and who watches it.
 type cast struct {
 	viewers map[string]client.FrameSink // guarded by casts.mu: session → sink
 	last    protocol.ViewFrame          // guarded by casts.mu: sent again when a dialog opens or closes
+	chooser *pendingChooser             // guarded by casts.mu: the file choice the page waits for
 	cancel  context.CancelFunc
 }
 
@@ -138,9 +140,12 @@ func (m *Manager) screencast(ctx context.Context, pg *pageState, c *cast) {
 		}
 		last = time.Now()
 		_ = proto.PageScreencastFrameAck{SessionID: e.SessionID}.Call(p)
+	}, func(e *proto.PageFileChooserOpened) {
+		m.chooserOpened(pg, c, e)
 	})
 	done := make(chan struct{})
 	go func() { wait(); close(done) }()
+	m.interceptChoosers(ctx, pg, true)
 	q := protocol.ViewQuality
 	err := proto.PageStartScreencast{Format: proto.PageStartScreencastFormatJpeg, Quality: &q,
 		MaxWidth: gsonInt(protocol.ViewMaxWidth), MaxHeight: gsonInt(protocol.ViewMaxHeight), EveryNthFrame: gsonInt(1)}.Call(p)
@@ -158,6 +163,7 @@ func (m *Manager) screencast(ctx context.Context, pg *pageState, c *cast) {
 	if !pg.isClosed() {
 		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		_ = proto.PageStopScreencast{}.Call(pg.page.Context(sctx))
+		m.interceptChoosers(sctx, pg, false)
 		cancel()
 		m.log.Debug("screencast stopped")
 	}
@@ -177,6 +183,9 @@ func (m *Manager) sendFrame(pg *pageState, c *cast, e *proto.PageScreencastFrame
 		ScrollX: e.Metadata.ScrollOffsetX, ScrollY: e.Metadata.ScrollOffsetY}
 	f.Dialog = pg.shownDialog()
 	m.views.mu.Lock()
+	if c.chooser != nil {
+		f.FileChooser = c.chooser.shown
+	}
 	c.last = f
 	viewers := make(map[string]client.FrameSink, len(c.viewers))
 	for id, out := range c.viewers {
@@ -203,6 +212,11 @@ func (m *Manager) Input(ctx context.Context, id string, in protocol.ViewInput) e
 		// Not queued: the click that opened the dialog may still be
 		// waiting in the queue for the page, which waits for the answer.
 		go m.answerDialog(pg, id, in)
+		return nil
+	}
+	if in.Kind == protocol.InputFiles {
+		// Not queued either: fetching the files may take a while.
+		go m.chooseFiles(pg, id, in)
 		return nil
 	}
 	v := &m.views

@@ -79,6 +79,9 @@ type liveSink struct {
 
 func (s liveSink) Status(session, status, url, errText string) {
 	s.c.sendLive(s.ctx, protocol.Message{Type: protocol.MsgAuthorStatus, Session: session, Status: status, URL: url, Error: errText}, nil)
+	if sessionEnded(status) {
+		s.c.dropSessionFiles(session, false)
+	}
 }
 
 func (s liveSink) Step(session string, c protocol.Captured) {

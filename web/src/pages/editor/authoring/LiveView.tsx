@@ -9,6 +9,7 @@ import { problemText } from "./AuthoringContext";
 import { LiveViewDialog } from "./LiveViewDialog";
 import { LiveViewTabs } from "./LiveViewTabs";
 import { usePressGesture } from "./liveViewGesture";
+import { LiveViewFileChooser } from "./LiveViewFileChooser";
 
 /** Keys sent by name (protocol.InputKeys); printable ones go as text. */
 const NAMED_KEYS = new Set([
@@ -55,6 +56,8 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
   const [problem, setProblem] = useState<string | null>(null);
   // The frame a dialog was answered on: its dialog stays hidden until a newer frame comes.
   const [answeredAt, setAnsweredAt] = useState(0);
+  // Likewise the frame a file choice was answered on.
+  const [chosenAt, setChosenAt] = useState(0);
   // Inputs go one after another, so typed text and the Enter after it arrive in order.
   const queue = useRef<Promise<void>>(Promise.resolve());
   const lastMove = useRef(0);
@@ -66,6 +69,7 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
     setFrame(null);
     setEnded(false);
     setAnsweredAt(0);
+    setChosenAt(0);
     const es = new EventSource(sessionViewUrl(sessionId));
     es.addEventListener("frame", (e) => setFrame(JSON.parse((e as MessageEvent).data) as ViewFrame));
     es.addEventListener("end", () => {
@@ -94,6 +98,7 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
     );
   }
   const dialog = frame.seq > answeredAt ? frame.dialog : undefined;
+  const chooser = frame.seq > chosenAt && !dialog ? frame.fileChooser : undefined;
   return (
     <figure className="live-view">
       {frame.tabs && frame.tabs.length > 1 && (
@@ -161,6 +166,17 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
             onAnswer={(accept, text) => {
               setAnsweredAt(frame.seq);
               send({ kind: "dialog", accept, text });
+            }}
+          />
+        )}
+        {chooser && (
+          <LiveViewFileChooser
+            // One choice, however many frames show it: what is ticked stays.
+            key={chosenAt}
+            chooser={chooser}
+            onAnswer={(files) => {
+              setChosenAt(frame.seq);
+              send({ kind: "files", files });
             }}
           />
         )}

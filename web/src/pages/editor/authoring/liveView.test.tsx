@@ -229,3 +229,93 @@ describe("a dialog on the live view's page", () => {
     await waitFor(() => expect(answers()).toEqual([{ kind: "dialog", accept: true, text: "Ann" }]));
   });
 });
+
+describe("a file choice on the live view's page", () => {
+  const frame = (seq: number, fileChooser?: object) => ({
+    seq,
+    data: "AAAA",
+    width: 640,
+    height: 400,
+    pageWidth: 1280,
+    pageHeight: 800,
+    scrollX: 0,
+    scrollY: 0,
+    fileChooser,
+  });
+  const projectFiles = [
+    {
+      id: "fil_report",
+      projectId: "prj_1",
+      name: "report.pdf",
+      size: 12400,
+      sha256: "",
+      contentType: "application/pdf",
+      createdBy: null,
+      createdAt: "",
+    },
+    {
+      id: "fil_photo",
+      projectId: "prj_1",
+      name: "photo.png",
+      size: 300,
+      sha256: "",
+      contentType: "image/png",
+      createdBy: null,
+      createdAt: "",
+    },
+  ];
+  const open = () => {
+    const fetched = fakeFetch({
+      "POST /api/sessions/rec_1/input": { status: 204 },
+      "GET /api/files": { body: { files: projectFiles } },
+      "POST /api/files": { status: 201, body: { ...projectFiles[0], id: "fil_new", name: "notes.txt", size: 5 } },
+    });
+    renderPage(<LiveView sessionId="rec_1" label="Recording" />);
+    const view = FakeEventSource.all.find((e) => e.url === "/api/sessions/rec_1/view")!;
+    const answers = () => fetched.calls.filter((c) => c.path === "/api/sessions/rec_1/input").map((c) => c.body);
+    return { view, answers, fetched };
+  };
+
+  it("lists the project's files over the picture and sends the one chosen", async () => {
+    const { view, answers } = open();
+    view.emit("frame", frame(1));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    view.emit("frame", frame(2, { multiple: false }));
+    const box = screen.getByRole("dialog", { name: "The page asks for a file" });
+    const choose = within(box).getByRole("button", { name: "Choose" });
+    expect(choose).toBeDisabled();
+    await userEvent.click(await within(box).findByRole("radio", { name: /report\.pdf/ }));
+    // A newer frame still asking keeps what was chosen.
+    view.emit("frame", frame(3, { multiple: false }));
+    expect(screen.getByRole("radio", { name: /report\.pdf/ })).toBeChecked();
+    await userEvent.click(screen.getByRole("button", { name: "Choose" }));
+    await waitFor(() => expect(answers()).toEqual([{ kind: "files", files: ["fil_report"] }]));
+    // Answered: hidden, though the frame shown still carries it.
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("takes several files when the page does, and Cancel sends none", async () => {
+    const { view, answers } = open();
+    view.emit("frame", frame(1, { multiple: true }));
+    const box = screen.getByRole("dialog", { name: "The page asks for files" });
+    await userEvent.click(await within(box).findByRole("checkbox", { name: /report\.pdf/ }));
+    await userEvent.click(within(box).getByRole("checkbox", { name: /photo\.png/ }));
+    await userEvent.click(within(box).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(answers()).toEqual([{ kind: "files", files: [] }]));
+    view.emit("frame", frame(2, { multiple: true }));
+    await userEvent.click(await screen.findByRole("checkbox", { name: /photo\.png/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Choose" }));
+    await waitFor(() => expect(answers()[1]).toEqual({ kind: "files", files: ["fil_photo"] }));
+  });
+
+  it("uploads a file from this computer to the project's files, then chooses it", async () => {
+    const { view, answers, fetched } = open();
+    view.emit("frame", frame(1, { multiple: false }));
+    const box = screen.getByRole("dialog", { name: "The page asks for a file" });
+    await userEvent.upload(within(box).getByLabelText("Upload from this computer…"), new File(["hello"], "notes.txt"));
+    await waitFor(() => expect(answers()).toEqual([{ kind: "files", files: ["fil_new"] }]));
+    const up = fetched.calls.find((c) => c.method === "POST" && c.path.startsWith("/api/files"))!;
+    expect(up.path).toBe("/api/files?name=notes.txt");
+    expect(up.headers["x-project-id"]).toBe("prj_1");
+  });
+});
