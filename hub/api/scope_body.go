@@ -1,0 +1,33 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/testautomation/ta/hub/ids"
+	"github.com/testautomation/ta/hub/store"
+)
+
+// loadBodyRecord resolves the record of kind that a request body names by
+// id (an update's "id", a secret's environment) for the header project's
+// scope sc: an id of the wrong shape, an unknown record, or one of another
+// project (refused and audited by bodyRecord) all answer the same 404
+// notFound. On false it has answered.
+func loadBodyRecord[R any](s *Server, w http.ResponseWriter, r *http.Request, sc scope, kind, id, notFound string,
+	get func(context.Context, string) (R, error), project func(R) string) (R, bool) {
+	var rec R
+	err := store.ErrNotFound
+	if ids.Valid(kind, id) {
+		rec, err = get(r.Context(), id)
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.internal(w, r, err)
+		return rec, false
+	}
+	if err != nil || !s.bodyRecord(r, sc, project(rec)) {
+		writeError(w, http.StatusNotFound, codeNotFound, notFound)
+		return rec, false
+	}
+	return rec, true
+}
