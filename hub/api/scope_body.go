@@ -16,11 +16,7 @@ import (
 // notFound. On false it has answered.
 func loadBodyRecord[R any](s *Server, w http.ResponseWriter, r *http.Request, sc scope, kind, id, notFound string,
 	get func(context.Context, string) (R, error), project func(R) string) (R, bool) {
-	var rec R
-	err := store.ErrNotFound
-	if ids.Valid(kind, id) {
-		rec, err = get(r.Context(), id)
-	}
+	rec, err := getByID(r.Context(), kind, id, get)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.internal(w, r, err)
 		return rec, false
@@ -30,4 +26,14 @@ func loadBodyRecord[R any](s *Server, w http.ResponseWriter, r *http.Request, sc
 		return rec, false
 	}
 	return rec, true
+}
+
+// getByID gets the record of kind by id; an id of the wrong shape is
+// store.ErrNotFound without a query.
+func getByID[R any](ctx context.Context, kind, id string, get func(context.Context, string) (R, error)) (R, error) {
+	if !ids.Valid(kind, id) {
+		var none R
+		return none, store.ErrNotFound
+	}
+	return get(ctx, id)
 }
