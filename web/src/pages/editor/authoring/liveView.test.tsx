@@ -1,39 +1,16 @@
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { fakeFetch, renderPage } from "../../../test/render";
+import { FakeEventSource, installFakeEventSource } from "../../../test/eventSource";
 import type { EditorDocument } from "../../../api/editorApi";
 import { chooseEnvironment } from "../../runs/RunOptionsFields";
 import { EditorPage } from "../EditorPage";
 import { baseDoc, testJSON, testRoutes } from "../editorFixtures";
 import { framePoint, LiveView, viewKey } from "./LiveView";
 
-/** A stand-in for the EventSource jsdom lacks. */
-class FakeEventSource {
-  static all: FakeEventSource[] = [];
-  readyState = 1;
-  onerror: (() => void) | null = null;
-  private listeners = new Map<string, ((e: MessageEvent) => void)[]>();
-  constructor(readonly url: string) {
-    FakeEventSource.all.push(this);
-  }
-  addEventListener(type: string, fn: (e: MessageEvent) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  close() {
-    this.readyState = 2;
-  }
-  emit(type: string, data: unknown) {
-    act(() => this.listeners.get(type)?.forEach((fn) => fn(new MessageEvent(type, { data: JSON.stringify(data) }))));
-  }
-}
-
-beforeEach(() => {
-  FakeEventSource.all = [];
-  localStorage.clear();
-  vi.stubGlobal("EventSource", FakeEventSource);
-});
-afterEach(() => vi.unstubAllGlobals());
+installFakeEventSource();
+beforeEach(() => localStorage.clear());
 
 const env = (id: string, name: string) => ({ id, projectId: "prj_1", name, protected: false });
 
