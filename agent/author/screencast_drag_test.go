@@ -45,7 +45,7 @@ addEventListener('pointerup', e => {
 	if d := steps[1]; d.Target == nil || d.ToTarget == nil || d.Target.Locators[0].Value != "Alpha" || d.ToTarget.Locators[0].Value != "Bravo" {
 		t.Errorf("dragTo %s to %+v", qStepsText(steps[1:]), d.ToTarget)
 	}
-	replayRecorded(t, append(steps, assertOut(want)))
+	replayGreen(t, append(steps, assertOut(want)))
 }
 
 // TestViewDragHTML5: a drag through the view of an HTML5 draggable card
@@ -72,5 +72,5 @@ done.addEventListener('drop', e => { e.preventDefault(); done.appendChild(card);
 	if d := steps[1]; d.Target == nil || d.ToTarget == nil || d.Target.Locators[0].Value != "Write report" || !containsLoc(d.ToTarget, "done") {
 		t.Errorf("dragTo %s to %+v", qStepsText(steps[1:]), d.ToTarget)
 	}
-	replayRecorded(t, append(steps, assertOut(want)))
+	replayGreen(t, append(steps, assertOut(want)))
 }
