@@ -12,10 +12,10 @@ import (
 )
 
 // A run's pages: its first page, and every page a page of its context
-// opens (window.open, a target=_blank link, a middle click), announced by
-// the browser's target discovery (browser.go) and attached to at once, so
+// opens (window.open, a target=_blank link, a middle click), attached to
+// as the browser creates it and held until prepared (tabs_hold.go), so
 // that its dialogs are answered and its navigations guarded as the first
-// page's are. Steps act in the current page (run.tab); switchTab changes
+// page's are from its first script on. Steps act in the current page (run.tab); switchTab changes
 // it, closeTab closes it and returns to its opener.
 
 // pageSet is the run's pages in opening order; the event reader adds to it.
@@ -27,26 +27,24 @@ type pageSet struct {
 	done    bool          // the run ended: a page attached now is let go at once
 }
 
-// popup attaches to a page the run's context opened and prepares it as the
-// first page was prepared (called by the event reader, on its own
-// goroutine).
-func (r *run) popup(info *proto.TargetTargetInfo) {
+// popup prepares a page the run's context opened as the first page was
+// prepared, and then lets it run: the browser holds it until then
+// (tabs_hold.go), so its first script already meets the guard and the
+// run's emulation. Called on its own goroutine.
+func (r *run) popup(held *proto.TargetAttachedToTarget) {
+	info := held.TargetInfo
+	b := r.browser
 	ps := &r.pages
 	ps.mu.Lock()
 	if ps.known[info.TargetID] {
 		ps.mu.Unlock()
+		b.letGo(held.SessionID, true)
 		return
 	}
 	ps.known[info.TargetID] = true
 	ps.mu.Unlock()
-	b := r.browser
 	ctx, cancel := context.WithTimeout(b.bg, 10*time.Second)
 	defer cancel()
-	at, err := proto.TargetAttachToTarget{TargetID: info.TargetID, Flatten: true}.Call(b.root.with(ctx))
-	if err != nil {
-		b.log.Debug("attaching to a new tab", "err", err)
-		return
-	}
 	opener := info.OpenerID
 	if opener == "" {
 		if cur := r.curTab.Load(); cur != nil {
@@ -55,8 +53,8 @@ func (r *run) popup(info *proto.TargetTargetInfo) {
 	}
 	gone := make(chan struct{})
 	t := &tab{ctxID: info.BrowserContextID, target: info.TargetID, opener: opener, gone: gone,
-		sess: session{c: b.root.c, w: b.root.w, id: at.SessionID, gone: gone}, drags: make(chan *proto.InputDragData, 1)}
-	b.tabs.Store(string(at.SessionID), t)
+		sess: session{c: b.root.c, w: b.root.w, id: held.SessionID, gone: gone}, drags: make(chan *proto.InputDragData, 1)}
+	b.tabs.Store(string(held.SessionID), t)
 	s := t.sess.with(ctx)
 	reqs := append([]setupRequest{proto.PageEnable{}, proto.InspectorEnable{},
 		proto.EmulationSetFocusEmulationEnabled{Enabled: true}}, guardRequests()...)
@@ -74,14 +72,17 @@ func (r *run) popup(info *proto.TargetTargetInfo) {
 		r.stop(err)
 	}, r.dialog, r.popup)
 	ps.mu.Lock()
-	defer ps.mu.Unlock()
 	if ps.done {
+		ps.mu.Unlock()
 		t.clock.halt()
 		b.unwatch(t)
 		b.tabs.Delete(string(t.sess.id))
+		b.letGo(held.SessionID, true) // its context closes with the run's
 		return
 	}
 	ps.all = append(ps.all, t)
+	ps.mu.Unlock()
+	b.letGo(held.SessionID, false)
 }
 
 // close marks a popup gone: calls waiting on its page end.
