@@ -116,6 +116,10 @@ done.addEventListener('drop', e => { e.preventDefault(); done.appendChild(card);
 	if d.Target == nil || d.ToTarget == nil || d.Target.Locators[0].Value != "Write report" || !containsLoc(d.ToTarget, "done") {
 		t.Errorf("dragTo %s to %+v", qStepsText(steps[1:]), d.ToTarget)
 	}
+	// The drop zone by its id first: its text is what the drop changes.
+	if first := d.ToTarget.Locators[0]; first.Kind != "css" || first.Value != "#done" {
+		t.Errorf("the drop zone is found first by %+v, not its id", first)
+	}
 	replayGreen(t, append(steps, assertOut(want)))
 }
 

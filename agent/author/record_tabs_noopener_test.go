@@ -1,11 +1,8 @@
 package author
 
 import (
-	"strings"
 	"testing"
-	"time"
 
-	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/protocol"
 )
@@ -41,7 +38,7 @@ func TestRecordNoopenerTab(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			tab := findTab(t, p, "/report.html")
+			tab := waitTab(t, p, "/report.html")
 			tab.MustWaitLoad()
 			out.waitSteps(t, "navigate,click")
 			waitFor(t, "the script in the new tab", func() bool {
@@ -55,28 +52,8 @@ func TestRecordNoopenerTab(t *testing.T) {
 			if steps[2].To != "new" {
 				t.Errorf("switchTab to %q, want new", steps[2].To)
 			}
-			replayRecorded(t, append(steps, protocol.Step{ID: "check", Type: "assertText", Expected: protocol.Ptr("Approved"),
+			replayGreen(t, append(steps, protocol.Step{ID: "check", Type: "assertText", Expected: protocol.Ptr("Approved"),
 				Target: &protocol.Target{Locators: []protocol.Locator{{Kind: "css", Value: "#ok"}}}}))
 		})
 	}
-}
-
-// findTab waits for the browser's page at a URL ending in suffix.
-func findTab(t *testing.T, p *rod.Page, suffix string) *rod.Page {
-	t.Helper()
-	var tab *rod.Page
-	waitFor(t, "the tab at "+suffix, func() bool {
-		pages, err := p.Browser().Pages()
-		if err != nil {
-			return false
-		}
-		for _, pg := range pages {
-			if info, err := pg.Info(); err == nil && strings.HasSuffix(info.URL, suffix) {
-				tab = pg.Timeout(20 * time.Second)
-				return true
-			}
-		}
-		return false
-	})
-	return tab
 }
