@@ -27,8 +27,10 @@ import (
 // and the editor's live session (kind live, live.run, live.event:
 // authoring_live.go). Version 10 added the steps real suites need (dialog,
 // switchTab, dragTo, mouse ...: an older agent cannot run them) and a
-// job's device.
-const Version = 10
+// job's device. Version 11 added the live view's drags and tabs (input
+// kinds drag, tab and closeTab, author.input.done, a frame's tabs) and its
+// file chooser (ViewFrame.FileChooser, input kind files).
+const Version = 11
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the

@@ -1,7 +1,9 @@
 package protocol
 
 import (
+	"fmt"
 	"math"
+	"regexp"
 	"strings"
 )
 
@@ -23,6 +25,10 @@ import (
 //	                           else to answer it. When one opens, the
 //	                           agent sends the last picture again with it
 //	                           at once; when it closes, without it.
+//	                           Likewise while a page asks for a file (an
+//	                           <input type=file> clicked: FileChooser):
+//	                           the browser's chooser is not shown while the
+//	                           view is on (nobody could see it).
 //	hub → agent  author.input  Session, Input: a click, move, wheel, key or
 //	                           text, with coordinates in the frame's pixels
 //	                           (the hub checked them against the last frame
@@ -31,8 +37,20 @@ import (
 //	                           Kind dialog answers the open dialog instead
 //	                           (Accept, Text for a prompt; no coordinates):
 //	                           a recording records the answer as its step.
+//	                           Kind files answers the page's file chooser
+//	                           with project files (Files, fil_...; none:
+//	                           cancel): the hub checked they are of the
+//	                           session's project and lets the agent fetch
+//	                           them for the session (GET /api/agent/files/
+//	                           :id?session=); a recording records an
+//	                           upload of those ids without offering them.
 //	                           Nothing answers it: what it does shows in
 //	                           the next frames, the steps and the picks.
+//	                           Kind drag presses at X, Y and releases at
+//	                           ToX, ToY (authoring_view_tabs.go).
+//	                           Kinds tab and closeTab come with a ReqID:
+//	agent → hub  author.input.done  the same ReqID once done, Error when
+//	                           the tab is not there (closed meanwhile).
 const (
 	MsgAuthorView  = "author.view"
 	MsgAuthorFrame = "author.frame"
@@ -74,7 +92,23 @@ type ViewFrame struct {
 	ScrollY    float64 `json:"scrollY"`
 	// Dialog is the JavaScript dialog open on the page, nil when none.
 	Dialog *ViewDialog `json:"dialog,omitempty"`
+	// Tabs are the session's open tabs (authoring_view_tabs.go).
+	Tabs []ViewTab `json:"tabs,omitempty"`
+	// FileChooser is the file choice the page waits for, nil when none.
+	FileChooser *ViewFileChooser `json:"fileChooser,omitempty"`
 }
+
+// ViewFileChooser is a file choice a watched page waits for (its
+// <input type=file> was clicked); Multiple when it takes several files.
+type ViewFileChooser struct {
+	Multiple bool `json:"multiple"`
+}
+
+// MaxInputFiles bounds the files one files input chooses.
+const MaxInputFiles = 20
+
+// viewFileIDRe is a project file id (fil_...).
+var viewFileIDRe = regexp.MustCompile(`^fil_[a-z0-9]{1,64}$`)
 
 // ViewDialog is a JavaScript dialog open on a watched page. Type is alert,
 // confirm, prompt or beforeunload (CDP's names); DefaultPrompt is what a
@@ -98,6 +132,13 @@ const (
 	// InputDialog answers the page's open dialog: Accept (OK) or not
 	// (Cancel), Text the prompt's answer.
 	InputDialog = "dialog"
+	// InputDrag, InputTab and InputCloseTab: authoring_view_tabs.go.
+	InputDrag     = "drag"
+	InputTab      = "tab"
+	InputCloseTab = "closeTab"
+	// InputFiles answers the page's file chooser with project files
+	// (Files); none cancels the choice.
+	InputFiles = "files"
 )
 
 // ViewInput is one input sent through the view. X and Y are in the
@@ -116,6 +157,7 @@ type ViewInput struct {
 	Key       string   `json:"key,omitempty"`
 	Text      string   `json:"text,omitempty"`
 	Accept    bool     `json:"accept,omitempty"` // kind dialog: OK (true) or Cancel
+	Files     []string `json:"files,omitempty"`  // kind files: project file ids; none: cancel
 	Modifiers []string `json:"modifiers,omitempty"`
 	// PageWidth and PageHeight, set by the hub from the frame the
 	// coordinates were read on, with FrameWidth and FrameHeight: the agent
@@ -124,6 +166,11 @@ type ViewInput struct {
 	FrameHeight int     `json:"frameHeight,omitempty"`
 	PageWidth   float64 `json:"pageWidth,omitempty"`
 	PageHeight  float64 `json:"pageHeight,omitempty"`
+	// ToX and ToY: where a drag ends; Index: the tab of kinds tab and
+	// closeTab (authoring_view_tabs.go).
+	ToX   *float64 `json:"toX,omitempty"`
+	ToY   *float64 `json:"toY,omitempty"`
+	Index *int     `json:"index,omitempty"`
 }
 
 // InputKeys are the key names a key input may send (the DOM's KeyboardEvent
@@ -147,6 +194,8 @@ var InputButtons = map[string]bool{"": true, "left": true, "middle": true, "righ
 func (in ViewInput) Check(width, height int) []Issue {
 	var l issueList
 	switch in.Kind {
+	case InputDrag, InputTab, InputCloseTab:
+		l = append(l, in.checkMore(width, height)...)
 	case InputClick, InputMove, InputWheel:
 		if width <= 0 || height <= 0 {
 			l.add("", CodeConflict, "the view has no picture yet: open it (GET .../view) and wait for its first frame")
@@ -180,8 +229,21 @@ func (in ViewInput) Check(width, height int) []Issue {
 		case strings.ContainsFunc(in.Text, control):
 			l.add("text", CodeFormat, "text must not hold control characters: a prompt's answer is one line")
 		}
+	case InputFiles:
+		if len(in.Files) > MaxInputFiles {
+			l.add("files", CodeTooLong, "files lists at most %d project files", MaxInputFiles)
+			break
+		}
+		for i, id := range in.Files {
+			if !viewFileIDRe.MatchString(id) {
+				l.add(fmt.Sprintf("files[%d]", i), CodeFormat, "a file is a project file id such as fil_abc123")
+			}
+		}
 	default:
-		l.add("kind", CodeEnum, "kind must be click, move, wheel, key, text or dialog")
+		l.add("kind", CodeEnum, "kind must be click, move, wheel, drag, key, text, dialog, files, tab or closeTab")
+	}
+	if in.Kind != InputFiles && len(in.Files) > 0 {
+		l.add("files", CodeFormat, "files goes only with kind files")
 	}
 	if !InputButtons[in.Button] {
 		l.add("button", CodeEnum, "button must be left, middle or right")

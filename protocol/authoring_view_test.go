@@ -25,7 +25,7 @@ func TestViewInputCheck(t *testing.T) {
 		{ViewInput{Kind: InputKey, Key: "Meta"}, 0, 0, "key"},
 		{ViewInput{Kind: InputText, Text: strings.Repeat("x", MaxInputText+1)}, 0, 0, "text"},
 		{ViewInput{Kind: InputText, Text: "line\nbreak"}, 0, 0, "text"},
-		{ViewInput{Kind: "drag"}, 640, 400, "kind"},
+		{ViewInput{Kind: "swipe"}, 640, 400, "kind"},
 		// A dialog's answer needs no frame; an empty prompt answer is one.
 		{ViewInput{Kind: InputDialog, Accept: true, Text: "Ann"}, 0, 0, ""},
 		{ViewInput{Kind: InputDialog, Accept: true}, 0, 0, ""},
@@ -33,6 +33,13 @@ func TestViewInputCheck(t *testing.T) {
 		{ViewInput{Kind: InputDialog, Accept: true, Text: "two\nlines"}, 0, 0, "text"},
 		{ViewInput{Kind: InputDialog, Text: strings.Repeat("x", MaxInputText+1)}, 0, 0, "text"},
 		{ViewInput{Kind: InputKey, Key: "Enter", Modifiers: []string{"Alt", "Alt", "Alt", "Alt", "Alt"}}, 0, 0, "modifiers"},
+		// A file choice needs no frame; no files cancels it.
+		{ViewInput{Kind: InputFiles, Files: []string{"fil_abc123", "fil_def"}}, 0, 0, ""},
+		{ViewInput{Kind: InputFiles}, 640, 400, ""},
+		{ViewInput{Kind: InputFiles, Files: []string{"fil_abc", "../etc/passwd"}}, 0, 0, "files[1]"},
+		{ViewInput{Kind: InputFiles, Files: []string{"fil_ABC"}}, 0, 0, "files[0]"},
+		{ViewInput{Kind: InputFiles, Files: make([]string, MaxInputFiles+1)}, 0, 0, "files"},
+		{ViewInput{Kind: InputDialog, Files: []string{"fil_abc"}}, 0, 0, "files"},
 	} {
 		issues := c.in.Check(c.w, c.h)
 		switch {

@@ -1,48 +1,14 @@
 package author
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
-	"github.com/testautomation/ta/agent/runner"
 	"github.com/testautomation/ta/protocol"
 )
-
-// replayRecorded replays recorded steps as replayGreen does, unless the
-// runner does not run one of their types yet (agent/runner is another part
-// of issue 28): then the test is skipped, saying so.
-func replayRecorded(t *testing.T, steps []protocol.Step) {
-	t.Helper()
-	b, err := runner.Launch(context.Background(), runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	doc := protocol.Document{DSL: protocol.DSLVersion, Name: "recorded", Steps: steps}
-	if issues := doc.Validate(); len(issues) > 0 {
-		t.Fatalf("the recording is no valid document: %+v", issues)
-	}
-	res := b.Run(ctx, protocol.Job{RunID: "r", Document: doc}, discard{})
-	if res.Status == protocol.RunPassed {
-		return
-	}
-	if why := qFailure(res); strings.Contains(why, "unknown step type") {
-		t.Skipf("recorded as wanted; the runner cannot replay it yet: %s", why)
-	}
-	t.Fatalf("replay %s: %s\nrecorded %s", res.Status, qFailure(res), qStepsText(steps))
-}
-
-// assertOut is a final check of the recordings below: #out says want.
-func assertOut(want string) protocol.Step {
-	return protocol.Step{ID: "check", Type: "assertText", Expected: protocol.Ptr(want),
-		Target: &protocol.Target{Locators: []protocol.Locator{{Kind: "css", Value: "#out"}}}}
-}
 
 // clickAnswering clicks the element sel, which opens a JavaScript dialog,
 // and answers the dialog as a person would: the click does not end until
@@ -52,15 +18,7 @@ func clickAnswering(t *testing.T, p *rod.Page, sel string, answer proto.PageHand
 	x, y := center(t, p, sel)
 	wait, handle := p.HandleDialog()
 	done := make(chan error, 1)
-	go func() {
-		for _, typ := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
-			if err := (proto.InputDispatchMouseEvent{Type: typ, X: x, Y: y, Button: proto.InputMouseButtonLeft, ClickCount: 1}).Call(p); err != nil {
-				done <- err
-				return
-			}
-		}
-		done <- nil
-	}()
+	go func() { done <- pressAt(p, x, y, proto.InputMouseButtonLeft, 0) }()
 	wait()
 	time.Sleep(100 * time.Millisecond) // the person reads it
 	if err := handle(&answer); err != nil {
@@ -104,22 +62,19 @@ func TestRecordDialogs(t *testing.T) {
 	check(1, "accept", "<none>", "Delete 3 items?", "Delete")
 	check(3, "accept", "Ann", "Your name?", "Name")
 	check(5, "dismiss", "<none>", "Leave?", "Leave")
-	replayRecorded(t, append(steps, assertOut(want)))
+	replayGreen(t, append(steps, assertOut(want)))
 }
 
 // TestRecordRightClick: a right click is a click step with button right
 // (and the modifiers held), and replays as one.
 func TestRecordRightClick(t *testing.T) {
-	srv := site(t, map[string]string{"/probe": `<!doctype html><button onclick="document.title='left'" oncontextmenu="document.title='right';return false">probe</button>`,
-		"/": `<!doctype html>
+	srv := site(t, map[string]string{"/": `<!doctype html>
 <div id="file" style="padding:10px;width:100px">report.pdf</div><p id="out"></p>
 <script>file.oncontextmenu = e => { e.preventDefault(); out.textContent = 'menu for ' + file.textContent + (e.shiftKey ? ' with shift' : ''); }</script>`})
 	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	x, y := center(t, p, "#file")
-	for _, typ := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
-		if err := (proto.InputDispatchMouseEvent{Type: typ, X: x, Y: y, Button: proto.InputMouseButtonRight, ClickCount: 1, Modifiers: 8}).Call(p); err != nil {
-			t.Fatal(err)
-		}
+	if err := pressAt(p, x, y, proto.InputMouseButtonRight, 8); err != nil {
+		t.Fatal(err)
 	}
 	want := "menu for report.pdf with shift"
 	p.MustElementR("#out", want)
@@ -127,29 +82,7 @@ func TestRecordRightClick(t *testing.T) {
 	if c := steps[1]; c.Button != "right" || strings.Join(c.Modifiers, "+") != "Shift" || !strings.Contains(locs(c.Target.Locators), "report.pdf") {
 		t.Errorf("recorded click button %q modifiers %v on %s", c.Button, c.Modifiers, locs(c.Target.Locators))
 	}
-	if !runnerClicksRight(t, srv.URL) {
-		t.Skip("recorded as wanted; the runner does not honour click's button yet (agent/runner, another part of issue 28)")
-	}
-	replayRecorded(t, append(steps, assertOut(want)))
-}
-
-// runnerClicksRight reports whether the runner clicks with the button a
-// click step names (agent/runner honours it in another part of issue 28):
-// a probe page tells.
-func runnerClicksRight(t *testing.T, base string) bool {
-	b, err := runner.Launch(context.Background(), runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	doc := protocol.Document{DSL: protocol.DSLVersion, Name: "probe", Steps: []protocol.Step{
-		{ID: "a", Type: "navigate", URL: base + "/probe"},
-		{ID: "b", Type: "click", Button: "right", Target: &protocol.Target{Locators: []protocol.Locator{{Kind: "css", Value: "button"}}}},
-		{ID: "c", Type: "assertTitle", Expected: protocol.Ptr("right"), TimeoutMs: 1000},
-	}}
-	return b.Run(ctx, protocol.Job{RunID: "probe", Document: doc}, discard{}).Status == protocol.RunPassed
+	replayGreen(t, append(steps, assertOut(want)))
 }
 
 // TestRecordUnansweredDialog: in a headless recording nobody can answer a
@@ -160,11 +93,7 @@ func TestRecordUnansweredDialog(t *testing.T) {
 <button id="del" onclick="out.textContent = confirm('Delete 3 items?') ? 'deleted' : 'kept'">Delete</button><p id="out"></p>`})
 	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	x, y := center(t, p, "#del")
-	go func() {
-		for _, typ := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
-			_ = proto.InputDispatchMouseEvent{Type: typ, X: x, Y: y, Button: proto.InputMouseButtonLeft, ClickCount: 1}.Call(p)
-		}
-	}()
+	go func() { _ = pressAt(p, x, y, proto.InputMouseButtonLeft, 0) }()
 	p.MustElementR("#out", "kept")
 	steps := out.waitSteps(t, "navigate,dialog,click")
 	if d := steps[1]; d.Action != "dismiss" || d.Expected == nil || *d.Expected != "Delete 3 items?" {

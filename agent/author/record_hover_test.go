@@ -1,37 +1,11 @@
 package author
 
 import (
-	"context"
-	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/testautomation/ta/agent/runner"
 	"github.com/testautomation/ta/protocol"
 )
-
-// replayGreen runs recorded steps in the runner's own browser, as a saved
-// test runs, and fails the test unless they pass.
-func replayGreen(t *testing.T, steps []protocol.Step) {
-	t.Helper()
-	b, err := runner.Launch(context.Background(), runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	doc := protocol.Document{DSL: protocol.DSLVersion, Name: "recorded", Steps: steps}
-	if issues := doc.Validate(); len(issues) > 0 {
-		t.Fatalf("the recording is no valid document: %+v", issues)
-	}
-	res := b.Run(ctx, protocol.Job{RunID: "r", Document: doc}, discard{})
-	if res.Status != protocol.RunPassed {
-		j, _ := json.MarshalIndent(steps, "", " ")
-		t.Fatalf("replay %s: %s %s\n%s", res.Status, res.Error, qFailure(res), j)
-	}
-}
 
 // TestRecordNestedHoverMenu: in a CSS menu two levels deep
 // (.menu:hover > .submenu), a click on an item of the inner submenu is
@@ -64,6 +38,5 @@ ul { list-style: none; margin: 0; padding: 0 } .menu { position: relative; displ
 	if h := locs(steps[2].Target.Locators); !strings.Contains(h, "Phones") || strings.Contains(h, "Products") {
 		t.Errorf("second hover on %s, want the Phones item", h)
 	}
-	replayGreen(t, append(steps, protocol.Step{ID: "check", Type: "assertText",
-		Target: &protocol.Target{Locators: []protocol.Locator{{Kind: "css", Value: "#out"}}}, Expected: protocol.Ptr("opened iPhone")}))
+	replayGreen(t, append(steps, assertOut("opened iPhone")))
 }

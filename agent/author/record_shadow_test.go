@@ -39,8 +39,7 @@ func TestRecordDeepShadowCheckbox(t *testing.T) {
 	if l := locs(steps[5].Target.Locators); !strings.Contains(l, "nth-of-type(2)") {
 		t.Errorf("the check's locators %s do not tell the second todo apart", l)
 	}
-	replayGreen(t, append(steps, protocol.Step{ID: "check", Type: "assertText",
-		Target: &protocol.Target{Locators: []protocol.Locator{{Kind: "css", Value: ".todo-count"}}}, Expected: protocol.Ptr("1 item left")}))
+	replayGreen(t, append(steps, assertTextAt(".todo-count", "1 item left")))
 }
 
 func centerOf(t *testing.T, el *rod.Element) (float64, float64) {

@@ -2,7 +2,6 @@ package author
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,20 +31,7 @@ func TestRecordNewTab(t *testing.T) {
 		clickAt(t, p, x, y, 1)
 	}
 	click(p, "a")
-	var tab *rod.Page
-	waitFor(t, "the new tab", func() bool {
-		pages, err := p.Browser().Pages()
-		if err != nil {
-			return false
-		}
-		for _, pg := range pages {
-			if info, err := pg.Info(); err == nil && strings.HasSuffix(info.URL, "/report.html") {
-				tab = pg.Timeout(20 * time.Second)
-				return true
-			}
-		}
-		return false
-	})
+	tab := waitTab(t, p, "/report.html")
 	tab.MustWaitLoad()
 	if err := out.waitStepsWithin("navigate,click", 3*time.Second); err != nil {
 		t.Error(err)
@@ -79,7 +65,7 @@ func TestRecordNewTab(t *testing.T) {
 	if to(2) != "new" || to(4) != "opener" || to(6) != "index 1" {
 		t.Errorf("switches %s, %s, %s; want new, opener, index 1", to(2), to(4), to(6))
 	}
-	replayRecorded(t, append(steps, assertOut("counted 2")))
+	replayGreen(t, append(steps, assertOut("counted 2")))
 }
 
 // frameCount counts the frames a view sends.
@@ -159,44 +145,19 @@ func TestRecordPopupClosesItself(t *testing.T) {
 	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	ox, oy := center(t, p, "#open")
 	clickAt(t, p, ox, oy, 1)
-	var popup *rod.Page
-	waitFor(t, "the popup", func() bool {
-		pages, err := p.Browser().Pages()
-		if err != nil {
-			return false
-		}
-		for _, pg := range pages {
-			if info, err := pg.Info(); err == nil && strings.HasSuffix(info.URL, "/popup.html") {
-				popup = pg.Timeout(20 * time.Second)
-				return true
-			}
-		}
-		return false
-	})
+	popup := waitTab(t, p, "/popup.html")
 	popup.MustWaitLoad()
 	out.waitSteps(t, "navigate,click")
 	popup.MustActivate()
 	x, y := center(t, popup, "#ok")
-	go func() { // the click ends with the page
-		_ = proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMousePressed, X: x, Y: y, Button: proto.InputMouseButtonLeft, ClickCount: 1}.Call(popup)
-		_ = proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseReleased, X: x, Y: y, Button: proto.InputMouseButtonLeft, ClickCount: 1}.Call(popup)
-	}()
+	go func() { _ = pressAt(popup, x, y, proto.InputMouseButtonLeft, 0) }() // the click ends with the page
 	out.waitSteps(t, "navigate,click,switchTab,click")
-	waitFor(t, "the popup to close", func() bool {
-		pages, _ := p.Browser().Pages()
-		for _, pg := range pages {
-			if info, err := pg.Info(); err == nil && strings.HasSuffix(info.URL, "/popup.html") {
-				return false
-			}
-		}
-		return true
-	})
+	waitFor(t, "the popup to close", func() bool { return findTab(p, "/popup.html") == nil })
 	time.Sleep(300 * time.Millisecond)
 	p.MustActivate()
 	nx, ny := center(t, p, "#next")
 	clickAt(t, p, nx, ny, 1)
 	p.MustElementR("#next", "went on signed in")
 	steps := out.waitSteps(t, "navigate,click,switchTab,click,click")
-	replayRecorded(t, append(steps, protocol.Step{ID: "check", Type: "assertText", Expected: protocol.Ptr("went on signed in"),
-		Target: &protocol.Target{Locators: []protocol.Locator{{Kind: "css", Value: "#next"}}}}))
+	replayGreen(t, append(steps, assertTextAt("#next", "went on signed in")))
 }

@@ -25,18 +25,21 @@ type casts struct {
 	mu     sync.Mutex
 	of     map[*pageState]*cast            // guarded by mu
 	inputs map[*pageState]chan inputAction // guarded by mu
+	given  map[string]string               // guarded by mu: path of a file set through the view → its project file id (screencast_chooser.go)
 }
 
 // cast is one page's screencast and who watches it.
 type cast struct {
 	viewers map[string]client.FrameSink // guarded by casts.mu: session → sink
 	last    protocol.ViewFrame          // guarded by casts.mu: sent again when a dialog opens or closes
+	chooser *pendingChooser             // guarded by casts.mu: the file choice the page waits for
 	cancel  context.CancelFunc
 }
 
 type inputAction struct {
 	session string
 	in      protocol.ViewInput
+	done    chan error // for tab inputs (screencast_tabs.go): how it went
 }
 
 // View implements client.Author.
@@ -137,9 +140,12 @@ func (m *Manager) screencast(ctx context.Context, pg *pageState, c *cast) {
 		}
 		last = time.Now()
 		_ = proto.PageScreencastFrameAck{SessionID: e.SessionID}.Call(p)
+	}, func(e *proto.PageFileChooserOpened) {
+		m.chooserOpened(pg, c, e)
 	})
 	done := make(chan struct{})
 	go func() { wait(); close(done) }()
+	m.interceptChoosers(ctx, pg, true)
 	q := protocol.ViewQuality
 	err := proto.PageStartScreencast{Format: proto.PageStartScreencastFormatJpeg, Quality: &q,
 		MaxWidth: gsonInt(protocol.ViewMaxWidth), MaxHeight: gsonInt(protocol.ViewMaxHeight), EveryNthFrame: gsonInt(1)}.Call(p)
@@ -157,6 +163,7 @@ func (m *Manager) screencast(ctx context.Context, pg *pageState, c *cast) {
 	if !pg.isClosed() {
 		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		_ = proto.PageStopScreencast{}.Call(pg.page.Context(sctx))
+		m.interceptChoosers(sctx, pg, false)
 		cancel()
 		m.log.Debug("screencast stopped")
 	}
@@ -176,6 +183,9 @@ func (m *Manager) sendFrame(pg *pageState, c *cast, e *proto.PageScreencastFrame
 		ScrollX: e.Metadata.ScrollOffsetX, ScrollY: e.Metadata.ScrollOffsetY}
 	f.Dialog = pg.shownDialog()
 	m.views.mu.Lock()
+	if c.chooser != nil {
+		f.FileChooser = c.chooser.shown
+	}
 	c.last = f
 	viewers := make(map[string]client.FrameSink, len(c.viewers))
 	for id, out := range c.viewers {
@@ -183,13 +193,13 @@ func (m *Manager) sendFrame(pg *pageState, c *cast, e *proto.PageScreencastFrame
 	}
 	m.views.mu.Unlock()
 	for id, out := range viewers {
-		out.Frame(id, f)
+		out.Frame(id, m.withTabs(id, f))
 	}
 }
 
 // Input implements client.Author: the input joins its page's queue, sent
 // in order by one goroutine per page.
-func (m *Manager) Input(_ context.Context, id string, in protocol.ViewInput) error {
+func (m *Manager) Input(ctx context.Context, id string, in protocol.ViewInput) error {
 	s, err := m.session(id)
 	if err != nil {
 		return err
@@ -204,6 +214,11 @@ func (m *Manager) Input(_ context.Context, id string, in protocol.ViewInput) err
 		go m.answerDialog(pg, id, in)
 		return nil
 	}
+	if in.Kind == protocol.InputFiles {
+		// Not queued either: fetching the files may take a while.
+		go m.chooseFiles(pg, id, in)
+		return nil
+	}
 	v := &m.views
 	v.mu.Lock()
 	if v.inputs == nil {
@@ -216,11 +231,25 @@ func (m *Manager) Input(_ context.Context, id string, in protocol.ViewInput) err
 		go m.sendInputs(pg, q)
 	}
 	v.mu.Unlock()
+	a := inputAction{session: id, in: in}
+	if tabInputs[in.Kind] { // answered once done, after the inputs before it
+		a.done = make(chan error, 1)
+	}
 	select {
-	case q <- inputAction{session: id, in: in}:
-		return nil
+	case q <- a:
 	default:
 		return errors.New("too many inputs waiting: dropped")
+	}
+	if a.done == nil {
+		return nil
+	}
+	select {
+	case err := <-a.done:
+		return err
+	case <-time.After(15 * time.Second): // the page closed with it still queued
+		return errors.New("the input was not done in time")
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -237,8 +266,12 @@ func (m *Manager) sendInputs(pg *pageState, q chan inputAction) {
 			return
 		case a := <-q:
 			ctx, cancel := context.WithTimeout(pg.ctx, 10*time.Second)
-			if err := dispatchInput(ctx, pg, a.in); err != nil {
+			err := m.runInput(ctx, pg, a)
+			if err != nil {
 				m.log.Info("view input", "session", a.session, "kind", a.in.Kind, "err", err)
+			}
+			if a.done != nil {
+				a.done <- err
 			}
 			cancel()
 		}
@@ -282,6 +315,8 @@ func dispatchInput(ctx context.Context, pg *pageState, in protocol.ViewInput) er
 			return err
 		}
 		return mouse(proto.InputDispatchMouseEventTypeMouseReleased, max(in.Clicks, 1))
+	case protocol.InputDrag:
+		return dragInput(ctx, pg, in)
 	case protocol.InputText:
 		return proto.InputInsertText{Text: in.Text}.Call(p)
 	case protocol.InputKey:

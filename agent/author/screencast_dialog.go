@@ -44,7 +44,7 @@ func (m *Manager) showDialog(pg *pageState, d *protocol.ViewDialog) bool {
 	m.views.mu.Unlock()
 	if len(f.Data) > 0 { // else the screencast's first frame, coming, carries it
 		for id, out := range viewers {
-			out.Frame(id, f)
+			out.Frame(id, m.withTabs(id, f))
 		}
 	}
 	return true

@@ -181,6 +181,7 @@ func (r *recorder) action(ctx context.Context, pg *pageState, rep fullReport, ct
 			s.m.log.Debug("recorded drop element gone")
 			return
 		}
+		stableDrop(st.ToTarget)
 	case "upload":
 		r.upload(ctx, pg, rep, ctxID)
 		return

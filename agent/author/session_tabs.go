@@ -19,17 +19,50 @@ import (
 // step, after which the recording is back in its opener.
 
 // watchTabs follows the tabs the session's pages open, until it ends.
+//
+// Every page of the session's browser context is the session's: open
+// makes a context of its own for each session (Incognito), and nothing
+// else opens pages in it. So a new page there is followed whether or not
+// the browser names its opener. It names none for a link a person opens
+// in a new tab (middle click, Ctrl+click), nor did Chromium before 2021
+// for target=_blank rel=noopener and window.open(.., "noopener"): such a
+// tab's opener is the tab the person acted in last (lastTab).
 func (s *session) watchTabs(pg *pageState) {
 	wait := pg.b.rod.Context(pg.ctx).EachEvent(func(e *proto.TargetTargetCreated) {
 		ti := e.TargetInfo
 		if ti.Type != proto.TargetTargetInfoTypePage || ti.BrowserContextID != pg.inc.BrowserContextID {
 			return
 		}
-		if opener := s.tabOf(ti.OpenerID); opener != nil {
+		if s.tabOf(ti.TargetID) != nil {
+			return
+		}
+		opener := s.tabOf(ti.OpenerID)
+		if opener == nil {
+			opener = s.lastTab()
+		}
+		if opener != nil {
 			go s.followTab(opener, ti.TargetID)
 		}
 	})
 	wait()
+}
+
+// lastTab is the open tab the person acted in last: that of the last
+// recorded step, else the one the view shows, else the first page.
+func (s *session) lastTab() *pageState {
+	s.rec.mu.Lock()
+	cur := s.rec.cur
+	s.rec.mu.Unlock()
+	for cur != nil && cur.isClosed() {
+		cur = cur.opener
+	}
+	if cur != nil {
+		return cur
+	}
+	if pg := s.pageState(); pg != nil && !pg.isClosed() {
+		return pg
+	}
+	return s.mainPage()
 }
 
 // tabOf is the session's page of a target, or nil.

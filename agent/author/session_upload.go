@@ -35,14 +35,22 @@ func (r *recorder) upload(ctx context.Context, pg *pageState, rep fullReport, ct
 	r.mu.Lock()
 	s := r.s
 	r.mu.Unlock()
-	files, ok := s.sink.(client.AuthorFiles)
-	if !ok {
-		s.m.log.Info("a file chosen in the page is not recorded: the hub takes no files from this agent", "files", rep.Names)
-		return
-	}
 	chosen, err := pg.chosenFiles(ctx, ctxID, rep.Handle)
 	if err != nil {
 		s.m.log.Info("a file chosen in the page is not recorded", "err", err)
+		return
+	}
+	if ids, ok := s.m.givenFiles(chosen); ok {
+		// Project files chosen through the live view: nothing to offer.
+		if t := r.resolve(ctx, pg, rep, ctxID); t != nil {
+			seq, id := r.reserve(pg, rep.Handle, ctxID)
+			s.sink.Step(s.id, protocol.Captured{Seq: seq, Step: protocol.Step{ID: id, Type: "upload", Target: t, Files: ids}})
+		}
+		return
+	}
+	files, ok := s.sink.(client.AuthorFiles)
+	if !ok {
+		s.m.log.Info("a file chosen in the page is not recorded: the hub takes no files from this agent", "files", rep.Names)
 		return
 	}
 	t := r.resolve(ctx, pg, rep, ctxID)

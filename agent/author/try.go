@@ -45,6 +45,7 @@ func (m *Manager) Try(ctx context.Context, req protocol.TryRequest) protocol.Try
 	fn, refs := protocol.ScriptSource(req.Code)
 	vars := map[string]any{}
 	secrets := map[string]string{}
+	var fields []string // bases of dotted references
 	for _, ref := range refs {
 		if name, ok := strings.CutPrefix(ref, protocol.SecretPrefix); ok {
 			v, ok := req.Secrets[name]
@@ -54,11 +55,25 @@ func (m *Manager) Try(ctx context.Context, req protocol.TryRequest) protocol.Try
 			secrets[name] = v
 			continue
 		}
-		v, ok := req.Variables[ref]
+		base, path, dotted := strings.Cut(ref, ".")
+		v, ok := req.Variables[base]
 		if !ok {
 			return fail(fmt.Sprintf("the script uses ${%s}, and there is no such variable", ref))
 		}
+		if dotted {
+			// ${resp.body.id} reads a field of a variable holding JSON, as
+			// in a run (runner's script step): a missing field fails as
+			// there, and the variable arrives parsed.
+			if _, err := runner.Field(base, v, path); err != nil {
+				return fail(err.Error())
+			}
+			fields = append(fields, base)
+			continue
+		}
 		vars[ref] = v
+	}
+	for _, base := range fields {
+		vars[base] = json.RawMessage(req.Variables[base])
 	}
 	if len(secrets) > 0 {
 		vars["secrets"] = secrets

@@ -47,6 +47,14 @@ func TestTry(t *testing.T) {
 		{name: "busy loop", req: protocol.TryRequest{Code: `while (true) {}`, TimeoutMs: 500}, value: `null`, err: "the script did not finish within 500 ms", maxMillis: 10_000},
 		{name: "never settles", req: protocol.TryRequest{Code: `await new Promise(() => {})`, TimeoutMs: 300}, value: `null`, err: "the script did not finish within 300 ms", maxMillis: 10_000},
 		{name: "unknown variable", req: protocol.TryRequest{Code: `return ${nope}`}, value: `null`, err: "${nope}"},
+		// Issue 28: dotted references read a field of a JSON variable as in
+		// a run (a request step's answer), the variable arriving parsed.
+		{name: "dotted reference", req: protocol.TryRequest{Code: `return [${resp.body.items.1.id}, ${resp.status}, typeof ${resp}]`,
+			Variables: map[string]string{"resp": `{"status":201,"body":{"items":[{"id":"a"},{"id":"b"}]}}`}}, value: `["b",201,"object"]`},
+		{name: "dotted reference to a missing field", req: protocol.TryRequest{Code: `return ${resp.body.nope}`,
+			Variables: map[string]string{"resp": `{"status":201,"body":{"items":[]}}`}}, value: `null`, err: `${resp.body.nope}: resp.body has no field "nope" (it has items)`},
+		{name: "dotted reference to text", req: protocol.TryRequest{Code: `return ${user.name}`,
+			Variables: map[string]string{"user": "ann"}}, value: `null`, err: "the variable user does not hold JSON"},
 		{name: "unreachable", req: protocol.TryRequest{URL: "http://127.0.0.1:9/", Code: `return 1`}, value: `null`, err: "cannot open http://127.0.0.1:9/"},
 	}
 	for _, c := range cases {

@@ -79,6 +79,9 @@ type liveSink struct {
 
 func (s liveSink) Status(session, status, url, errText string) {
 	s.c.sendLive(s.ctx, protocol.Message{Type: protocol.MsgAuthorStatus, Session: session, Status: status, URL: url, Error: errText}, nil)
+	if sessionEnded(status) {
+		s.c.dropSessionFiles(session, false)
+	}
 }
 
 func (s liveSink) Step(session string, c protocol.Captured) {
@@ -162,6 +165,16 @@ func (c *Client) authoring(ctx context.Context, m protocol.Message) {
 		}
 	case protocol.MsgAuthorInput:
 		if m.Input == nil {
+			return
+		}
+		if m.ReqID != "" { // a tab input: answered once done
+			go func() {
+				reply := protocol.Message{Type: protocol.MsgAuthorInputDone, Session: m.Session, ReqID: m.ReqID}
+				if err := a.Input(ctx, m.Session, *m.Input); err != nil {
+					reply.Error = err.Error()
+				}
+				c.sendLive(ctx, reply, nil)
+			}()
 			return
 		}
 		// Queued in order by the Author (text, then Enter), not run here.

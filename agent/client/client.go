@@ -119,6 +119,9 @@ type Client struct {
 	mu      sync.Mutex
 	running map[string]context.CancelCauseFunc // guarded by mu: run id → cancel
 	state   State                              // guarded by mu
+	// authorFiles are the project files fetched for authoring sessions
+	// (files_session.go), guarded by mu: session id → its files.
+	authorFiles map[string]*runFiles
 }
 
 // outMsg is a message for the hub with an artifact's content, if any.

@@ -59,6 +59,7 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 		if c.cfg.Author != nil {
 			c.cfg.Author.CloseAll()
 		}
+		c.dropSessionFiles("", true)
 		c.drainLive()
 	}()
 

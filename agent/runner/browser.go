@@ -193,9 +193,9 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 	c := b.root.c
 	b.bg, b.stopBg = context.WithCancel(context.Background())
 	go b.events(c.Event())
-	// Pages a run's page opens (window.open, target=_blank) are announced
-	// as targets of its context: tabs.go attaches to them.
-	if err := (proto.TargetSetDiscoverTargets{Discover: true}).Call(b.root.with(ctx)); err != nil {
+	// Pages a run's page opens (window.open, target=_blank) are attached to
+	// as the browser creates them, and held until tabs.go has prepared them.
+	if err := holdNewPages.Call(b.root.with(ctx)); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("watching for new tabs in %s: %w", path, err)
 	}

@@ -38,6 +38,12 @@ func Attach(ctx context.Context, devtoolsURL string, opts Options) (*Browser, er
 	b.root = session{c: cdp.New().Start(w), w: w}
 	b.bg, b.stopBg = context.WithCancel(context.Background())
 	go b.events(b.root.c.Event())
+	// Tabs a live page's steps open are followed as a run's are
+	// (tabs_hold.go); the browser's other pages are let go at once.
+	if err := holdNewPages.Call(b.root.with(ctx)); err != nil {
+		b.closeAttached()
+		return nil, fmt.Errorf("watching for new tabs: %w", err)
+	}
 	return b, nil
 }
 
@@ -71,7 +77,12 @@ func (b *Browser) AttachPage(ctx context.Context, targetID string) (*LivePage, e
 	if err != nil {
 		return nil, fmt.Errorf("attaching to the page: %w", err)
 	}
-	t := &tab{target: proto.TargetTargetID(targetID), sess: session{c: b.root.c, w: b.root.w, id: at.SessionID}}
+	// Its browser context tells the tabs its steps open (run.popup).
+	info, err := proto.TargetGetTargetInfo{TargetID: proto.TargetTargetID(targetID)}.Call(b.root.with(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("reading the page's target: %w", err)
+	}
+	t := &tab{ctxID: info.TargetInfo.BrowserContextID, target: proto.TargetTargetID(targetID), sess: session{c: b.root.c, w: b.root.w, id: at.SessionID}}
 	b.tabs.Store(string(at.SessionID), t)
 	p := &LivePage{b: b, t: t, vars: map[string]string{}}
 	s := t.sess.with(ctx)

@@ -156,7 +156,7 @@ func (r *run) bound() time.Duration {
 func (r *run) open(ctx context.Context) error {
 	b := r.b
 	if r.live != nil {
-		b.watch(r.live, r.stop, r.dialog, nil)
+		b.watch(r.live, r.stop, r.dialog, r.popup)
 		r.browser = b
 		r.firstPage(r.live)
 		return r.emulate(ctx)

@@ -24,9 +24,9 @@ type tab struct {
 	refusals refusals // what its page tried to open and was refused (guard.go)
 
 	// Set while a run uses the tab (see watch).
-	stop     func(error) // cancels the run with a cause
-	onDialog dialogFunc  // answers a JavaScript dialog
-	onPopup  func(info *proto.TargetTargetInfo)
+	stop     func(error)                              // cancels the run with a cause
+	onDialog dialogFunc                               // answers a JavaScript dialog
+	onPopup  func(held *proto.TargetAttachedToTarget) // prepares and lets go a new page of its context
 
 	opener proto.TargetTargetID // the page that opened it
 	closed atomic.Bool
@@ -142,7 +142,7 @@ func (b *Browser) acquire(ctx context.Context) (*tab, error) {
 
 // watch routes the tab's crash, dialog, popup and drag events to the run
 // using it.
-func (b *Browser) watch(t *tab, stop func(error), onDialog dialogFunc, onPopup func(*proto.TargetTargetInfo)) {
+func (b *Browser) watch(t *tab, stop func(error), onDialog dialogFunc, onPopup func(*proto.TargetAttachedToTarget)) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	t.stop, t.onDialog, t.onPopup = stop, onDialog, onPopup
@@ -199,12 +199,10 @@ func (b *Browser) events(ch <-chan *cdp.Event) {
 			if t := b.watchedTab(e.SessionID); t != nil && json.Unmarshal(e.Params, &d) == nil {
 				go b.answer(t, d)
 			}
-		case "Target.targetCreated":
-			var c proto.TargetTargetCreated
-			if json.Unmarshal(e.Params, &c) == nil && c.TargetInfo != nil && c.TargetInfo.Type == proto.TargetTargetInfoTypePage {
-				if t := b.contextTab(c.TargetInfo.BrowserContextID); t != nil && t.onPopup != nil {
-					go t.onPopup(c.TargetInfo)
-				}
+		case "Target.attachedToTarget":
+			var a proto.TargetAttachedToTarget
+			if e.SessionID == "" && json.Unmarshal(e.Params, &a) == nil && a.WaitingForDebugger && a.TargetInfo != nil {
+				b.held(&a) // a new page, held (holdNewPages)
 			}
 		case "Input.dragIntercepted":
 			var d proto.InputDragIntercepted

@@ -12,10 +12,10 @@ import (
 )
 
 // A run's pages: its first page, and every page a page of its context
-// opens (window.open, a target=_blank link, a middle click), announced by
-// the browser's target discovery (browser.go) and attached to at once, so
+// opens (window.open, a target=_blank link, a middle click), attached to
+// as the browser creates it and held until prepared (tabs_hold.go), so
 // that its dialogs are answered and its navigations guarded as the first
-// page's are. Steps act in the current page (run.tab); switchTab changes
+// page's are from its first script on. Steps act in the current page (run.tab); switchTab changes
 // it, closeTab closes it and returns to its opener.
 
 // pageSet is the run's pages in opening order; the event reader adds to it.
@@ -27,26 +27,24 @@ type pageSet struct {
 	done    bool          // the run ended: a page attached now is let go at once
 }
 
-// popup attaches to a page the run's context opened and prepares it as the
-// first page was prepared (called by the event reader, on its own
-// goroutine).
-func (r *run) popup(info *proto.TargetTargetInfo) {
+// popup prepares a page the run's context opened as the first page was
+// prepared, and then lets it run: the browser holds it until then
+// (tabs_hold.go), so its first script already meets the guard and the
+// run's emulation. Called on its own goroutine.
+func (r *run) popup(held *proto.TargetAttachedToTarget) {
+	info := held.TargetInfo
+	b := r.browser
 	ps := &r.pages
 	ps.mu.Lock()
 	if ps.known[info.TargetID] {
 		ps.mu.Unlock()
+		b.letGo(held.SessionID, true)
 		return
 	}
 	ps.known[info.TargetID] = true
 	ps.mu.Unlock()
-	b := r.browser
 	ctx, cancel := context.WithTimeout(b.bg, 10*time.Second)
 	defer cancel()
-	at, err := proto.TargetAttachToTarget{TargetID: info.TargetID, Flatten: true}.Call(b.root.with(ctx))
-	if err != nil {
-		b.log.Debug("attaching to a new tab", "err", err)
-		return
-	}
 	opener := info.OpenerID
 	if opener == "" {
 		if cur := r.curTab.Load(); cur != nil {
@@ -55,17 +53,8 @@ func (r *run) popup(info *proto.TargetTargetInfo) {
 	}
 	gone := make(chan struct{})
 	t := &tab{ctxID: info.BrowserContextID, target: info.TargetID, opener: opener, gone: gone,
-		sess: session{c: b.root.c, w: b.root.w, id: at.SessionID, gone: gone}, drags: make(chan *proto.InputDragData, 1)}
-	b.tabs.Store(string(at.SessionID), t)
-	s := t.sess.with(ctx)
-	reqs := append([]setupRequest{proto.PageEnable{}, proto.InspectorEnable{},
-		proto.EmulationSetFocusEmulationEnabled{Enabled: true}}, guardRequests()...)
-	reqs = append(reqs, r.emulation()...)
-	for _, req := range reqs {
-		if err := req.Call(s); err != nil {
-			b.log.Debug("preparing a new tab", "req", req.ProtoReq(), "err", err)
-		}
-	}
+		sess: session{c: b.root.c, w: b.root.w, id: held.SessionID, gone: gone}, drags: make(chan *proto.InputDragData, 1)}
+	b.tabs.Store(string(held.SessionID), t)
 	b.watch(t, func(err error) {
 		if errors.Is(err, errPageClosed) {
 			t.close() // the page closed itself: the run goes on (see pageGone)
@@ -73,15 +62,33 @@ func (r *run) popup(info *proto.TargetTargetInfo) {
 		}
 		r.stop(err)
 	}, r.dialog, r.popup)
+	// One pipeline, the page let go last: a held page answers some
+	// requests (Page.enable) only once it runs, and the browser applies a
+	// session's requests in order, so the guard and the emulation are on
+	// before the page's first request and script.
+	var reqs []wireRequest
+	for _, req := range append(append([]setupRequest{proto.PageEnable{}, proto.InspectorEnable{},
+		proto.EmulationSetFocusEmulationEnabled{Enabled: true}}, guardRequests()...), r.emulation()...) {
+		reqs = append(reqs, wireRequest{req.ProtoReq(), req})
+	}
+	reqs = append(reqs, wireRequest{"Runtime.runIfWaitingForDebugger", proto.RuntimeRunIfWaitingForDebugger{}})
+	if err := b.root.w.pipeline(ctx, string(held.SessionID), reqs...); err != nil {
+		b.log.Debug("preparing a new tab", "err", err)
+	}
 	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	if ps.done {
+	done := ps.done
+	if !done {
+		ps.all = append(ps.all, t)
+	}
+	ps.mu.Unlock()
+	if done {
 		t.clock.halt()
 		b.unwatch(t)
 		b.tabs.Delete(string(t.sess.id))
-		return
+		if r.live != nil { // a live page's context stays: so would the tab (closePages)
+			r.closeLiveTabs([]*tab{t})
+		}
 	}
-	ps.all = append(ps.all, t)
 }
 
 // close marks a popup gone: calls waiting on its page end.
@@ -105,15 +112,36 @@ func (r *run) use(t *tab) {
 }
 
 // closePages stops watching the pages the run opened; disposing of the
-// context closes them.
+// context closes them. A live page's context stays: the tabs its run
+// opened are closed here, so the next run starts, as the editor's view
+// shows, on the live page alone.
 func (r *run) closePages() {
 	r.pages.mu.Lock()
-	defer r.pages.mu.Unlock()
 	r.pages.done = true
-	for _, t := range r.pages.all[1:] {
+	opened := append([]*tab(nil), r.pages.all[1:]...)
+	r.pages.mu.Unlock()
+	for _, t := range opened {
 		t.clock.halt()
 		r.browser.unwatch(t)
 		r.browser.tabs.Delete(string(t.sess.id))
+	}
+	if r.live != nil {
+		r.closeLiveTabs(opened)
+	}
+}
+
+// closeLiveTabs closes tabs a live page's run opened.
+func (r *run) closeLiveTabs(tabs []*tab) {
+	for _, t := range tabs {
+		if t.closed.Load() {
+			continue
+		}
+		t.close()
+		ctx, cancel := context.WithTimeout(r.browser.bg, 5*time.Second)
+		if _, err := (proto.TargetCloseTarget{TargetID: t.target}).Call(r.browser.root.with(ctx)); err != nil && ctx.Err() == nil {
+			r.browser.log.Debug("closing a live run's tab", "err", err)
+		}
+		cancel()
 	}
 }
 

@@ -120,6 +120,10 @@ func field(base, v, path string) (string, error) {
 	return string(b), nil
 }
 
+// Field is field for the editor's Try (agent/author), which resolves a
+// script's dotted references as a run does.
+func Field(base, v, path string) (string, error) { return field(base, v, path) }
+
 // keysOf lists an object's keys for a message, sorted, at most ten.
 func keysOf(m map[string]any) string {
 	if len(m) == 0 {

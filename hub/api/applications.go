@@ -116,16 +116,9 @@ func (s *Server) saveApplication(w http.ResponseWriter, r *http.Request) {
 		a.ID = ids.New(kindApplication)
 		a, err = s.store.CreateApplication(r.Context(), a, s.Now())
 	} else {
-		old, lookErr := store.Application{}, store.ErrNotFound
-		if ids.Valid(kindApplication, id) {
-			old, lookErr = s.store.Application(r.Context(), id)
-		}
-		if lookErr != nil && !errors.Is(lookErr, store.ErrNotFound) {
-			s.internal(w, r, lookErr)
-			return
-		}
-		if lookErr != nil || !s.bodyRecord(r, sc, old.ProjectID) {
-			writeError(w, http.StatusNotFound, codeNotFound, applicationNotFound)
+		old, ok := loadBodyRecord(s, w, r, sc, kindApplication, id, applicationNotFound, s.store.Application,
+			func(a store.Application) string { return a.ProjectID })
+		if !ok {
 			return
 		}
 		if !desc.present {

@@ -16,9 +16,10 @@ import (
 )
 
 // flowDoc is the benchmark flow of issue 15 as a test: sign in on
-// testdata/site/shop.html (its answer takes 300 ms), then five rounds of
-// choose a size, tick gift wrap, add to cart, check the cart: 25 steps,
-// the same as testdata/bench/flow.mjs does in Playwright.
+// shop.html (the runner's page, agent/runner/testdata/site, which site()
+// serves; its answer takes 300 ms), then five rounds of choose a size,
+// tick gift wrap, add to cart, check the cart: 25 steps, the same as
+// testdata/bench/flow.mjs does in Playwright.
 func flowDoc() map[string]any {
 	sizes := []string{"s", "m", "l", "s", "m"}
 	steps := []map[string]any{

@@ -116,16 +116,9 @@ func (s *Server) saveDataPool(w http.ResponseWriter, r *http.Request) {
 	save := store.DataPoolSave{ID: id, ProjectID: sc.Project.ID, Create: id == "", Name: name, Protected: want, UserID: currentUserID(r), Now: s.Now()}
 	current := name // the name refusals give
 	if !save.Create {
-		p, err := store.DataPool{}, store.ErrNotFound
-		if ids.Valid(kindDataPool, id) {
-			p, err = s.store.FindDataPool(r.Context(), id)
-		}
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.internal(w, r, err)
-			return
-		}
-		if err != nil || !s.bodyRecord(r, sc, p.ProjectID) {
-			writeError(w, http.StatusNotFound, codeNotFound, dataPoolNotFound)
+		p, ok := loadBodyRecord(s, w, r, sc, kindDataPool, id, dataPoolNotFound, s.store.FindDataPool,
+			func(p store.DataPool) string { return p.ProjectID })
+		if !ok {
 			return
 		}
 		current = p.Name

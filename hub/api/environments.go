@@ -284,6 +284,9 @@ func (l *issueList) baseURLVariable(path, v string) {
 // bodyRecord resolves the id of a record named in a create-or-update body:
 // it must belong to the header's project. A record of another project is
 // refused like a missing one, and audited.
+// envProject is an environment's project, for the generic loaders.
+func envProject(e store.Environment) string { return e.ProjectID }
+
 func (s *Server) bodyRecord(r *http.Request, sc scope, recordProject string) bool {
 	if recordProject == sc.Project.ID {
 		return true
@@ -344,16 +347,7 @@ func (s *Server) saveEnvironment(w http.ResponseWriter, r *http.Request) {
 	if es.Create {
 		es.ID = ids.New(kindEnvironment)
 	} else {
-		e, err := store.Environment{}, store.ErrNotFound
-		if ids.Valid(kindEnvironment, in.id) {
-			e, err = s.store.Environment(r.Context(), in.id)
-		}
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.internal(w, r, err)
-			return
-		}
-		if err != nil || !s.bodyRecord(r, sc, e.ProjectID) {
-			writeError(w, http.StatusNotFound, codeNotFound, environmentNotFound)
+		if _, ok := loadBodyRecord(s, w, r, sc, kindEnvironment, in.id, environmentNotFound, s.store.Environment, envProject); !ok {
 			return
 		}
 	}

@@ -9,7 +9,9 @@ package api
 // it, and the file is served only when the run is assigned to that agent
 // and not finished, the run's document (as it runs: components expanded)
 // has an upload step naming the file, and the file is of the run's
-// project. Anything else answers 404 (a file of another project is
+// project. An authoring session (?session=rec_..., pck_..., ses_...) may
+// also read the files a person chose through its live view
+// (sessions_view_files.go), until it ends. Anything else answers 404 (a file of another project is
 // audited: a document cannot reach it). A live session's steps are
 // checked the same way: the session is the agent's, running steps now,
 // and they upload the file. So an agent reads no file but those of the
@@ -119,7 +121,7 @@ func (s *Server) agentMayRead(r *http.Request, agentID, fileID, runID, sessionID
 	case runID != "" && sessionID != "":
 		return "", false, nil
 	case sessionID != "":
-		if s.authoring == nil || !ids.Valid("ses", sessionID) {
+		if s.authoring == nil || !ids.Valid("ses", sessionID) && !ids.Valid("rec", sessionID) && !ids.Valid("pck", sessionID) {
 			return "", false, nil
 		}
 		projectID, ok := s.authoring.LiveFile(sessionID, agentID, fileID)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/hub/access"
@@ -27,24 +26,9 @@ func TestRecordedUploadThroughAgent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	port := freePort(t)
-	_, codes := startAgentProcess(t, h.srv.URL, t.TempDir(), "--remote-debugging-port", fmt.Sprint(port))
-	select {
-	case code := <-codes:
-		c.do("POST", "/api/agent/pair/"+code, nil).want(t, 201)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the agent printed no pairing code")
-	}
-	waitFor(t, func() bool { return c.do("GET", "/api/agent", nil).json()["needed"] == false })
+	port := startDebugAgent(t, h, c)
 
-	id := c.do("POST", "/api/record/start", obj{"url": base + "/upload.html"}, ProjectHeader, o.project).want(t, 201).str("id")
-	waitFor(t, func() bool {
-		st := c.do("GET", "/api/record/"+id, nil).want(t, 200).json()
-		if st["status"] == "error" {
-			t.Fatalf("recording failed: %v", st["error"])
-		}
-		return st["status"] == "recording"
-	})
+	id := startRecording(t, c, o.project, obj{"url": base + "/upload.html"})
 	page := recordingPage(t, port, "/upload.html")
 	choose := func(sel, path string) {
 		el := page.MustElement(sel)

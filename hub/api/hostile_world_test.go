@@ -158,7 +158,9 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/sessions/{id}/run":   {obj{"from": "s1", "pauseOnFailure": true}, obj{"stepIds": []any{"s1"}, "document": doc}},
 		"POST /api/sessions/{id}/close": {noBody},
 		"POST /api/sessions/{id}/input": {obj{"kind": "click", "x": 10, "y": 10, "button": "left", "clicks": 1, "deltaX": 0, "deltaY": 0,
-			"key": "Enter", "text": "hi", "modifiers": []any{"Shift"}}, obj{"kind": "dialog", "accept": true, "text": "Ann"}},
+			"key": "Enter", "text": "hi", "modifiers": []any{"Shift"}}, obj{"kind": "dialog", "accept": true, "text": "Ann"},
+			obj{"kind": "drag", "x": 1, "y": 1, "toX": 5, "toY": 5}, obj{"kind": "tab", "index": 1}, obj{"kind": "closeTab", "index": 1},
+			obj{"kind": "files", "files": []any{"fil_aaaaaaaaaaaaaaaa"}}},
 		"POST /api/scripts/try": {obj{"code": "return 1", "url": "/", "environmentId": w.env, "timeoutMs": 1000}},
 
 		"POST /api/environments": {obj{"name": "Production", "variables": obj{"user": "carol", "baseUrl": "https://carol.example.com"}, "secrets": obj{"TOKEN": "s3cret"}, "applicationId": w.app},

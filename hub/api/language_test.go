@@ -181,14 +181,7 @@ func TestLanguageGroundedThroughAgent(t *testing.T) {
 	base := site(t)
 	env := o.owner.projectDo(o.project, "POST", "/api/environments", obj{"name": "Local", "variables": obj{"baseUrl": base},
 		"secrets": obj{"PASSWORD": "pw-secret-value"}}).want(t, 201).str("id")
-	_, codes := startAgentProcess(t, h.srv.URL, t.TempDir())
-	select {
-	case code := <-codes:
-		c.do("POST", "/api/agent/pair/"+code, nil).want(t, 201)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the agent printed no pairing code")
-	}
-	waitFor(t, func() bool { return c.do("GET", "/api/agent", nil).json()["needed"] == false })
+	startPairedAgent(t, h, c)
 
 	// The request names the page: the model is shown it.
 	f.Queue(langtest.Reply{Content: draftAnswer})

@@ -3,62 +3,11 @@ package api
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
-	"github.com/go-rod/rod/lib/proto"
 	"github.com/testautomation/ta/hub/access"
 )
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// recordingPage finds the page of the agent's authoring browser, through
-// its debugging port, whose URL contains part.
-func recordingPage(t *testing.T, port int, part string) *rod.Page {
-	t.Helper()
-	var b *rod.Browser
-	end := time.Now().Add(30 * time.Second)
-	for time.Now().Before(end) {
-		if b == nil {
-			if u, err := launcher.ResolveURL(fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-				b = rod.New().ControlURL(u)
-				if b.Connect() != nil {
-					b = nil
-				}
-			}
-		}
-		if b != nil {
-			targets, err := proto.TargetGetTargets{}.Call(b)
-			if err == nil {
-				for _, ti := range targets.TargetInfos {
-					if ti.Type == proto.TargetTargetInfoTypePage && strings.Contains(ti.URL, part) {
-						p, err := b.PageFromTarget(ti.TargetID)
-						if err == nil {
-							// Not closed after the test: Close would close the
-							// agent's browser, not only this connection.
-							return p
-						}
-					}
-				}
-			}
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("no page at %q in the authoring browser on port %d", part, port)
-	return nil
-}
 
 // TestRecordSaveAndRunThroughAgent is the tester's loop: record against a
 // page with real clicks and typing in the agent's browser, stop, save the
@@ -72,24 +21,9 @@ func TestRecordSaveAndRunThroughAgent(t *testing.T) {
 	const secret = "s3cret-Pw9"
 	envID := o.owner.do("POST", "/api/environments", obj{"name": "Local", "variables": obj{"baseUrl": base},
 		"secrets": obj{"PASSWORD": secret}}, ProjectHeader, o.project).want(t, 201).str("id")
-	port := freePort(t)
-	_, codes := startAgentProcess(t, h.srv.URL, t.TempDir(), "--remote-debugging-port", fmt.Sprint(port))
-	select {
-	case code := <-codes:
-		c.do("POST", "/api/agent/pair/"+code, nil).want(t, 201)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the agent printed no pairing code")
-	}
-	waitFor(t, func() bool { return c.do("GET", "/api/agent", nil).json()["needed"] == false })
+	port := startDebugAgent(t, h, c)
 
-	id := c.do("POST", "/api/record/start", obj{"url": "/login.html", "environmentId": envID}, ProjectHeader, o.project).want(t, 201).str("id")
-	waitFor(t, func() bool {
-		st := c.do("GET", "/api/record/"+id, nil).want(t, 200).json()
-		if st["status"] == "error" {
-			t.Fatalf("recording failed: %v", st["error"])
-		}
-		return st["status"] == "recording"
-	})
+	id := startRecording(t, c, o.project, obj{"url": "/login.html", "environmentId": envID})
 	page := recordingPage(t, port, "/login.html")
 	page.MustElement("#email").MustClick().MustInput("ann@example.com")
 	page.MustElement("#password").MustClick().MustInput(secret)

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -38,15 +37,7 @@ func TestRecordedCorpusPagesRunThroughHub(t *testing.T) {
 	base, other := corpusOrigins(t)
 	envID := o.owner.do("POST", "/api/environments", obj{"name": "Corpus", "variables": obj{"baseUrl": base}},
 		ProjectHeader, o.project).want(t, 201).str("id")
-	port := freePort(t)
-	_, codes := startAgentProcess(t, h.srv.URL, t.TempDir(), "--remote-debugging-port", fmt.Sprint(port))
-	select {
-	case code := <-codes:
-		c.do("POST", "/api/agent/pair/"+code, nil).want(t, 201)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the agent printed no pairing code")
-	}
-	waitFor(t, func() bool { return c.do("GET", "/api/agent", nil).json()["needed"] == false })
+	port := startDebugAgent(t, h, c)
 
 	shadow := func(p *rod.Page, sel string) *rod.Element {
 		return p.MustElementByJS(`(s) => document.querySelector('qty-picker').shadowRoot.querySelector(s)`, sel)
@@ -85,14 +76,7 @@ func TestRecordedCorpusPagesRunThroughHub(t *testing.T) {
 	for _, k := range cases {
 		name := strings.SplitN(k.page, "?", 2)[0]
 		t.Run(strings.TrimSuffix(name, ".html"), func(t *testing.T) {
-			id := c.do("POST", "/api/record/start", obj{"url": "/" + k.page, "environmentId": envID}, ProjectHeader, o.project).want(t, 201).str("id")
-			waitFor(t, func() bool {
-				st := c.do("GET", "/api/record/"+id, nil).want(t, 200).json()
-				if st["status"] == "error" {
-					t.Fatalf("recording failed: %v", st["error"])
-				}
-				return st["status"] == "recording"
-			})
+			id := startRecording(t, c, o.project, obj{"url": "/" + k.page, "environmentId": envID})
 			k.play(recordingPage(t, port, "/"+name))
 			waitFor(t, func() bool {
 				return len(c.do("GET", "/api/record/"+id, nil).want(t, 200).json()["steps"].([]any)) >= k.steps

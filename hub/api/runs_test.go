@@ -48,7 +48,7 @@ func (r browserRunner) Run(ctx context.Context, job protocol.Job, emit agentclie
 }
 
 // site serves testdata/site, and the runner's own test pages
-// (agent/runner/testdata/site: dialogs, tabs, drags, uploads) for the
+// (agent/runner/testdata/site: shop, dialogs, tabs, drags, uploads) for the
 // names it lacks, so the hub's tests through an agent run on the very
 // pages the runner's tests use rather than copies of them.
 func site(t testing.TB) string {

@@ -141,11 +141,7 @@ func allow(w http.ResponseWriter, sc scope, p access.Permission) bool {
 // someone else's private test answers the same 404 as a missing one.
 func loadVisible[R any](s *Server, w http.ResponseWriter, r *http.Request, kind, id, notFound string,
 	get func(context.Context, string) (R, error), project func(R) string, privateOf func(R) (private bool, owner string)) (R, scope, bool) {
-	var rec R
-	err := store.ErrNotFound
-	if ids.Valid(kind, id) {
-		rec, err = get(r.Context(), id)
-	}
+	rec, err := getByID(r.Context(), kind, id, get)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.internal(w, r, err)
 		return rec, scope{}, false

@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/testautomation/ta/hub/access"
-	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
 )
@@ -69,16 +68,8 @@ func (s *Server) setSecret(w http.ResponseWriter, r *http.Request) {
 		writeIssues(w, "the secret is not valid", issues)
 		return
 	}
-	e, err := store.Environment{}, store.ErrNotFound
-	if ids.Valid(kindEnvironment, envID) {
-		e, err = s.store.Environment(r.Context(), envID)
-	}
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.internal(w, r, err)
-		return
-	}
-	if err != nil || !s.bodyRecord(r, sc, e.ProjectID) {
-		writeError(w, http.StatusNotFound, codeNotFound, environmentNotFound)
+	e, ok := loadBodyRecord(s, w, r, sc, kindEnvironment, envID, environmentNotFound, s.store.Environment, envProject)
+	if !ok {
 		return
 	}
 	box := s.secretBox()

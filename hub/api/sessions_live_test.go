@@ -34,14 +34,7 @@ func newLiveWorld(t *testing.T) liveWorld {
 	w.env = o.owner.do("POST", "/api/environments", obj{"name": "Local", "variables": obj{"baseUrl": w.base},
 		"secrets": obj{"PASSWORD": w.secret}}, ProjectHeader, o.project).want(t, 201).str("id")
 	w.test = c.createTest(t, o.project, signInDoc(w.base, "Welcome, ann@example.com"))
-	_, codes := startAgentProcess(t, h.srv.URL, t.TempDir(), "--remote-debugging-port", fmt.Sprint(w.port))
-	select {
-	case code := <-codes:
-		c.do("POST", "/api/agent/pair/"+code, nil).want(t, 201)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the agent printed no pairing code")
-	}
-	waitFor(t, func() bool { return c.do("GET", "/api/agent", nil).json()["needed"] == false })
+	startPairedAgent(t, h, c, "--remote-debugging-port", fmt.Sprint(w.port))
 	return w
 }
 

@@ -25,7 +25,8 @@ const sessionNotFound = "no such session"
 
 // viewInputRequest is POST /api/sessions/{id}/input's body: x and y in the
 // pixels of the last frame the view sent; kind dialog answers the page's
-// open dialog with accept and text (no x and y).
+// open dialog with accept and text (no x and y); kind files answers the
+// page's file chooser with files (project file ids; none: cancel).
 type viewInputRequest struct {
 	Kind      string   `json:"kind" openapi:"required"`
 	X         float64  `json:"x"`
@@ -37,7 +38,12 @@ type viewInputRequest struct {
 	Key       string   `json:"key"`
 	Text      string   `json:"text"`
 	Accept    bool     `json:"accept"`
+	Files     []string `json:"files"`
 	Modifiers []string `json:"modifiers"`
+	// Kind drag: where it ends; kinds tab and closeTab: which tab.
+	ToX   *float64 `json:"toX"`
+	ToY   *float64 `json:"toY"`
+	Index *int     `json:"index"`
 }
 
 // loadAnySession resolves the authoring session {id} of any kind for the
@@ -122,13 +128,21 @@ func (s *Server) sessionInput(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	id, _, ok := s.loadAnySession(w, r)
+	id, project, ok := s.loadAnySession(w, r)
 	if !ok {
 		return
 	}
-	err := s.authoring.Input(r.Context(), id, protocol.ViewInput{Kind: in.Kind, X: in.X, Y: in.Y, Button: in.Button,
-		Clicks: in.Clicks, DeltaX: in.DeltaX, DeltaY: in.DeltaY, Key: in.Key, Text: in.Text, Accept: in.Accept, Modifiers: in.Modifiers})
+	vin := protocol.ViewInput{Kind: in.Kind, X: in.X, Y: in.Y, Button: in.Button, Clicks: in.Clicks, DeltaX: in.DeltaX,
+		DeltaY: in.DeltaY, Key: in.Key, Text: in.Text, Accept: in.Accept, Files: in.Files, Modifiers: in.Modifiers,
+		ToX: in.ToX, ToY: in.ToY, Index: in.Index}
+	// Chosen files must be the project's: checked once their shape is
+	// (a malformed id is said so by the input's own check, below).
+	if in.Kind == protocol.InputFiles && len(vin.Check(0, 0)) == 0 && !s.chosenFilesKnown(w, r, project, in.Files) {
+		return
+	}
+	err := s.authoring.Input(r.Context(), id, vin)
 	var bad authoring.InputIssues
+	var tab *authoring.TabError
 	switch {
 	case errors.As(err, &bad):
 		issues := make(issueList, 0, len(bad))
@@ -136,6 +150,8 @@ func (s *Server) sessionInput(w http.ResponseWriter, r *http.Request) {
 			issues.add(i.Path, i.Code, i.Message)
 		}
 		writeIssues(w, "the input is not valid", issues)
+	case errors.As(err, &tab):
+		writeError(w, http.StatusConflict, "tab_gone", "the tab is not there: "+protocol.CleanText(tab.Message))
 	case errors.Is(err, authoring.ErrInputTooFast):
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusTooManyRequests, codeTooMany, err.Error())

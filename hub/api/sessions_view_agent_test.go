@@ -36,24 +36,9 @@ func TestLiveViewRecordsAndPicksOnHeadlessAgent(t *testing.T) {
 	const secret = "s3cret-Pw9"
 	envID := o.owner.do("POST", "/api/environments", obj{"name": "Local", "variables": obj{"baseUrl": base},
 		"secrets": obj{"PASSWORD": secret}}, ProjectHeader, o.project).want(t, 201).str("id")
-	port := freePort(t)
-	_, codes := startAgentProcess(t, h.srv.URL, t.TempDir(), "--remote-debugging-port", fmt.Sprint(port))
-	select {
-	case code := <-codes:
-		c.do("POST", "/api/agent/pair/"+code, nil).want(t, 201)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the agent printed no pairing code")
-	}
-	waitFor(t, func() bool { return c.do("GET", "/api/agent", nil).json()["needed"] == false })
+	port := startDebugAgent(t, h, c)
 
-	id := c.do("POST", "/api/record/start", obj{"url": "/login.html", "environmentId": envID}, ProjectHeader, o.project).want(t, 201).str("id")
-	waitFor(t, func() bool {
-		st := c.do("GET", "/api/record/"+id, nil).want(t, 200).json()
-		if st["status"] == "error" {
-			t.Fatalf("recording failed: %v", st["error"])
-		}
-		return st["status"] == "recording"
-	})
+	id := startRecording(t, c, o.project, obj{"url": "/login.html", "environmentId": envID})
 	// The page is watched only through the debugging port here: it
 	// changes every 50 ms, so a running screencast would send frames.
 	page := recordingPage(t, port, "/login.html")

@@ -41,24 +41,9 @@ func TestLiveViewAnswersDialogsOnHeadlessAgent(t *testing.T) {
 	base := site(t)
 	envID := o.owner.do("POST", "/api/environments", obj{"name": "Local", "variables": obj{"baseUrl": base}},
 		ProjectHeader, o.project).want(t, 201).str("id")
-	port := freePort(t)
-	_, codes := startAgentProcess(t, h.srv.URL, t.TempDir(), "--remote-debugging-port", fmt.Sprint(port))
-	select {
-	case code := <-codes:
-		c.do("POST", "/api/agent/pair/"+code, nil).want(t, 201)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the agent printed no pairing code")
-	}
-	waitFor(t, func() bool { return c.do("GET", "/api/agent", nil).json()["needed"] == false })
+	port := startDebugAgent(t, h, c)
 
-	id := c.do("POST", "/api/record/start", obj{"url": "/dialogs.html", "environmentId": envID}, ProjectHeader, o.project).want(t, 201).str("id")
-	waitFor(t, func() bool {
-		st := c.do("GET", "/api/record/"+id, nil).want(t, 200).json()
-		if st["status"] == "error" {
-			t.Fatalf("recording failed: %v", st["error"])
-		}
-		return st["status"] == "recording"
-	})
+	id := startRecording(t, c, o.project, obj{"url": "/dialogs.html", "environmentId": envID})
 	page := recordingPage(t, port, "/dialogs.html")
 	page.MustEval(`() => { const b = document.createElement("button"); b.id = "both"; b.textContent = "Delete all";
 		b.onclick = () => { if (confirm("Delete 3 items?")) out("deleted by " + prompt("Your name?", "nobody")); };

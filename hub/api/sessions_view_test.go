@@ -165,7 +165,7 @@ func TestSessionInputBadBodies(t *testing.T) {
 		body  any
 		field string
 	}{
-		{obj{"kind": "drag", "x": 1, "y": 1}, "kind"},
+		{obj{"kind": "swipe", "x": 1, "y": 1}, "kind"},
 		{obj{"x": 1, "y": 1}, "kind"},
 		{obj{"kind": "click", "x": -1, "y": 1}, "x"},
 		{obj{"kind": "click", "x": 641, "y": 1}, "x"},

@@ -111,16 +111,9 @@ func (s *Server) saveDataSet(w http.ResponseWriter, r *http.Request) {
 	if save.Create {
 		save.ID = ids.New(kindDataSet)
 	} else {
-		d, err := store.DataSet{}, store.ErrNotFound
-		if ids.Valid(kindDataSet, in.id) {
-			d, err = s.store.FindDataSet(r.Context(), in.id)
-		}
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.internal(w, r, err)
-			return
-		}
-		if err != nil || !s.bodyRecord(r, sc, d.ProjectID) {
-			writeError(w, http.StatusNotFound, codeNotFound, dataSetNotFound)
+		d, ok := loadBodyRecord(s, w, r, sc, kindDataSet, in.id, dataSetNotFound, s.store.FindDataSet,
+			func(d store.DataSet) string { return d.ProjectID })
+		if !ok {
 			return
 		}
 		if save.Name == "" {

@@ -194,16 +194,9 @@ func (s *Server) saveWebhook(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else {
-		old, err := store.Webhook{}, store.ErrNotFound
-		if ids.Valid(kindWebhook, in.id) {
-			old, err = s.store.Webhook(r.Context(), in.id)
-		}
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.internal(w, r, err)
-			return
-		}
-		if err != nil || !s.bodyRecord(r, sc, old.ProjectID) {
-			writeError(w, http.StatusNotFound, codeNotFound, webhookNotFound)
+		old, ok := loadBodyRecord(s, w, r, sc, kindWebhook, in.id, webhookNotFound, s.store.Webhook,
+			func(h store.Webhook) string { return h.ProjectID })
+		if !ok {
 			return
 		}
 		ws.Events, ws.Format, ws.Enabled = old.Events, old.Format, old.Enabled

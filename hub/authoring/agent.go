@@ -24,7 +24,7 @@ func (m *Manager) FromAgent(agentID string, msg protocol.Message, data []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch msg.Type {
-	case protocol.MsgAuthorPreview, protocol.MsgScriptResult, protocol.MsgPageGrounded:
+	case protocol.MsgAuthorPreview, protocol.MsgScriptResult, protocol.MsgPageGrounded, protocol.MsgAuthorInputDone:
 		p := m.pending[msg.ReqID]
 		if p == nil || p.agentID != agentID {
 			return

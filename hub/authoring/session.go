@@ -41,9 +41,10 @@ type Session struct {
 	// preview is the last screenshot the agent sent (at stop: where the
 	// recording ended).
 	preview []byte
-	frames  int64      // live view frames relayed (view.go)
-	live    *liveState // the editor's live session (live.go); nil for the other kinds
-	offer   *fileOffer // a chosen file waiting for the person's answer (offers.go)
+	frames  int64           // live view frames relayed (view.go)
+	live    *liveState      // the editor's live session (live.go); nil for the other kinds
+	offer   *fileOffer      // a chosen file waiting for the person's answer (offers.go)
+	granted map[string]bool // project files chosen through its view: its agent may fetch them (files.go)
 }
 
 type captured struct {

@@ -68,6 +68,10 @@ type FrameEvent struct {
 	ScrollX    float64              `json:"scrollX"`
 	ScrollY    float64              `json:"scrollY"`
 	Dialog     *protocol.ViewDialog `json:"dialog,omitempty"`
+	Tabs       []protocol.ViewTab   `json:"tabs,omitempty"` // view_tabs.go
+	// FileChooser is the file choice the page waits for (input kind
+	// files answers it).
+	FileChooser *protocol.ViewFileChooser `json:"fileChooser,omitempty"`
 }
 
 // frame takes a frame an agent sent for one of its sessions.
@@ -92,7 +96,8 @@ func (m *Manager) frame(agentID string, msg protocol.Message) {
 		return
 	}
 	ev, _ := json.Marshal(FrameEvent{Seq: seq, Data: f.Data, Width: f.Width, Height: f.Height,
-		PageWidth: f.PageWidth, PageHeight: f.PageHeight, ScrollX: f.ScrollX, ScrollY: f.ScrollY, Dialog: f.Dialog})
+		PageWidth: f.PageWidth, PageHeight: f.PageHeight, ScrollX: f.ScrollX, ScrollY: f.ScrollY, Dialog: f.Dialog,
+		FileChooser: f.FileChooser, Tabs: m.frameTabs(msg.Session, f.Tabs)})
 	v := &m.views
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -102,7 +107,8 @@ func (m *Manager) frame(agentID string, msg protocol.Message) {
 	if v.last == nil {
 		v.last = map[string]lastFrame{}
 	}
-	v.last[msg.Session] = lastFrame{event: ev, frame: protocol.ViewFrame{Width: f.Width, Height: f.Height, PageWidth: f.PageWidth, PageHeight: f.PageHeight}}
+	v.last[msg.Session] = lastFrame{event: ev, frame: protocol.ViewFrame{Width: f.Width, Height: f.Height, PageWidth: f.PageWidth, PageHeight: f.PageHeight,
+		FileChooser: f.FileChooser}}
 	for ch := range v.watch[msg.Session] {
 		latest(ch, ev)
 	}
@@ -131,7 +137,7 @@ func validFrame(f protocol.ViewFrame) bool {
 	return isJPEG && len(f.Data) <= protocol.MaxViewFrame &&
 		f.Width > 0 && f.Width <= protocol.ViewMaxWidth && f.Height > 0 && f.Height <= protocol.ViewMaxHeight &&
 		size(f.PageWidth) && size(f.PageHeight) && scroll(f.ScrollX) && scroll(f.ScrollY) &&
-		(f.Dialog == nil || protocol.DialogTypes[f.Dialog.Type])
+		(f.Dialog == nil || protocol.DialogTypes[f.Dialog.Type]) && validTabs(f.Tabs)
 }
 
 // WatchView adds a watcher of a session's view: frames receives each
@@ -236,11 +242,22 @@ func (m *Manager) Input(ctx context.Context, id string, in protocol.ViewInput) e
 	v.mu.Lock()
 	last, ok := v.last[id]
 	v.mu.Unlock()
-	if issues := in.Check(last.frame.Width, last.frame.Height); len(issues) > 0 {
+	issues := in.Check(last.frame.Width, last.frame.Height)
+	if len(issues) == 0 && in.Kind == protocol.InputFiles {
+		issues = chooserIssues(last.frame.FileChooser, in.Files)
+	}
+	if len(issues) > 0 {
 		return InputIssues(issues)
 	}
 	if !m.takeInput(id) {
 		return ErrInputTooFast
+	}
+	if tabInput(in.Kind) {
+		return m.tabInput(ctx, s, in)
+	}
+	if in.Kind == protocol.InputFiles {
+		// The API checked they are the session's project's files.
+		m.grantFiles(s, in.Files)
 	}
 	if ok {
 		in.FrameWidth, in.FrameHeight = last.frame.Width, last.frame.Height

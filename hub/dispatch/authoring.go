@@ -41,7 +41,7 @@ func (h *Hub) authoringSink() AuthoringSink {
 func authoringFromAgent(t string) bool {
 	switch t {
 	case protocol.MsgAuthorStatus, protocol.MsgAuthorStep, protocol.MsgAuthorPicked, protocol.MsgAuthorPreview, protocol.MsgScriptResult, protocol.MsgPageGrounded,
-		protocol.MsgAuthorFrame, protocol.MsgLiveEvent:
+		protocol.MsgAuthorFrame, protocol.MsgLiveEvent, protocol.MsgAuthorInputDone:
 		return true
 	}
 	return false

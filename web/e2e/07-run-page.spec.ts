@@ -5,8 +5,9 @@
 // values each step used show with the secret masked, the failed step links
 // to itself in the editor, Run again starts the same run, and the run page
 // and the runs list fit a 1024 px wide window.
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, shot, startAgent, test, type Agent } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, shot, test, type Agent } from "./fixtures";
+import { newProject, pairAgent, post, stagingEnvironment } from "./setup";
 
 const ann = { name: "Ann Explainer", email: "ann@runpage.e2e.test", password: "ann-password-12" };
 const secret = "Run-Page-Secret-4711";
@@ -15,12 +16,6 @@ let agent: Agent | null = null;
 test.afterAll(async () => {
   await agent?.stop();
 });
-
-async function post(request: APIRequestContext, path: string, data: unknown, projectId?: string): Promise<Record<string, unknown>> {
-  const res = await request.post(path, { data, headers: projectId ? { "x-project-id": projectId } : {} });
-  expect(res.status(), await res.text()).toBeLessThan(300);
-  return (await res.json().catch(() => ({}))) as Record<string, unknown>;
-}
 
 /** noCutOff checks that nothing sticks out of a window of the page's width. */
 async function noCutOff(page: Page): Promise<void> {
@@ -31,19 +26,9 @@ async function noCutOff(page: Page): Promise<void> {
 
 test("a failed run explains itself on its screenshots, links to the step and runs again", async ({ page }) => {
   test.setTimeout(150_000);
-  await post(page.request, "/api/auth/register", ann);
-  const org = await post(page.request, "/api/orgs", { name: "Explain Co" });
-  const project = await post(page.request, `/api/orgs/${org.id as string}/projects`, { name: "Shop" });
-  const projectId = project.id as string;
-  agent = startAgent();
-  const env = await post(
-    page.request,
-    "/api/environments",
-    { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" }, secrets: { PASSWORD: secret } },
-    projectId,
-  );
-  const code = await agent.code;
-  await post(page.request, `/api/agent/pair/${code}`, {});
+  const projectId = await newProject(page.request, ann, "Explain Co");
+  const envId = await stagingEnvironment(page.request, projectId, { PASSWORD: secret });
+  agent = await pairAgent(page.request);
 
   const label = (value: string) => ({ locators: [{ kind: "label", value }] });
   const testDoc = await post(
@@ -69,7 +54,7 @@ test("a failed run explains itself on its screenshots, links to the step and run
     projectId,
   );
   const testId = testDoc.id as string;
-  const run = await post(page.request, "/api/runs", { testId, environmentId: env.id, headed: false, screenshots: true }, projectId);
+  const run = await post(page.request, "/api/runs", { testId, environmentId: envId, headed: false, screenshots: true }, projectId);
   const runId = run.runId as string;
 
   await test.step("the failed step's screenshot shows the element's box", async () => {

@@ -2,8 +2,9 @@
 // every control of the top navigation stays in sight. The screens a tester
 // works in all day (dashboard, editor, runs, a run, agents, profile) fit
 // down to 800 px: their toolbars wrap and no two controls overlap.
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, shot, startAgent, test, type Agent } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, shot, test, type Agent } from "./fixtures";
+import { newProject, pairAgent, post, stagingEnvironment } from "./setup";
 
 let agent: Agent | null = null;
 
@@ -12,12 +13,6 @@ test.afterAll(async () => {
 });
 
 const lee = { name: "Lee Narrow", email: "lee@layout.e2e.test", password: "lee-password-12" };
-
-async function post(request: APIRequestContext, path: string, data: unknown, projectId?: string): Promise<Record<string, unknown>> {
-  const res = await request.post(path, { data, headers: projectId ? { "x-project-id": projectId } : {} });
-  expect(res.status(), await res.text()).toBeLessThan(300);
-  return (await res.json().catch(() => ({}))) as Record<string, unknown>;
-}
 
 /** fits checks the page does not scroll sideways and the top navigation is all in sight. */
 async function fits(page: Page, name: string): Promise<void> {
@@ -79,10 +74,7 @@ async function apart(page: Page, name: string, boxes: string): Promise<void> {
 test("every main screen fits a 1024 px wide window", async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1024, height: 768 });
-  await post(page.request, "/api/auth/register", lee);
-  const org = await post(page.request, "/api/orgs", { name: "Narrow Screens Incorporated" });
-  const project = await post(page.request, `/api/orgs/${org.id as string}/projects`, { name: "A project with a rather long name" });
-  const projectId = project.id as string;
+  const projectId = await newProject(page.request, lee, "Narrow Screens Incorporated", "A project with a rather long name");
   const env = await post(
     page.request,
     "/api/environments",
@@ -168,19 +160,15 @@ test("every main screen fits a 1024 px wide window", async ({ page }) => {
 test("the daily screens fit an 800 px wide window", async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 800, height: 900 });
-  await post(page.request, "/api/auth/register", { ...lee, email: "lee800@layout.e2e.test" });
-  const org = await post(page.request, "/api/orgs", { name: "Eight Hundred Pixels Incorporated" });
-  const project = await post(page.request, `/api/orgs/${org.id as string}/projects`, { name: "A project with a rather long name" });
-  const projectId = project.id as string;
-  const env = await post(
+  const projectId = await newProject(
     page.request,
-    "/api/environments",
-    { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" } },
-    projectId,
+    { ...lee, email: "lee800@layout.e2e.test" },
+    "Eight Hundred Pixels Incorporated",
+    "A project with a rather long name",
   );
+  const envId = await stagingEnvironment(page.request, projectId);
   // A run that ran, so the run page shows its steps and screenshots.
-  agent = startAgent();
-  await post(page.request, `/api/agent/pair/${await agent.code}`, {});
+  agent = await pairAgent(page.request);
   const a = await post(
     page.request,
     "/api/tests",
@@ -195,7 +183,7 @@ test("the daily screens fit an 800 px wide window", async ({ page }) => {
     projectId,
   );
   const testId = a.id as string;
-  const run = await post(page.request, "/api/runs", { testId, environmentId: env.id, headed: false, screenshots: true }, projectId);
+  const run = await post(page.request, "/api/runs", { testId, environmentId: envId, headed: false, screenshots: true }, projectId);
 
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Latest runs" })).toBeVisible();

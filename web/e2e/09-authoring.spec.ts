@@ -4,56 +4,26 @@
 // save and run it green; pick an element and see every candidate locator;
 // try a script and see its value and console line. The environment's base
 // URL and secret come back as ${baseUrl} and ${secrets.PASSWORD}.
-import { chromium, type Browser, type Page } from "@playwright/test";
-import { expect, freePort, shot, startAgent, test, type Agent } from "./fixtures";
+import { expect, shot, test } from "./fixtures";
+import { newProject, pairDebugAgent, stagingEnvironment, type DebugAgent } from "./setup";
 
 test.describe.configure({ mode: "serial" });
 
 const ada = { name: "Ada Author", email: "ada@author.e2e.test", password: "ada-password-1" };
 
-let agent: Agent | null = null;
-let cdp: Browser | null = null;
+let agent: DebugAgent | null = null;
 
 test.afterAll(async () => {
-  await cdp?.close().catch(() => {});
   await agent?.stop();
 });
-
-/**
- * agentPage finds the page of the agent's authoring browser whose URL
- * contains part, connecting anew each time so contexts opened since are seen.
- */
-async function agentPage(port: number, part: string): Promise<Page> {
-  let found: Page | undefined;
-  await expect(async () => {
-    await cdp?.close().catch(() => {});
-    cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
-    found = cdp
-      .contexts()
-      .flatMap((c) => c.pages())
-      .find((p) => p.url().includes(part));
-    expect(found, `a page at ${part} in the agent's browser`).toBeTruthy();
-  }).toPass({ timeout: 30_000 });
-  return found!;
-}
 
 test("record, pick and try with the agent from the editor", async ({ page }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1600, height: 1000 });
-  const reg = await page.request.post("/api/auth/register", { data: ada });
-  expect(reg.status(), await reg.text()).toBe(201);
-  const org = await (await page.request.post("/api/orgs", { data: { name: "Authors" } })).json();
-  const project = await (await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Shop" } })).json();
-  const env = await page.request.post("/api/environments", {
-    headers: { "x-project-id": project.id },
-    data: { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" }, secrets: { PASSWORD: "s3cret" } },
-  });
-  expect(env.status(), await env.text()).toBe(201);
-  const port = await freePort();
-  agent = startAgent(["--remote-debugging-port", String(port)]);
-  const code = await agent.code;
-  const pair = await page.request.post(`/api/agent/pair/${code}`, { headers: { "X-Project-Id": project.id } });
-  expect(pair.status(), await pair.text()).toBeLessThan(300);
+  const projectId = await newProject(page.request, ada, "Authors");
+  await stagingEnvironment(page.request, projectId, { PASSWORD: "s3cret" });
+  const a = await pairDebugAgent(page.request);
+  agent = a;
 
   await page.goto("/tests");
   await page.getByRole("button", { name: "New test" }).click();
@@ -71,7 +41,7 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
     await panel.getByRole("button", { name: "Start recording" }).click();
     await expect(panel.locator(".record-status")).toHaveText("Recording", { timeout: 30_000 });
 
-    const rec = await agentPage(port, "login.html");
+    const rec = await a.page("login.html");
     await rec.getByLabel("Email").click();
     await rec.keyboard.type("ada@shop.test");
     await rec.getByLabel("Password").click();
@@ -130,7 +100,7 @@ test("record, pick and try with the agent from the editor", async ({ page }) => 
     await expect(
       picker.getByText("Click an element in the live picture below (or in the agent's browser window, when it shows one)."),
     ).toBeVisible({ timeout: 30_000 });
-    const fresh = await agentPage(port, "login.html");
+    const fresh = await a.page("login.html");
     await fresh.getByLabel("Password").click();
     const table = picker.getByRole("table");
     await expect(table).toBeVisible({ timeout: 20_000 });

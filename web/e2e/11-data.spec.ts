@@ -6,8 +6,9 @@
 // (the third run ends error naming the pool), resets it and sees the
 // records free again.
 import { readFileSync } from "node:fs";
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, shot, site, startAgent, test, type Agent } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, shot, site, test, type Agent } from "./fixtures";
+import { newProject, pairAgent, post } from "./setup";
 
 const dana = { name: "Dana Data", email: "dana@data.e2e.test", password: "dana-password-12" };
 
@@ -15,12 +16,6 @@ let agent: Agent | null = null;
 test.afterAll(async () => {
   await agent?.stop();
 });
-
-async function post(request: APIRequestContext, path: string, data: unknown, projectId?: string): Promise<Record<string, unknown>> {
-  const res = await request.post(path, { data, headers: projectId ? { "x-project-id": projectId } : {} });
-  expect(res.status(), await res.text()).toBeLessThan(300);
-  return (await res.json().catch(() => ({}))) as Record<string, unknown>;
-}
 
 const label = (value: string) => ({ locators: [{ kind: "label", value }] });
 const signInSteps = (email: string) => [
@@ -46,13 +41,8 @@ async function runFromEditor(page: Page, testName: string): Promise<string> {
 
 test("a data set drives a run row by row, and a pool runs dry and is reset", async ({ page }) => {
   test.setTimeout(240_000);
-  await post(page.request, "/api/auth/register", dana);
-  const org = await post(page.request, "/api/orgs", { name: "Data Co" });
-  const project = await post(page.request, `/api/orgs/${org.id as string}/projects`, { name: "Shop" });
-  const projectId = project.id as string;
-  agent = startAgent();
-  const code = await agent.code;
-  await post(page.request, `/api/agent/pair/${code}`, {});
+  const projectId = await newProject(page.request, dana, "Data Co");
+  agent = await pairAgent(page.request);
 
   const emails = ["ann", "bob", "cy", "dee", "eve"].map((n) => `${n}@example.com`);
   await test.step("build a 5-row data set in the grid", async () => {

@@ -3,7 +3,8 @@
 // (defect 1: it went to the headless one); an agent is renamed and
 // labelled on the Agents page, and the Run dialog offers it by name.
 import type { APIRequestContext } from "@playwright/test";
-import { expect, shot, site, startAgent, startXvfb, test, type Agent } from "./fixtures";
+import { expect, shot, site, startXvfb, test, type Agent } from "./fixtures";
+import { newProject, pairAgent, post } from "./setup";
 
 const stamp = Date.now().toString(36);
 const agents: Agent[] = [];
@@ -14,26 +15,15 @@ test.afterAll(async () => {
   xvfb?.stop();
 });
 
-async function post(request: APIRequestContext, path: string, data: unknown, projectId?: string): Promise<Record<string, unknown>> {
-  const res = await request.post(path, { data, headers: projectId ? { "x-project-id": projectId } : {} });
-  expect(res.status(), await res.text()).toBeLessThan(300);
-  return (await res.json().catch(() => ({}))) as Record<string, unknown>;
-}
-
 /** pair starts an agent and approves it as the signed-in user. */
 async function pair(request: APIRequestContext, display?: string): Promise<void> {
-  const agent = startAgent([], display);
-  agents.push(agent);
-  await post(request, `/api/agent/pair/${await agent.code}`, {});
+  agents.push(await pairAgent(request, [], display));
 }
 
 test("a headed run goes to the agent with a display; agents are renamed and labelled", async ({ page }) => {
   test.setTimeout(180_000);
   const email = `choice-${stamp}@agents.e2e.test`;
-  await post(page.request, "/api/auth/register", { name: "Cho Chooser", email, password: "choice-password-1" });
-  const org = await post(page.request, "/api/orgs", { name: "Choice Co" });
-  const project = await post(page.request, `/api/orgs/${org.id as string}/projects`, { name: "Shop" });
-  const projectId = project.id as string;
+  const projectId = await newProject(page.request, { name: "Cho Chooser", email, password: "choice-password-1" }, "Choice Co");
   xvfb = await startXvfb();
   await pair(page.request);
   await pair(page.request, xvfb.display);

@@ -5,35 +5,19 @@
 // ${secrets.PASSWORD}), and a click in the picker's picture picks the
 // element and fills the step at once. The agent's DevTools port is used
 // only to learn where elements are, never to act on the page.
-import { chromium, type Browser, type Locator, type Page } from "@playwright/test";
-import { expect, freePort, shot, startAgent, test, type Agent } from "./fixtures";
+import type { Locator, Page } from "@playwright/test";
+import { expect, shot, test } from "./fixtures";
+import { newProject, pairDebugAgent, stagingEnvironment, type DebugAgent } from "./setup";
 
 test.describe.configure({ mode: "serial" });
 
 const lee = { name: "Lee Viewer", email: "lee@view.e2e.test", password: "lee-password-1" };
 
-let agent: Agent | null = null;
-let cdp: Browser | null = null;
+let agent: DebugAgent | null = null;
 
 test.afterAll(async () => {
-  await cdp?.close().catch(() => {});
   await agent?.stop();
 });
-
-/** agentPage finds the agent's page whose URL contains part (to read where elements are). */
-async function agentPage(port: number, part: string): Promise<Page> {
-  let found: Page | undefined;
-  await expect(async () => {
-    await cdp?.close().catch(() => {});
-    cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
-    found = cdp
-      .contexts()
-      .flatMap((c) => c.pages())
-      .find((p) => p.url().includes(part));
-    expect(found, `a page at ${part} in the agent's browser`).toBeTruthy();
-  }).toPass({ timeout: 30_000 });
-  return found!;
-}
 
 /** clickInPicture clicks, in the editor's live picture, where the agent's element shows. */
 async function clickInPicture(page: Page, picture: Locator, agentEl: Locator) {
@@ -55,19 +39,10 @@ async function clickInPicture(page: Page, picture: Locator, agentEl: Locator) {
 test("record and pick through the live view on a headless agent", async ({ page }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1600, height: 1100 });
-  const reg = await page.request.post("/api/auth/register", { data: lee });
-  expect(reg.status(), await reg.text()).toBe(201);
-  const org = await (await page.request.post("/api/orgs", { data: { name: "Viewers" } })).json();
-  const project = await (await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Shop" } })).json();
-  const env = await page.request.post("/api/environments", {
-    headers: { "x-project-id": project.id },
-    data: { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" }, secrets: { PASSWORD: "s3cret" } },
-  });
-  expect(env.status(), await env.text()).toBe(201);
-  const port = await freePort();
-  agent = startAgent(["--remote-debugging-port", String(port)]);
-  const pair = await page.request.post(`/api/agent/pair/${await agent.code}`, { headers: { "X-Project-Id": project.id } });
-  expect(pair.status(), await pair.text()).toBeLessThan(300);
+  const projectId = await newProject(page.request, lee, "Viewers");
+  await stagingEnvironment(page.request, projectId, { PASSWORD: "s3cret" });
+  const a = await pairDebugAgent(page.request);
+  agent = a;
 
   await page.goto("/tests");
   await page.getByRole("button", { name: "New test" }).click();
@@ -84,7 +59,7 @@ test("record and pick through the live view on a headless agent", async ({ page 
     await expect(panel.getByRole("status").first()).toHaveText("Recording", { timeout: 30_000 });
     const picture = panel.getByRole("img", { name: /The recorded page, .*, live/ });
     await expect(picture).toBeVisible({ timeout: 30_000 });
-    return agentPage(port, "login.html");
+    return a.page("login.html");
   });
   const picture = panel.getByRole("img", { name: /The recorded page, .*, live/ });
 

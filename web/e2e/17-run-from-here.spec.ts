@@ -4,53 +4,30 @@
 // locator" picks the button in the agent's browser (trusted input through
 // its DevTools port), and "Continue" runs the fixed, unsaved step and the
 // rest green.
-import { chromium, type Browser, type Page } from "@playwright/test";
-import { expect, freePort, shot, startAgent, test, type Agent } from "./fixtures";
+import { expect, shot, test } from "./fixtures";
+import { newProject, pairDebugAgent, post, stagingEnvironment, type DebugAgent } from "./setup";
 
 test.describe.configure({ mode: "serial" });
 
 const sam = { name: "Sam Stepper", email: "sam@steps.e2e.test", password: "sam-password-1" };
 
-let agent: Agent | null = null;
-let cdp: Browser | null = null;
+let agent: DebugAgent | null = null;
 
 test.afterAll(async () => {
-  await cdp?.close().catch(() => {});
   await agent?.stop();
 });
-
-async function agentPage(port: number, part: string): Promise<Page> {
-  let found: Page | undefined;
-  await expect(async () => {
-    await cdp?.close().catch(() => {});
-    cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
-    found = cdp
-      .contexts()
-      .flatMap((c) => c.pages())
-      .find((p) => p.url().includes(part));
-    expect(found, `a page at ${part} in the agent's browser`).toBeTruthy();
-  }).toPass({ timeout: 30_000 });
-  return found!;
-}
 
 const target = (kind: string, value: string, name?: string) => ({ locators: [{ kind, value, ...(name ? { name } : {}) }] });
 
 test("run from here, pause on a failure, pick a better locator, continue", async ({ page }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1600, height: 1000 });
-  const reg = await page.request.post("/api/auth/register", { data: sam });
-  expect(reg.status(), await reg.text()).toBe(201);
-  const org = await (await page.request.post("/api/orgs", { data: { name: "Steppers" } })).json();
-  const project = await (await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Shop" } })).json();
-  const headers = { "x-project-id": project.id };
-  const env = await page.request.post("/api/environments", {
-    headers,
-    data: { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" }, secrets: { PASSWORD: "s3cret" } },
-  });
-  expect(env.status(), await env.text()).toBe(201);
-  const created = await page.request.post("/api/tests", {
-    headers,
-    data: {
+  const projectId = await newProject(page.request, sam, "Steppers");
+  await stagingEnvironment(page.request, projectId, { PASSWORD: "s3cret" });
+  const created = await post(
+    page.request,
+    "/api/tests",
+    {
       dsl: 2,
       name: "Sign in step by step",
       steps: [
@@ -61,14 +38,11 @@ test("run from here, pause on a failure, pick a better locator, continue", async
         { id: "greet", type: "assertText", expected: "Welcome, sam@shop.test", target: target("testId", "greeting") },
       ],
     },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const testId = (await created.json()).id;
-  const port = await freePort();
-  agent = startAgent(["--remote-debugging-port", String(port)]);
-  const code = await agent.code;
-  const pair = await page.request.post(`/api/agent/pair/${code}`, { headers });
-  expect(pair.status(), await pair.text()).toBeLessThan(300);
+    projectId,
+  );
+  const testId = created.id as string;
+  const a = await pairDebugAgent(page.request);
+  agent = a;
 
   await page.goto(`/tests/${testId}`);
   const bar = page.getByRole("region", { name: "Run step by step" });
@@ -96,7 +70,7 @@ test("run from here, pause on a failure, pick a better locator, continue", async
   await test.step("pick a better locator on the paused page, then continue", async () => {
     await bar.getByRole("button", { name: "Pick a better locator" }).click();
     await expect(bar.getByRole("button", { name: /Click the element in the page below/ })).toBeVisible();
-    const agentLogin = await agentPage(port, "login.html");
+    const agentLogin = await a.page("login.html");
     // The page is where the step failed: the fields are filled.
     await expect(agentLogin.getByLabel("Email")).toHaveValue("sam@shop.test");
     await expect(async () => {

@@ -1,8 +1,8 @@
 // Issue 28 on the run page: a soft assertion fails and the run goes on (the
 // steps after it pass, the run fails), a request step's call shows with the
 // secret in its header masked, and a log step shows its message.
-import type { APIRequestContext } from "@playwright/test";
-import { expect, shot, startAgent, test, type Agent } from "./fixtures";
+import { expect, shot, test, type Agent } from "./fixtures";
+import { newProject, pairAgent, post, stagingEnvironment } from "./setup";
 
 const sue = { name: "Sue Soft", email: "sue@soft.e2e.test", password: "sue-password-12" };
 const secret = "Soft-Run-Secret-5150";
@@ -12,27 +12,11 @@ test.afterAll(async () => {
   await agent?.stop();
 });
 
-async function post(request: APIRequestContext, path: string, data: unknown, projectId?: string): Promise<Record<string, unknown>> {
-  const res = await request.post(path, { data, headers: projectId ? { "x-project-id": projectId } : {} });
-  expect(res.status(), await res.text()).toBeLessThan(300);
-  return (await res.json().catch(() => ({}))) as Record<string, unknown>;
-}
-
 test("a soft assertion fails, the run goes on and fails; request and log show on their steps", async ({ page }) => {
   test.setTimeout(120_000);
-  await post(page.request, "/api/auth/register", sue);
-  const org = await post(page.request, "/api/orgs", { name: "Soft Co" });
-  const project = await post(page.request, `/api/orgs/${org.id as string}/projects`, { name: "Shop" });
-  const projectId = project.id as string;
-  agent = startAgent();
-  const env = await post(
-    page.request,
-    "/api/environments",
-    { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" }, secrets: { TOKEN: secret } },
-    projectId,
-  );
-  const code = await agent.code;
-  await post(page.request, `/api/agent/pair/${code}`, {});
+  const projectId = await newProject(page.request, sue, "Soft Co");
+  const envId = await stagingEnvironment(page.request, projectId, { TOKEN: secret });
+  agent = await pairAgent(page.request);
   const css = (value: string) => ({ locators: [{ kind: "css", value }] });
   const testDoc = await post(
     page.request,
@@ -57,7 +41,7 @@ test("a soft assertion fails, the run goes on and fails; request and log show on
     },
     projectId,
   );
-  const run = await post(page.request, "/api/runs", { testId: testDoc.id, environmentId: env.id, screenshots: false }, projectId);
+  const run = await post(page.request, "/api/runs", { testId: testDoc.id, environmentId: envId, screenshots: false }, projectId);
 
   await page.goto(`/runs/${run.runId as string}`);
   const result = page.getByRole("region", { name: "Result" });

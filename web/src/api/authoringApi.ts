@@ -131,6 +131,22 @@ export interface ViewFrame {
   scrollY: number;
   /** The JavaScript dialog open on the page (the picture does not show it). */
   dialog?: ViewDialog;
+  /** The session's open tabs in opening order, the one shown current (kinds tab and closeTab take their index). */
+  tabs?: ViewTab[];
+  /** The file choice the page waits for (its file input was clicked); answered with a `files` input. */
+  fileChooser?: ViewFileChooser;
+}
+
+/** An open tab of the live view's session. */
+export interface ViewTab {
+  title: string;
+  url: string;
+  current: boolean;
+}
+
+/** A file choice the live view's page waits for: one file, or several when multiple. */
+export interface ViewFileChooser {
+  multiple: boolean;
 }
 
 /** A JavaScript dialog open on the live view's page; answered with a `dialog` input. */

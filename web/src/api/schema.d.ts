@@ -1395,7 +1395,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a click, move, wheel, key or text to an authoring session's page as real input; x and y in the last frame's pixels. Kind dialog answers the page's open JavaScript dialog: accept (OK) or not (Cancel), text the prompt's answer */
+        /** Send a click, move, wheel, key or text to an authoring session's page as real input; x and y in the last frame's pixels. Kind dialog answers the page's open JavaScript dialog: accept (OK) or not (Cancel), text the prompt's answer. Kind files answers the page's file choice with files: ids of the project's files (at most 20, one unless the choice is multiple; none cancels), which the session's agent may then fetch; a file of another project is unknown (422 at files[i]). Kind drag presses at x, y and releases at toX, toY (frame pixels), moving in between. Kinds tab and closeTab show or close the tab at index in the frame's tabs (409 tab_gone when it is not there any more) */
         post: operations["postSessionsIdInput"];
         delete?: never;
         options?: never;
@@ -1444,7 +1444,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An authoring session's page, live: JPEG frames as server-sent events (event frame: {seq, data (base64), width, height, pageWidth, pageHeight, scrollX, scrollY, dialog?: {type: alert|confirm|prompt|beforeunload, message, defaultPrompt?} while a JavaScript dialog is open on the page}; event end), a few a second, sent only while watched; ends within a second when the caller loses access */
+        /** An authoring session's page, live: JPEG frames as server-sent events (event frame: {seq, data (base64), width, height, pageWidth, pageHeight, scrollX, scrollY, dialog?: {type: alert|confirm|prompt|beforeunload, message, defaultPrompt?} while a JavaScript dialog is open on the page, fileChooser?: {multiple} while the page waits for a file choice, tabs: [{title, url, current}] the session's open tabs in opening order, current the one shown}; event end), a few a second, sent only while watched; ends within a second when the caller loses access */
         get: operations["getSessionsIdView"];
         put?: never;
         post?: never;
@@ -2867,10 +2867,14 @@ export interface components {
             clicks?: number;
             deltaX?: number;
             deltaY?: number;
+            files?: string[];
+            index?: number | null;
             key?: string;
             kind: string;
             modifiers?: string[];
             text?: string;
+            toX?: number | null;
+            toY?: number | null;
             x?: number;
             y?: number;
         };

@@ -6,7 +6,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createAccount, deleteAccount, keys, listAccounts } from "../../api/admin";
 import { ApiError, type User } from "../../api";
 import { useWorkspace } from "../../session";
-import { Confirm, ErrorBox, Loading, When } from "../../components/ui";
+import { ErrorBox, Loading, When } from "../../components/ui";
+import { ConfirmAction } from "../../components/ConfirmAction";
 import { explain } from "./words";
 
 const MIN_PASSWORD = 10;
@@ -78,31 +79,21 @@ export function Accounts() {
 }
 
 function DeleteAccount({ account, onClose }: { account: User; onClose: () => void }) {
-  const qc = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => deleteAccount(account.id),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: keys.accounts });
-      await qc.invalidateQueries({ queryKey: ["orgMembers"] });
-      await qc.invalidateQueries({ queryKey: ["projectMembers"] });
-      onClose();
-    },
-  });
   return (
-    <Confirm
+    <ConfirmAction
       title={`Delete the account of ${account.name}?`}
       confirmLabel="Delete account"
-      danger
-      busy={remove.isPending}
-      error={explain(remove.error, account.name)}
-      onConfirm={() => remove.mutate()}
+      action={() => deleteAccount(account.id)}
+      refresh={[keys.accounts, ["orgMembers"], ["projectMembers"]]}
+      onDone={onClose}
       onCancel={onClose}
+      explain={(e) => explain(e, account.name)}
     >
       <p>
         <strong>{account.name}</strong> ({account.email}) can no longer sign in and leaves every organization. Tests they own stay, without
         an owner. This cannot be undone.
       </p>
-    </Confirm>
+    </ConfirmAction>
   );
 }
 

@@ -18,6 +18,7 @@ import {
   type PendingAgent,
 } from "../../api/admin";
 import { Confirm, Empty, ErrorBox, formatDate, Loading, PageHeader, When } from "../../components/ui";
+import { ConfirmAction } from "../../components/ConfirmAction";
 import { ApiError } from "../../api";
 import { AgentDownload } from "./AgentDownload";
 import { EditAgent } from "./AgentEdit";
@@ -368,22 +369,13 @@ function ApproveError({ error }: { error: unknown }) {
 }
 
 function DisconnectAgent({ agent, onClose }: { agent: Agent; onClose: () => void }) {
-  const qc = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => disconnectAgent(agent.id),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ["agent"] });
-      onClose();
-    },
-  });
   return (
-    <Confirm
+    <ConfirmAction
       title={`Disconnect ${agent.name}?`}
       confirmLabel="Disconnect"
-      danger
-      busy={remove.isPending}
-      error={remove.error}
-      onConfirm={() => remove.mutate()}
+      action={() => disconnectAgent(agent.id)}
+      refresh={[["agent"]]}
+      onDone={onClose}
       onCancel={onClose}
     >
       <p>
@@ -391,7 +383,7 @@ function DisconnectAgent({ agent, onClose }: { agent: Agent; onClose: () => void
         {agent.busy > 0 ? "; the run it is executing goes back to the queue once for another of your agents, then ends as an error" : ""}.
         To use it again, start its agent and pair it anew.
       </p>
-    </Confirm>
+    </ConfirmAction>
   );
 }
 

@@ -7,7 +7,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { deleteApplication, keys, listApplications, listEnvironments, may, saveApplication, type Application } from "../../api/admin";
 import { ApiError } from "../../api";
 import { useProjectId, useWorkspace } from "../../session";
-import { Confirm, ErrorBox, IssueList, Modal, PageHeader } from "../../components/ui";
+import { ErrorBox, IssueList, Modal, PageHeader } from "../../components/ui";
+import { ConfirmAction } from "../../components/ConfirmAction";
 import { ResourceTable } from "../../components/ResourceTable";
 import "./applications.css";
 
@@ -162,23 +163,13 @@ function ApplicationForm({ app, onClose }: { app: Application | null; onClose: (
 }
 
 function DeleteApplication({ app, usedBy, onClose }: { app: Application; usedBy: string[]; onClose: () => void }) {
-  const qc = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => deleteApplication(app.id),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ["applications"] });
-      await qc.invalidateQueries({ queryKey: ["environments"] });
-      onClose();
-    },
-  });
   return (
-    <Confirm
+    <ConfirmAction
       title={`Delete application ${app.name}?`}
       confirmLabel="Delete application"
-      danger
-      busy={remove.isPending}
-      error={remove.error}
-      onConfirm={() => remove.mutate()}
+      action={() => deleteApplication(app.id)}
+      refresh={[["applications"], ["environments"]]}
+      onDone={onClose}
       onCancel={onClose}
     >
       <p>
@@ -187,6 +178,6 @@ function DeleteApplication({ app, usedBy, onClose }: { app: Application; usedBy:
           ? `The environments that use it (${usedBy.join(", ")}) stay, without an application: their runs no longer get its base URL.`
           : "No environment uses it."}
       </p>
-    </Confirm>
+    </ConfirmAction>
   );
 }

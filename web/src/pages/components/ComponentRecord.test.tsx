@@ -1,35 +1,12 @@
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fakeFetch, renderPage, testContext } from "../../test/render";
+import { FakeEventSource, installFakeEventSource } from "../../test/eventSource";
 import { NewComponentPage } from "./ComponentEditorPage";
 import { registry } from "./componentFixtures";
 
-/** FakeEventSource stands in for the browser's EventSource, which jsdom lacks. */
-class FakeEventSource {
-  static all: FakeEventSource[] = [];
-  readyState = 1;
-  onerror: (() => void) | null = null;
-  private listeners = new Map<string, ((e: MessageEvent) => void)[]>();
-  constructor(readonly url: string) {
-    FakeEventSource.all.push(this);
-  }
-  addEventListener(type: string, fn: (e: MessageEvent) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  close() {
-    this.readyState = 2;
-  }
-  emit(type: string, data: unknown) {
-    act(() => this.listeners.get(type)?.forEach((fn) => fn(new MessageEvent(type, { data: JSON.stringify(data) }))));
-  }
-}
-
-beforeEach(() => {
-  FakeEventSource.all = [];
-  vi.stubGlobal("EventSource", FakeEventSource);
-});
-afterEach(() => vi.unstubAllGlobals());
+installFakeEventSource();
 
 const recording = (over: Record<string, unknown> = {}) => ({
   id: "rec_1",

@@ -9,7 +9,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { dataSetCsvUrl, deleteDataSet, listDataSets, saveDataSetCsv, testDataKeys, type DataSetSummary } from "../../api/testData";
 import { may } from "../../api/admin";
 import { useWorkspace } from "../../session";
-import { Confirm, ErrorBox, IssueList, PageHeader, When } from "../../components/ui";
+import { ErrorBox, IssueList, PageHeader, When } from "../../components/ui";
+import { ConfirmAction } from "../../components/ConfirmAction";
 import { ResourceTable } from "../../components/ResourceTable";
 import { nameFromFile, readFileText } from "./useUnsaved";
 import { DataProtectedBadge, mayProtect } from "./protection";
@@ -133,29 +134,22 @@ export function DeleteDataSet({
   onClose: () => void;
   onDeleted?: () => void;
 }) {
-  const qc = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => deleteDataSet(set.id),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ["test-data"] });
-      onClose();
-      onDeleted?.();
-    },
-  });
   return (
-    <Confirm
+    <ConfirmAction
       title={`Delete data set ${set.name}?`}
       confirmLabel="Delete data set"
-      danger
-      busy={remove.isPending}
-      error={remove.error}
-      onConfirm={() => remove.mutate()}
+      action={() => deleteDataSet(set.id)}
+      refresh={[["test-data"]]}
+      onDone={() => {
+        onClose();
+        onDeleted?.();
+      }}
       onCancel={onClose}
     >
       <p>
         Data set <strong>{set.name}</strong> and all its rows are deleted; this cannot be undone. Tests that bind it can no longer run until
         another data set is chosen in their settings. Runs made with it keep their rows.
       </p>
-    </Confirm>
+    </ConfirmAction>
   );
 }

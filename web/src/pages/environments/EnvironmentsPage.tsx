@@ -4,10 +4,11 @@
 // and Admins edit.
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { deleteEnvironment, listApplications, listEnvironments, keys, may, type Environment } from "../../api/admin";
 import { useWorkspace } from "../../session";
-import { Confirm, PageHeader } from "../../components/ui";
+import { PageHeader } from "../../components/ui";
+import { ConfirmAction } from "../../components/ConfirmAction";
 import { ResourceTable } from "../../components/ResourceTable";
 import { EnvironmentForm } from "./EnvironmentForm";
 import { ProtectedBadge } from "./protection";
@@ -148,30 +149,20 @@ function SecretStates({ env, known }: { env: Environment; known: string[] }) {
 }
 
 function DeleteEnvironment({ env, onClose }: { env: Environment; onClose: () => void }) {
-  const qc = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => deleteEnvironment(env.id),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ["environments"] });
-      await qc.invalidateQueries({ queryKey: ["secrets"] });
-      onClose();
-    },
-  });
   const n = Object.keys(env.variables).length;
   return (
-    <Confirm
+    <ConfirmAction
       title={`Delete environment ${env.name}?`}
       confirmLabel="Delete environment"
-      danger
-      busy={remove.isPending}
-      error={remove.error}
-      onConfirm={() => remove.mutate()}
+      action={() => deleteEnvironment(env.id)}
+      refresh={[["environments"], ["secrets"]]}
+      onDone={onClose}
       onCancel={onClose}
     >
       <p>
         Environment <strong>{env.name}</strong> is deleted with its {n} variable{n === 1 ? "" : "s"} and {env.secrets.length} secret
         {env.secrets.length === 1 ? "" : "s"}. Runs already made against it keep their results. This cannot be undone.
       </p>
-    </Confirm>
+    </ConfirmAction>
   );
 }

@@ -9,7 +9,8 @@ import { MAX_FILE_SIZE, deleteFile, fileContentUrl, fileKeys, formatSize, listFi
 import { atLeast } from "../../api/admin";
 import { describeError } from "../../api/client";
 import { useWorkspace } from "../../session";
-import { Confirm, PageHeader, When } from "../../components/ui";
+import { PageHeader, When } from "../../components/ui";
+import { ConfirmAction } from "../../components/ConfirmAction";
 import { ResourceTable } from "../../components/ResourceTable";
 import "./files.css";
 
@@ -145,28 +146,19 @@ export function FilesPage() {
 }
 
 function DeleteFile({ file, onClose }: { file: ProjectFile; onClose: () => void }) {
-  const qc = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => deleteFile(file.id),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ["files"] });
-      onClose();
-    },
-  });
   return (
-    <Confirm
+    <ConfirmAction
       title={`Delete ${file.name}?`}
       confirmLabel="Delete file"
-      danger
-      busy={remove.isPending}
-      error={remove.error}
-      onConfirm={() => remove.mutate()}
+      action={() => deleteFile(file.id)}
+      refresh={[["files"]]}
+      onDone={onClose}
       onCancel={onClose}
     >
       <p>
         <strong>{file.name}</strong> is deleted; this cannot be undone. Upload steps that choose it fail, saying the file is gone, until
         another file is chosen in them.
       </p>
-    </Confirm>
+    </ConfirmAction>
   );
 }

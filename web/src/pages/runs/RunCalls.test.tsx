@@ -1,24 +1,12 @@
 import { screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fakeFetch, renderPage } from "../../test/render";
+import { installFakeEventSource } from "../../test/eventSource";
 import type { Run } from "../../api/runs";
 import { RunPage } from "./RunPage";
 
-/** An EventSource that never sends anything: the run below is finished. */
-class QuietEventSource {
-  readyState = 0;
-  onopen = null;
-  onerror = null;
-  constructor(readonly url: string) {}
-  addEventListener() {}
-  removeEventListener() {}
-  close() {
-    this.readyState = 2;
-  }
-}
-
-beforeEach(() => vi.stubGlobal("EventSource", QuietEventSource));
-afterEach(() => vi.unstubAllGlobals());
+// The stream sends nothing: the page shows the stored record.
+installFakeEventSource();
 
 const fill = { id: "s2.a", type: "fill", target: { locators: [{ kind: "label", value: "Email" }] }, value: "amy", call: "s2" };
 const run: Run = {

@@ -1,59 +1,11 @@
-import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { fakeFetch, renderPage, testContext } from "../../test/render";
+import { FakeEventSource, installFakeEventSource } from "../../test/eventSource";
 import { useWorkspace } from "../../session";
 import type { Run, RunEvent } from "../../api/runs";
 import { RunPage } from "./RunPage";
-
-type Listener = (e: MessageEvent) => void;
-
-/** FakeEventSource stands in for the browser's EventSource; tests push events through emit. */
-class FakeEventSource {
-  static instances: FakeEventSource[] = [];
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 2;
-  readonly url: string;
-  readyState = 0;
-  onopen: ((e: Event) => void) | null = null;
-  onerror: ((e: Event) => void) | null = null;
-  private listeners = new Map<string, Set<Listener>>();
-
-  constructor(url: string) {
-    this.url = url;
-    FakeEventSource.instances.push(this);
-  }
-  addEventListener(kind: string, fn: Listener) {
-    if (!this.listeners.has(kind)) this.listeners.set(kind, new Set());
-    this.listeners.get(kind)?.add(fn);
-  }
-  removeEventListener(kind: string, fn: Listener) {
-    this.listeners.get(kind)?.delete(fn);
-  }
-  close() {
-    this.readyState = 2;
-  }
-  open() {
-    act(() => {
-      this.readyState = 1;
-      this.onopen?.(new Event("open"));
-    });
-  }
-  emit(e: RunEvent) {
-    act(() => {
-      if (this.readyState === 2) return;
-      for (const fn of this.listeners.get(e.kind) ?? [])
-        fn(new MessageEvent(e.kind, { data: JSON.stringify(e), lastEventId: String(e.seq) }));
-    });
-  }
-}
-
-function latest(): FakeEventSource {
-  const es = FakeEventSource.instances.at(-1);
-  if (!es) throw new Error("no EventSource was opened");
-  return es;
-}
 
 function makeRun(over: Partial<Run> = {}): Run {
   return {
@@ -104,43 +56,41 @@ function ev(kind: RunEvent["kind"], fields: Partial<RunEvent> = {}): RunEvent {
   return { runId: "run_1", seq: n, time: "2026-11-02T10:00:02Z", kind, ...fields };
 }
 
+installFakeEventSource();
 beforeEach(() => {
   n = 0;
-  FakeEventSource.instances = [];
-  vi.stubGlobal("EventSource", FakeEventSource);
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe("RunPage", () => {
   it("shows each step as it starts and turns passed, then the final result, and stops listening", async () => {
     fakeFetch({ ...common, "GET /api/runs/run_1": { status: 202, body: makeRun() } });
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     expect(await screen.findByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/tests/tc_1");
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    const es = latest();
+    await waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
+    const es = FakeEventSource.latest();
     expect(es.url).toBe("/api/runs/run_1/events");
     es.open();
     expect(await screen.findByText("Staging")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Cancel run" })).toBeInTheDocument();
 
-    es.emit(ev("run.started", { version: 3, total: 2 }));
-    es.emit(ev("step.started", { index: 0, id: "s1", type: "navigate" }));
+    es.emitRun(ev("run.started", { version: 3, total: 2 }));
+    es.emitRun(ev("step.started", { index: 0, id: "s1", type: "navigate" }));
     const step1 = await screen.findByTestId("step-1");
     expect(within(step1).getByText("running")).toBeInTheDocument();
     expect(within(step1).getByText("navigate")).toBeInTheDocument();
     expect(await within(step1).findByText("Open the sign-in page")).toBeInTheDocument();
 
-    es.emit(ev("artifact", { name: "step-001-s1.png", contentType: "image/png", step: 0, size: 100 }));
-    es.emit(
+    es.emitRun(ev("artifact", { name: "step-001-s1.png", contentType: "image/png", step: 0, size: 100 }));
+    es.emitRun(
       ev("step.finished", { index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 420, screenshot: "step-001-s1.png" }),
     );
     await waitFor(() => expect(within(screen.getByTestId("step-1")).getByText("passed")).toBeInTheDocument());
     expect(within(screen.getByTestId("step-1")).getByText("420 ms")).toBeInTheDocument();
 
-    es.emit(ev("step.started", { index: 1, id: "s2", type: "click" }));
-    es.emit(ev("step.retry", { index: 1, id: "s2", type: "click", attempt: 2, error: "not visible yet" }));
-    es.emit(ev("log", { level: "warn", message: "step s2: healed by the fallback locator", step: 1 }));
-    es.emit(
+    es.emitRun(ev("step.started", { index: 1, id: "s2", type: "click" }));
+    es.emitRun(ev("step.retry", { index: 1, id: "s2", type: "click", attempt: 2, error: "not visible yet" }));
+    es.emitRun(ev("log", { level: "warn", message: "step s2: healed by the fallback locator", step: 1 }));
+    es.emitRun(
       ev("step.finished", {
         index: 1,
         id: "s2",
@@ -156,7 +106,7 @@ describe("RunPage", () => {
     expect(within(step2).getByText('Click the button "Sign in"')).toBeInTheDocument();
     expect(screen.getByText(/Log \(1 line/)).toBeInTheDocument();
 
-    es.emit(ev("run.finished", { status: "passed", passed: 2, total: 2, durationMs: 2100 }));
+    es.emitRun(ev("run.finished", { status: "passed", passed: 2, total: 2, durationMs: 2100 }));
     const result = await screen.findByRole("region", { name: "Result" });
     expect(result).toHaveTextContent("Passed.");
     expect(result).toHaveTextContent("2 of 2 steps passed in 2.1 s");
@@ -198,8 +148,8 @@ describe("RunPage", () => {
     expect(within(screen.getByTestId("step-2")).getByText("retried 3×")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Open screenshot of step 1" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Cancel run" })).not.toBeInTheDocument();
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    const es = latest();
+    await waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
+    const es = FakeEventSource.latest();
     unmount();
     expect(es.readyState).toBe(2);
   });
@@ -235,7 +185,7 @@ describe("RunPage", () => {
     fakeFetch({ ...common, "GET /api/runs/run_1": { status: 404, body: { error: "no such run", code: "not_found" } } });
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     expect(await screen.findByRole("alert")).toHaveTextContent("Not found");
-    expect(FakeEventSource.instances).toHaveLength(0);
+    expect(FakeEventSource.all).toHaveLength(0);
   });
 
   it("opens a run of another of the caller's projects and makes that project the current one", async () => {
@@ -307,12 +257,12 @@ describe("RunPage", () => {
   it("says prominently when headed was asked for but the agent has no display", async () => {
     fakeFetch({ ...common, "GET /api/runs/run_1": { status: 202, body: makeRun({ options: { headed: true, screenshots: true } }) } });
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    const es = latest();
+    await waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
+    const es = FakeEventSource.latest();
     es.open();
-    es.emit(ev("run.started", { version: 3, total: 2, headed: true }));
+    es.emitRun(ev("run.started", { version: 3, total: 2, headed: true }));
     expect(screen.queryByText(/this agent has no display/)).not.toBeInTheDocument();
-    es.emit(ev("run.started", { version: 3, total: 2, headed: false }));
+    es.emitRun(ev("run.started", { version: 3, total: 2, headed: false }));
     expect(await screen.findByRole("alert")).toHaveTextContent(
       "Headed was asked for but this agent has no display: the browser ran without a window",
     );
@@ -321,12 +271,12 @@ describe("RunPage", () => {
   it("draws the element's box on a screenshot that loaded before the box came", async () => {
     fakeFetch({ ...common, "GET /api/runs/run_1": { status: 202, body: makeRun() } });
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    const es = latest();
+    await waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
+    const es = FakeEventSource.latest();
     es.open();
-    es.emit(ev("run.started", { version: 3, total: 2 }));
-    es.emit(ev("step.started", { index: 0, id: "s1", type: "navigate" }));
-    es.emit(ev("artifact", { name: "step-001-s1-failure.png", contentType: "image/png", step: 0, size: 100 }));
+    es.emitRun(ev("run.started", { version: 3, total: 2 }));
+    es.emitRun(ev("step.started", { index: 0, id: "s1", type: "navigate" }));
+    es.emitRun(ev("artifact", { name: "step-001-s1-failure.png", contentType: "image/png", step: 0, size: 100 }));
     const thumb = await screen.findByRole("button", { name: "Open screenshot of step 1" });
     const img = thumb.querySelector("img");
     if (!img) throw new Error("no thumbnail image");
@@ -335,7 +285,7 @@ describe("RunPage", () => {
     fireEvent.load(img);
     expect(within(thumb).queryByTestId("element-box")).not.toBeInTheDocument();
     const box = { x: 100, y: 50, width: 200, height: 40, viewportWidth: 1000, viewportHeight: 500, dpr: 2 };
-    es.emit(
+    es.emitRun(
       ev("step.finished", {
         index: 0,
         id: "s1",

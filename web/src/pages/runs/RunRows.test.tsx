@@ -1,39 +1,10 @@
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { fakeFetch, renderPage } from "../../test/render";
+import { FakeEventSource, installFakeEventSource } from "../../test/eventSource";
 import type { Run, RunEvent } from "../../api/runs";
 import { RunPage } from "./RunPage";
-
-type Listener = (e: MessageEvent) => void;
-
-/** A stand-in for the browser's EventSource; tests push events with emit. */
-class FakeEventSource {
-  static instances: FakeEventSource[] = [];
-  readyState = 0;
-  onopen: ((e: Event) => void) | null = null;
-  onerror: ((e: Event) => void) | null = null;
-  private listeners = new Map<string, Set<Listener>>();
-  constructor(readonly url: string) {
-    FakeEventSource.instances.push(this);
-  }
-  addEventListener(kind: string, fn: Listener) {
-    if (!this.listeners.has(kind)) this.listeners.set(kind, new Set());
-    this.listeners.get(kind)?.add(fn);
-  }
-  removeEventListener(kind: string, fn: Listener) {
-    this.listeners.get(kind)?.delete(fn);
-  }
-  close() {
-    this.readyState = 2;
-  }
-  emit(e: RunEvent) {
-    act(() => {
-      for (const fn of this.listeners.get(e.kind) ?? [])
-        fn(new MessageEvent(e.kind, { data: JSON.stringify(e), lastEventId: String(e.seq) }));
-    });
-  }
-}
 
 let seq = 0;
 const ev = (kind: RunEvent["kind"], fields: Partial<RunEvent> = {}): RunEvent => ({
@@ -105,12 +76,10 @@ const common = {
   },
 };
 
+installFakeEventSource();
 beforeEach(() => {
   seq = 0;
-  FakeEventSource.instances = [];
-  vi.stubGlobal("EventSource", FakeEventSource);
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe("RunPage rows", () => {
   it("updates each row live from the row events and opens a failed row with its steps and screenshot", async () => {
@@ -147,22 +116,24 @@ describe("RunPage rows", () => {
     expect(await screen.findByRole("heading", { name: "Rows" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Steps", hidden: true })).not.toBeVisible();
     expect(await screen.findByRole("link", { name: "Users" })).toHaveAttribute("href", "/test-data/tds_users00000000000000");
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    const es = FakeEventSource.instances[0];
+    await waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
+    const es = FakeEventSource.all[0];
     const row = (n: number) => screen.getByTestId(`row-${n}`);
     expect(within(row(1)).getByText("queued")).toBeInTheDocument();
     expect(await within(row(2)).findByText("email: bob@example.com")).toBeInTheDocument();
 
-    es.emit(ev("run.started", { total: 3 }));
-    es.emit(ev("row.started", { row: 0, total: 2 }));
-    es.emit(ev("row.started", { row: 1, total: 2 }));
+    es.emitRun(ev("run.started", { total: 3 }));
+    es.emitRun(ev("row.started", { row: 0, total: 2 }));
+    es.emitRun(ev("row.started", { row: 1, total: 2 }));
     expect(within(row(1)).getByText("running")).toBeInTheDocument();
-    es.emit(ev("step.finished", { row: 0, index: 0, id: "open", type: "navigate", status: "passed", durationMs: 300 }));
+    es.emitRun(ev("step.finished", { row: 0, index: 0, id: "open", type: "navigate", status: "passed", durationMs: 300 }));
     expect(within(row(1)).getByText("1/2")).toBeInTheDocument();
     // A row's steps are not the run's own.
     expect(screen.queryByTestId("step-1")).not.toBeInTheDocument();
-    es.emit(ev("row.finished", { row: 0, status: "passed", passed: 2, total: 2, durationMs: 1200 }));
-    es.emit(ev("row.finished", { row: 1, status: "failed", passed: 1, total: 2, durationMs: 1800, error: "step 2 (assertText) failed" }));
+    es.emitRun(ev("row.finished", { row: 0, status: "passed", passed: 2, total: 2, durationMs: 1200 }));
+    es.emitRun(
+      ev("row.finished", { row: 1, status: "failed", passed: 1, total: 2, durationMs: 1800, error: "step 2 (assertText) failed" }),
+    );
     expect(within(row(1)).getByText("passed")).toBeInTheDocument();
     expect(within(row(1)).getByText("1.2 s")).toBeInTheDocument();
     expect(within(row(2)).getByText("failed")).toBeInTheDocument();
@@ -170,9 +141,9 @@ describe("RunPage rows", () => {
     expect(screen.getByTestId("rows-summary")).toHaveTextContent("1 of 3 rows passed, 1 failed, 1 waiting");
     expect(screen.getByTestId("run-passed")).toHaveTextContent("1/3");
 
-    es.emit(ev("row.started", { row: 2, total: 2 }));
-    es.emit(ev("row.finished", { row: 2, status: "passed", passed: 2, total: 2, durationMs: 1000 }));
-    es.emit(ev("run.finished", { status: "failed", passed: 2, total: 3, durationMs: 4000, error: "1 of 3 rows failed" }));
+    es.emitRun(ev("row.started", { row: 2, total: 2 }));
+    es.emitRun(ev("row.finished", { row: 2, status: "passed", passed: 2, total: 2, durationMs: 1000 }));
+    es.emitRun(ev("run.finished", { status: "failed", passed: 2, total: 3, durationMs: 4000, error: "1 of 3 rows failed" }));
     const result = await screen.findByRole("region", { name: "Result" });
     expect(result).toHaveTextContent("2 of 3 rows passed in 4.0 s");
     expect(result).toHaveTextContent("1 of 3 rows failed");

@@ -1,23 +1,15 @@
 import { screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { expect, it } from "vitest";
 import { fakeFetch, renderPage } from "../../test/render";
+import { installFakeEventSource } from "../../test/eventSource";
 import type { Run } from "../../api/runs";
 import { RunPage, stepText } from "./RunPage";
 import { usedWords } from "./runState";
 
 // Issue 28: a soft assertion fails, the run goes on, and the run fails.
 
-class QuietEventSource {
-  readyState = 2;
-  onopen = null;
-  onerror = null;
-  addEventListener() {}
-  removeEventListener() {}
-  close() {}
-}
-
-beforeEach(() => vi.stubGlobal("EventSource", QuietEventSource));
-afterEach(() => vi.unstubAllGlobals());
+// The stream sends nothing: the page shows the stored record.
+installFakeEventSource();
 
 const steps = [
   { id: "open", type: "navigate", url: "https://shop.test/" },

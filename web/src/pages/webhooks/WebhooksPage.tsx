@@ -20,7 +20,8 @@ import {
   type WebhookSave,
 } from "../../api/webhooks";
 import { useWorkspace } from "../../session";
-import { Confirm, ErrorBox, IssueList, Modal, PageHeader, When, formatDuration } from "../../components/ui";
+import { ErrorBox, IssueList, Modal, PageHeader, When, formatDuration } from "../../components/ui";
+import { ConfirmAction } from "../../components/ConfirmAction";
 import { ResourceTable } from "../../components/ResourceTable";
 
 /** buildWebhookBody turns the form into a POST body, or answers the problems found. */
@@ -323,27 +324,18 @@ function DeliveryLog({ hook, onClose }: { hook: Webhook; onClose: () => void }) 
 }
 
 function DeleteWebhook({ hook, onClose }: { hook: Webhook; onClose: () => void }) {
-  const qc = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => deleteWebhook(hook.id),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ["webhooks"] });
-      onClose();
-    },
-  });
   return (
-    <Confirm
+    <ConfirmAction
       title={`Delete webhook ${hook.name}?`}
       confirmLabel="Delete webhook"
-      danger
-      busy={remove.isPending}
-      error={remove.error}
-      onConfirm={() => remove.mutate()}
+      action={() => deleteWebhook(hook.id)}
+      refresh={[["webhooks"]]}
+      onDone={onClose}
       onCancel={onClose}
     >
       <p>
         Webhook <strong>{hook.name}</strong> and its delivery log are deleted; deliveries not yet sent are dropped. This cannot be undone.
       </p>
-    </Confirm>
+    </ConfirmAction>
   );
 }

@@ -7,6 +7,9 @@ import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type 
 import { sendViewInput, sessionViewUrl, type ViewFrame, type ViewInput } from "../../../api/authoringApi";
 import { problemText } from "./AuthoringContext";
 import { LiveViewDialog } from "./LiveViewDialog";
+import { LiveViewTabs } from "./LiveViewTabs";
+import { usePressGesture } from "./liveViewGesture";
+import { LiveViewFileChooser } from "./LiveViewFileChooser";
 
 /** Keys sent by name (protocol.InputKeys); printable ones go as text. */
 const NAMED_KEYS = new Set([
@@ -53,15 +56,20 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
   const [problem, setProblem] = useState<string | null>(null);
   // The frame a dialog was answered on: its dialog stays hidden until a newer frame comes.
   const [answeredAt, setAnsweredAt] = useState(0);
+  // Likewise the frame a file choice was answered on.
+  const [chosenAt, setChosenAt] = useState(0);
   // Inputs go one after another, so typed text and the Enter after it arrive in order.
   const queue = useRef<Promise<void>>(Promise.resolve());
   const lastMove = useRef(0);
   const wheel = useRef<{ dx: number; dy: number; x: number; y: number; timer: number | null }>({ dx: 0, dy: 0, x: 0, y: 0, timer: null });
+  // A press moved before its release is a drag (sent whole), not a click.
+  const press = usePressGesture((input) => send(input));
 
   useEffect(() => {
     setFrame(null);
     setEnded(false);
     setAnsweredAt(0);
+    setChosenAt(0);
     const es = new EventSource(sessionViewUrl(sessionId));
     es.addEventListener("frame", (e) => setFrame(JSON.parse((e as MessageEvent).data) as ViewFrame));
     es.addEventListener("end", () => {
@@ -90,8 +98,16 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
     );
   }
   const dialog = frame.seq > answeredAt ? frame.dialog : undefined;
+  const chooser = frame.seq > chosenAt && !dialog ? frame.fileChooser : undefined;
   return (
     <figure className="live-view">
+      {frame.tabs && frame.tabs.length > 1 && (
+        <LiveViewTabs
+          tabs={frame.tabs}
+          onSelect={(index) => send({ kind: "tab", index })}
+          onClose={(index) => send({ kind: "closeTab", index })}
+        />
+      )}
       <div className="live-view-page">
         <img
           src={`data:image/jpeg;base64,${frame.data}`}
@@ -101,14 +117,20 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
           tabIndex={0}
           draggable={false}
           // Focused for the keys to follow, without scrolling: the click lands where it was pressed.
-          onMouseDown={(e) => e.currentTarget.focus({ preventScroll: true })}
+          onMouseDown={(e) => {
+            e.currentTarget.focus({ preventScroll: true });
+            const img = e.currentTarget;
+            const p = at(e);
+            if (p && e.button === 0) press.start(p, (x, y) => framePoint(frame, img.getBoundingClientRect(), x, y));
+          }}
           onClick={(e) => {
+            if (press.wasDrag()) return;
             const p = at(e);
             if (p) send({ kind: "click", ...p, clicks: Math.min(Math.max(e.detail, 1), 3) });
           }}
           onMouseMove={(e) => {
             // Hovering shows menus and the picker's highlight; a few moves a second are plenty.
-            if (Date.now() - lastMove.current < 250) return;
+            if (press.pressing() || Date.now() - lastMove.current < 250) return;
             lastMove.current = Date.now();
             const p = at(e);
             if (p) send({ kind: "move", ...p });
@@ -147,9 +169,21 @@ export function LiveView({ sessionId, label }: { sessionId: string; label: strin
             }}
           />
         )}
+        {chooser && (
+          <LiveViewFileChooser
+            // One choice, however many frames show it: what is ticked stays.
+            key={chosenAt}
+            chooser={chooser}
+            onAnswer={(files) => {
+              setChosenAt(frame.seq);
+              send({ kind: "files", files });
+            }}
+          />
+        )}
       </div>
       <figcaption className="hint">
-        The agent's page, live. Click in it, scroll it, and type while it has the focus: everything goes to the page as real input.
+        The agent's page, live. Click in it, drag in it, scroll it, and type while it has the focus: everything goes to the page as real
+        input.
       </figcaption>
       {problem && (
         <p className="error-box" role="alert">

@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { Registry } from "../../../api";
 import type { JsonObject } from "../../../api/editorApi";
 import { recordingPreviewUrl } from "../../../api/authoringApi";
+import { useFileNames } from "../../../api/files";
 import { Modal } from "../../../components/ui";
 import { AgentNeeded } from "../../runs/AgentNotice";
 import { rememberEnvironment } from "../../runs/RunOptionsFields";
@@ -48,6 +49,11 @@ export function RecordPanel({
   const [previewMissing, setPreviewMissing] = useState(false);
   const [asking, setAsking] = useState(false);
   const captured = live.map((l) => l.step);
+  // Recorded uploads read with their files' names, as in the step list.
+  const fileNames = useFileNames(
+    authoring.projectId,
+    captured.some((s) => s.type === "upload"),
+  );
   // The focus follows the panel's phase, so a keyboard user is never left on a button that went away.
   const urlRef = useRef<HTMLInputElement>(null);
   const actionRef = useRef<HTMLButtonElement>(null);
@@ -191,7 +197,7 @@ export function RecordPanel({
           ) : (
             <ol className="captured-steps" aria-labelledby={`${id}-captured`}>
               {live.map((l) => (
-                <li key={l.seq}>{describeStep(l.step, registry)}</li>
+                <li key={l.seq}>{describeStep(l.step, registry, undefined, fileNames)}</li>
               ))}
             </ol>
           )}

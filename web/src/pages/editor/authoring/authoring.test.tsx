@@ -1,40 +1,14 @@
-import { screen, waitFor, within, act } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { fakeFetch, renderPage, type FakeCall } from "../../../test/render";
+import { FakeEventSource, installFakeEventSource } from "../../../test/eventSource";
 import type { EditorDocument } from "../../../api/editorApi";
 import { EditorPage } from "../EditorPage";
 import { baseDoc, registry, testJSON, testRoutes } from "../editorFixtures";
 
-/** FakeEventSource stands in for the browser's EventSource, which jsdom lacks; tests push events into it. */
-class FakeEventSource {
-  static CONNECTING = 0;
-  static OPEN = 1;
-  static CLOSED = 2;
-  static all: FakeEventSource[] = [];
-  readyState = 1;
-  onerror: (() => void) | null = null;
-  private listeners = new Map<string, ((e: MessageEvent) => void)[]>();
-  constructor(readonly url: string) {
-    FakeEventSource.all.push(this);
-  }
-  addEventListener(type: string, fn: (e: MessageEvent) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  close() {
-    this.readyState = 2;
-  }
-  emit(type: string, data: unknown) {
-    act(() => this.listeners.get(type)?.forEach((fn) => fn(new MessageEvent(type, { data: JSON.stringify(data) }))));
-  }
-}
-
-beforeEach(() => {
-  FakeEventSource.all = [];
-  localStorage.clear();
-  vi.stubGlobal("EventSource", FakeEventSource);
-});
-afterEach(() => vi.unstubAllGlobals());
+installFakeEventSource();
+beforeEach(() => localStorage.clear());
 
 const scriptType = {
   type: "script",

@@ -1,39 +1,16 @@
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { fakeFetch, renderPage } from "../../../test/render";
+import { FakeEventSource, installFakeEventSource } from "../../../test/eventSource";
 import type { EditorDocument } from "../../../api/editorApi";
 import { chooseEnvironment } from "../../runs/RunOptionsFields";
 import { EditorPage } from "../EditorPage";
 import { baseDoc, testJSON, testRoutes } from "../editorFixtures";
 import { framePoint, LiveView, viewKey } from "./LiveView";
 
-/** A stand-in for the EventSource jsdom lacks. */
-class FakeEventSource {
-  static all: FakeEventSource[] = [];
-  readyState = 1;
-  onerror: (() => void) | null = null;
-  private listeners = new Map<string, ((e: MessageEvent) => void)[]>();
-  constructor(readonly url: string) {
-    FakeEventSource.all.push(this);
-  }
-  addEventListener(type: string, fn: (e: MessageEvent) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  close() {
-    this.readyState = 2;
-  }
-  emit(type: string, data: unknown) {
-    act(() => this.listeners.get(type)?.forEach((fn) => fn(new MessageEvent(type, { data: JSON.stringify(data) }))));
-  }
-}
-
-beforeEach(() => {
-  FakeEventSource.all = [];
-  localStorage.clear();
-  vi.stubGlobal("EventSource", FakeEventSource);
-});
-afterEach(() => vi.unstubAllGlobals());
+installFakeEventSource();
+beforeEach(() => localStorage.clear());
 
 const env = (id: string, name: string) => ({ id, projectId: "prj_1", name, protected: false });
 
@@ -227,5 +204,95 @@ describe("a dialog on the live view's page", () => {
     expect(screen.getByRole("textbox", { name: "Answer" })).toHaveValue("Ann");
     await userEvent.keyboard("{Enter}");
     await waitFor(() => expect(answers()).toEqual([{ kind: "dialog", accept: true, text: "Ann" }]));
+  });
+});
+
+describe("a file choice on the live view's page", () => {
+  const frame = (seq: number, fileChooser?: object) => ({
+    seq,
+    data: "AAAA",
+    width: 640,
+    height: 400,
+    pageWidth: 1280,
+    pageHeight: 800,
+    scrollX: 0,
+    scrollY: 0,
+    fileChooser,
+  });
+  const projectFiles = [
+    {
+      id: "fil_report",
+      projectId: "prj_1",
+      name: "report.pdf",
+      size: 12400,
+      sha256: "",
+      contentType: "application/pdf",
+      createdBy: null,
+      createdAt: "",
+    },
+    {
+      id: "fil_photo",
+      projectId: "prj_1",
+      name: "photo.png",
+      size: 300,
+      sha256: "",
+      contentType: "image/png",
+      createdBy: null,
+      createdAt: "",
+    },
+  ];
+  const open = () => {
+    const fetched = fakeFetch({
+      "POST /api/sessions/rec_1/input": { status: 204 },
+      "GET /api/files": { body: { files: projectFiles } },
+      "POST /api/files": { status: 201, body: { ...projectFiles[0], id: "fil_new", name: "notes.txt", size: 5 } },
+    });
+    renderPage(<LiveView sessionId="rec_1" label="Recording" />);
+    const view = FakeEventSource.all.find((e) => e.url === "/api/sessions/rec_1/view")!;
+    const answers = () => fetched.calls.filter((c) => c.path === "/api/sessions/rec_1/input").map((c) => c.body);
+    return { view, answers, fetched };
+  };
+
+  it("lists the project's files over the picture and sends the one chosen", async () => {
+    const { view, answers } = open();
+    view.emit("frame", frame(1));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    view.emit("frame", frame(2, { multiple: false }));
+    const box = screen.getByRole("dialog", { name: "The page asks for a file" });
+    const choose = within(box).getByRole("button", { name: "Choose" });
+    expect(choose).toBeDisabled();
+    await userEvent.click(await within(box).findByRole("radio", { name: /report\.pdf/ }));
+    // A newer frame still asking keeps what was chosen.
+    view.emit("frame", frame(3, { multiple: false }));
+    expect(screen.getByRole("radio", { name: /report\.pdf/ })).toBeChecked();
+    await userEvent.click(screen.getByRole("button", { name: "Choose" }));
+    await waitFor(() => expect(answers()).toEqual([{ kind: "files", files: ["fil_report"] }]));
+    // Answered: hidden, though the frame shown still carries it.
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("takes several files when the page does, and Cancel sends none", async () => {
+    const { view, answers } = open();
+    view.emit("frame", frame(1, { multiple: true }));
+    const box = screen.getByRole("dialog", { name: "The page asks for files" });
+    await userEvent.click(await within(box).findByRole("checkbox", { name: /report\.pdf/ }));
+    await userEvent.click(within(box).getByRole("checkbox", { name: /photo\.png/ }));
+    await userEvent.click(within(box).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(answers()).toEqual([{ kind: "files", files: [] }]));
+    view.emit("frame", frame(2, { multiple: true }));
+    await userEvent.click(await screen.findByRole("checkbox", { name: /photo\.png/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Choose" }));
+    await waitFor(() => expect(answers()[1]).toEqual({ kind: "files", files: ["fil_photo"] }));
+  });
+
+  it("uploads a file from this computer to the project's files, then chooses it", async () => {
+    const { view, answers, fetched } = open();
+    view.emit("frame", frame(1, { multiple: false }));
+    const box = screen.getByRole("dialog", { name: "The page asks for a file" });
+    await userEvent.upload(within(box).getByLabelText("Upload from this computer…"), new File(["hello"], "notes.txt"));
+    await waitFor(() => expect(answers()).toEqual([{ kind: "files", files: ["fil_new"] }]));
+    const up = fetched.calls.find((c) => c.method === "POST" && c.path.startsWith("/api/files"))!;
+    expect(up.path).toBe("/api/files?name=notes.txt");
+    expect(up.headers["x-project-id"]).toBe("prj_1");
   });
 });
