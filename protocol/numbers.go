@@ -1,6 +1,9 @@
 package protocol
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Step numbers as people see them. A run executes its test with component
 // calls expanded, so its step indexes count the calls' inner steps; the
@@ -69,4 +72,75 @@ func ResultStepNumbers(steps []StepResult) map[int]string {
 		out[steps[i].Index] = n
 	}
 	return out
+}
+
+// RunStepNumbers numbers a run's step results by their index: from the
+// run's document (the expanded tree, as GET /api/runs/:id has it) when
+// it is given and covers them, as DocumentStepNumbers does; else from the
+// results themselves, which is right for a run without blocks.
+func RunStepNumbers(doc []Step, results []StepResult) map[int]string {
+	all := AllResults(results)
+	if numbers := DocumentStepNumbers(doc); len(numbers) > 0 {
+		out := make(map[int]string, len(numbers))
+		for i, n := range numbers {
+			out[i] = n
+		}
+		covered := true
+		for _, s := range all {
+			if _, ok := out[s.Index]; !ok {
+				covered = false
+			}
+		}
+		if covered {
+			return out
+		}
+	}
+	return ResultStepNumbers(results)
+}
+
+// IterationText words an execution's iteration for people: " in
+// iteration 3" (1-based), " in iteration 2.1" inside nested loops, ""
+// outside loops. The agent's errors word it the same way.
+func IterationText(iter []int) string {
+	if len(iter) == 0 {
+		return ""
+	}
+	parts := make([]string, len(iter))
+	for k, n := range iter {
+		parts[k] = strconv.Itoa(n + 1)
+	}
+	return " in iteration " + strings.Join(parts, ".")
+}
+
+// FirstFailure is the execution that failed first in a result tree: the
+// first failed step that is not a block (a block fails because of a step
+// inside it), else the first failed block none of whose steps failed (its
+// own failure: a loop at its max, a condition that could not be
+// evaluated).
+func FirstFailure(results []StepResult) (StepResult, bool) {
+	all := AllResults(results)
+	for _, s := range all {
+		if s.Status == StepFailed && !IsBlock(s.Type) {
+			return s, true
+		}
+	}
+	for _, s := range all {
+		if s.Status != StepFailed {
+			continue
+		}
+		if !failedInside(s) {
+			return s, true
+		}
+	}
+	return StepResult{}, false
+}
+
+// HasBlocks reports whether a result tree holds a block's result.
+func HasBlocks(results []StepResult) bool {
+	for _, s := range results {
+		if IsBlock(s.Type) {
+			return true
+		}
+	}
+	return false
 }

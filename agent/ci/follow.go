@@ -2,6 +2,7 @@ package ci
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -61,6 +62,9 @@ type runDetail struct {
 	} `json:"result"`
 	Document *struct {
 		Suite string `json:"suite"`
+		// Steps, expanded, number the steps inside blocks (docSteps);
+		// read apart, so a step this command does not know spoils nothing.
+		Steps json.RawMessage `json:"steps"`
 	} `json:"document"`
 	Rows []struct {
 		Row        int    `json:"row"`
@@ -70,6 +74,15 @@ type runDetail struct {
 		DurationMs int64  `json:"durationMs"`
 		Error      string `json:"error"`
 	} `json:"rows"`
+}
+
+// docSteps are the run's document's steps, nil when not known.
+func (d *runDetail) docSteps() []protocol.Step {
+	var steps []protocol.Step
+	if d.Document == nil || json.Unmarshal(d.Document.Steps, &steps) != nil {
+		return nil
+	}
+	return steps
 }
 
 // followers bounds the event streams open at once.

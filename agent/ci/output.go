@@ -106,12 +106,13 @@ func failureLines(r snapshot) []string {
 		return nil
 	}
 	var out []string
-	numbers := protocol.ResultStepNumbers(d.Result.Steps) // as the editor numbers them
-	for _, s := range d.Result.Steps {
-		if s.Status == protocol.StepFailed {
-			out = append(out, fmt.Sprintf("step %s (%s %s): %s", numbers[s.Index], s.Type, s.ID, firstLine(s.Error)))
-			break
-		}
+	numbers := protocol.RunStepNumbers(d.docSteps(), d.Result.Steps) // as the editor numbers them
+	if s, ok := protocol.FirstFailure(d.Result.Steps); ok {
+		out = append(out, fmt.Sprintf("step %s (%s %s)%s: %s", numbers[s.Index], s.Type, s.ID, protocol.IterationText(s.Iteration), firstLine(s.Error)))
+	}
+	if protocol.HasBlocks(d.Result.Steps) {
+		// The tree, indented, each loop's iterations on their own lines.
+		out = append(out, protocol.ResultOutline(numbers, d.Result.Steps)...)
 	}
 	for _, row := range d.Rows {
 		if row.Status != protocol.RunPassed {

@@ -34,7 +34,7 @@ func (c *command) writeJUnit(runs []*runState) error {
 		if d := s.detail; d != nil {
 			jr.Error, jr.Steps = d.Error, d.Result.Steps
 			if d.Document != nil {
-				jr.Suite = d.Document.Suite
+				jr.Suite, jr.Document = d.Document.Suite, d.docSteps()
 			}
 			for _, row := range d.Rows {
 				jr.Rows = append(jr.Rows, junit.Row{Row: row.Row, Status: row.Status, DurationMs: row.DurationMs, Error: row.Error})

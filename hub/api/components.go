@@ -754,8 +754,8 @@ func (s *Server) upgradeOne(r *http.Request, sc scope, c store.Component, userID
 			return store.TestChange{}, err
 		}
 		changed := false
-		for i := range d.Steps {
-			st := &d.Steps[i]
+		// Calls inside blocks are upgraded too (docs/flow.md).
+		protocol.WalkSteps(d.Steps, func(_ string, _ int, st *protocol.Step) bool {
 			if st.Type == "callComponent" && st.Component == c.ID && st.Version != c.LatestVersion {
 				if from == 0 || st.Version < from {
 					from = st.Version
@@ -763,7 +763,8 @@ func (s *Server) upgradeOne(r *http.Request, sc scope, c store.Component, userID
 				st.Version = c.LatestVersion
 				changed = true
 			}
-		}
+			return true
+		})
 		if !changed {
 			return store.TestChange{}, errUnchanged
 		}

@@ -67,7 +67,7 @@ func (s *Server) junitRun(ctx context.Context, run store.Run) (junit.Run, error)
 			return base + "/api/runs/" + run.ID + "/artifacts/" + url.PathEscape(st.Screenshot)
 		}}
 	if out.Document != nil {
-		jr.Suite = out.Document.Suite
+		jr.Suite, jr.Document = out.Document.Suite, out.Document.Steps
 	}
 	for _, row := range out.Rows {
 		jr.Rows = append(jr.Rows, junit.Row{Row: row.Row, Status: row.Status, DurationMs: row.DurationMs, Error: row.Error})

@@ -231,6 +231,14 @@ func (s *Server) checkDraft(ctx context.Context, userID, start string, steps []p
 			cur.targets = append(cur.targets, protocol.GroundTarget{StepID: st.ID, Target: *st.Target})
 			n++
 		}
+		// A block's target is its condition's (an if's, a repeat's while):
+		// checked on the page the block starts on.
+		for _, c := range st.Conditions() {
+			if c.Target != nil && n < protocol.MaxGroundTargets {
+				cur.targets = append(cur.targets, protocol.GroundTarget{StepID: st.ID, Target: *c.Target})
+				n++
+			}
+		}
 	}
 	checks, verified, reason, opened := []protocol.TargetCheck{}, true, "", 0
 	for _, p := range pages {

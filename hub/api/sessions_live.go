@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -157,15 +156,21 @@ func (s *Server) liveRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	picked := doc.Steps[first : last+1]
-	if len(in.StepIDs) > 0 {
-		picked = nil
-		for _, st := range doc.Steps {
-			if slices.Contains(in.StepIDs, st.ID) {
-				picked = append(picked, st)
-			}
-		}
+	next, known := "", true
+	if last+1 < len(doc.Steps) {
+		next = doc.Steps[last+1].ID
 	}
-	if _, err := s.startLiveRun(w, r, sc, id, doc, picked, last, fresh, in.PauseOnFailure); err != nil {
+	if len(in.StepIDs) > 0 {
+		want := map[string]bool{}
+		for _, sid := range in.StepIDs {
+			want[sid] = true
+		}
+		picked = pickSteps(doc.Steps, want)
+		// After a step inside a block, the page stands somewhere in the
+		// block: not before a top-level step the session could name.
+		known = !livePlaces(doc.Steps)[picked[len(picked)-1].ID].inner
+	}
+	if _, err := s.startLiveRun(w, r, sc, id, doc, picked, next, known, fresh, in.PauseOnFailure); err != nil {
 		return
 	}
 	v, _ := s.authoring.Live(id)
@@ -173,14 +178,14 @@ func (s *Server) liveRun(w http.ResponseWriter, r *http.Request) {
 }
 
 // liveRange chooses the steps a run request names: the indexes of the
-// first and last (for stepIds, the last of them) and whether the page is
-// fresh.
+// first and last top-level steps (for stepIds, the last of them; for a
+// step inside a block, the block at the top around it) and whether the
+// page is fresh.
 func liveRange(doc protocol.Document, in liveRunRequest) (first, last int, fresh bool, issues issueList) {
+	places := livePlaces(doc.Steps)
 	index := func(path, id string) int {
-		for i, st := range doc.Steps {
-			if st.ID == id {
-				return i
-			}
+		if p, ok := places[id]; ok {
+			return p.top
 		}
 		issues.add(path, "unknown", fmt.Sprintf("no step %q in the document", clipText(id, 80)))
 		return -1
@@ -266,9 +271,10 @@ func (s *Server) liveDocument(w http.ResponseWriter, r *http.Request, id string,
 
 // startLiveRun expands the steps to run, gives them the environment's
 // variables and the secrets they refer to (as a run's job), and sends
-// them; done is closed once they ran. An answer was written when err is
-// not nil.
-func (s *Server) startLiveRun(w http.ResponseWriter, r *http.Request, sc scope, id string, doc protocol.Document, steps []protocol.Step, last int, fresh, pause bool) (<-chan struct{}, error) {
+// them; done is closed once they ran. next is the step the page stands
+// before once they passed ("" after the last), when known. An answer was
+// written when err is not nil.
+func (s *Server) startLiveRun(w http.ResponseWriter, r *http.Request, sc scope, id string, doc protocol.Document, steps []protocol.Step, next string, known, fresh, pause bool) (<-chan struct{}, error) {
 	sub := doc
 	sub.Steps = steps
 	expanded, err := components.Expand(r.Context(), s.store, sc.Project.ID, sub)
@@ -297,13 +303,9 @@ func (s *Server) startLiveRun(w http.ResponseWriter, r *http.Request, sc scope, 
 	for _, st := range steps {
 		ids = append(ids, st.ID)
 	}
-	next := ""
-	if last+1 < len(doc.Steps) {
-		next = doc.Steps[last+1].ID
-	}
 	done, err := s.authoring.RunLive(r.Context(), id, authoring.LiveRun{
 		Run: protocol.LiveRun{Document: expanded, Fresh: fresh, Variables: env.vars, Secrets: env.secrets, Screenshots: true},
-		IDs: ids, Next: next, Pause: pause})
+		IDs: ids, Next: next, NextUnknown: !known, Pause: pause})
 	if err != nil {
 		s.liveError(w, r, err)
 		return nil, err

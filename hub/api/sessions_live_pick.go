@@ -62,20 +62,16 @@ func (s *Server) replayBefore(w http.ResponseWriter, r *http.Request, sc scope, 
 	if !ok {
 		return false
 	}
-	at := -1
-	for i, st := range doc.Steps {
-		if st.ID == in.StepID {
-			at = i
-		}
-	}
-	if at < 0 {
+	// A step inside blocks: the steps before it on the way through them.
+	before, found := stepsBefore(doc.Steps, in.StepID)
+	if !found {
 		writeIssues(w, "the picker is not valid", issueList{{Path: "stepId", Code: "unknown", Message: "no such step in the document"}})
 		return false
 	}
 	if here, known := s.authoring.At(in.SessionID); known && here == in.StepID {
 		return true
 	}
-	done, err := s.startLiveRun(w, r, sc, in.SessionID, doc, doc.Steps[:at], at-1, true, false)
+	done, err := s.startLiveRun(w, r, sc, in.SessionID, doc, before, in.StepID, true, true, false)
 	if err != nil {
 		return false
 	}

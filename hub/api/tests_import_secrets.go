@@ -56,8 +56,9 @@ func replaceSecretLiterals(docs []protocol.Document, secrets map[string]string) 
 		}
 	}
 	for i := range docs {
-		for j := range docs[i].Steps {
-			st := &docs[i].Steps[j]
+		// Steps inside blocks too, and the values conditions compare: a
+		// password met there would otherwise be stored as plain text.
+		protocol.WalkSteps(docs[i].Steps, func(_ string, _ int, st *protocol.Step) bool {
 			if st.Value != nil {
 				swap(st.Value)
 			}
@@ -68,7 +69,13 @@ func replaceSecretLiterals(docs []protocol.Document, secrets map[string]string) 
 				swap(&v)
 				st.Inputs[k] = v
 			}
-		}
+			for _, c := range st.Conditions() {
+				if c.Expected != nil {
+					swap(c.Expected)
+				}
+			}
+			return true
+		})
 	}
 	return replaced
 }

@@ -86,6 +86,10 @@ type liveState struct {
 	// files are the project files the run in flight's upload steps
 	// name: its agent may read those (files.go).
 	files map[string]bool
+
+	// nextUnknown: the run's last step ran alone from inside a block, so
+	// where the page stands after it is not known.
+	nextUnknown bool
 }
 
 // LiveRun is a request to run steps on a live session.
@@ -98,6 +102,10 @@ type LiveRun struct {
 	Next   string
 	Pause  bool
 	Replay bool // a picker's replay: the caller waits for it
+
+	// NextUnknown: where the page stands after the steps is not known
+	// (the last ran alone from inside a block).
+	NextUnknown bool
 }
 
 // Live is a live session's view; it counts as a use.
@@ -177,7 +185,7 @@ func (m *Manager) RunLive(ctx context.Context, id string, in LiveRun) (done <-ch
 	for k, v := range in.Run.Secrets {
 		masked["run."+k] = v
 	}
-	l.pause, l.secrets, l.ids, l.next, l.failed = in.Pause, masked, in.IDs, in.Next, ""
+	l.pause, l.secrets, l.ids, l.next, l.nextUnknown, l.failed = in.Pause, masked, in.IDs, in.Next, in.NextUnknown, ""
 	l.contig = in.Run.Fresh || (l.atKnown && len(in.IDs) > 0 && l.at == in.IDs[0])
 	l.outcome, l.runErr = "", ""
 	l.files = uploadFiles(in.Run.Document.Steps)
@@ -185,6 +193,15 @@ func (m *Manager) RunLive(ctx context.Context, id string, in LiveRun) (done <-ch
 	for _, sid := range in.IDs {
 		delete(l.marks, sid)
 	}
+	// The steps inside blocks start over too: a mark of a failure there in
+	// an earlier run would otherwise stay (liveStep keeps a failure).
+	protocol.WalkSteps(protocol.CloneSteps(in.Run.Document.Steps), func(_ string, _ int, st *protocol.Step) bool {
+		delete(l.marks, st.ID)
+		if st.Call != "" {
+			delete(l.marks, st.Call)
+		}
+		return true
+	})
 	ch := l.done
 	s.setStatus(protocol.SessionRunning, "", "", m.cfg.Now())
 	m.wakeLocked(id)
@@ -307,7 +324,7 @@ func (m *Manager) liveEndLocked(s *Session, outcome, errText string) {
 	}
 	l.outcome, l.runErr = outcome, errText
 	switch {
-	case l.contig && outcome == protocol.RunPassed:
+	case l.contig && outcome == protocol.RunPassed && !l.nextUnknown:
 		l.at, l.atKnown = l.next, true
 	case l.contig && outcome == protocol.RunFailed && l.failed != "":
 		l.at, l.atKnown = l.failed, true

@@ -53,22 +53,33 @@ func Check(answer string, existing []protocol.Step) (Draft, error) {
 		raw = raw[:MaxDraftSteps]
 	}
 	used := map[string]bool{}
-	for _, s := range existing {
+	for _, s := range protocol.AllSteps(existing) { // ids are unique through the tree
 		used[s.ID] = true
 	}
-	next := len(existing) + 1
+	next, total := protocol.CountSteps(existing)+1, 0
 	for i, r := range raw {
 		step, issues := checkStep(i, r)
 		if len(issues) > 0 {
 			d.Issues = append(d.Issues, issues...)
 			continue
 		}
-		for used["s"+strconv.Itoa(next)] {
-			next++
+		// A block's steps count: a draft stays within MaxDraftSteps.
+		if total += protocol.CountSteps([]protocol.Step{step}); total > MaxDraftSteps {
+			d.Issues = append(d.Issues, Issue{Path: fmt.Sprintf("steps[%d]", i), Code: "too_many",
+				Message: fmt.Sprintf("a draft has at most %d steps, blocks' steps included; the rest are dropped", MaxDraftSteps)})
+			break
 		}
-		step.ID = "s" + strconv.Itoa(next)
-		used[step.ID] = true
-		d.Steps = append(d.Steps, step)
+		// The hub gives every step of the tree its id.
+		tree := []protocol.Step{step}
+		protocol.WalkSteps(tree, func(_ string, _ int, st *protocol.Step) bool {
+			for used["s"+strconv.Itoa(next)] {
+				next++
+			}
+			st.ID = "s" + strconv.Itoa(next)
+			used[st.ID] = true
+			return true
+		})
+		d.Steps = append(d.Steps, tree[0])
 	}
 	return d, nil
 }
@@ -119,11 +130,11 @@ func checkStep(i int, r json.RawMessage) (protocol.Step, []Issue) {
 	if json.Unmarshal(r, &probe) != nil {
 		return protocol.Step{}, []Issue{{Path: at, Code: "type", Message: "the step is not a JSON object", Text: text}}
 	}
-	if probe["type"] == "callComponent" {
-		return protocol.Step{}, []Issue{{Path: at + ".type", Code: "unsupported",
+	if where := callInside(probe, at); where != "" {
+		return protocol.Step{}, []Issue{{Path: where + ".type", Code: "unsupported",
 			Message: "drafts cannot call components; add the call yourself", Text: text}}
 	}
-	delete(probe, "id") // ids are given by the hub
+	dropIDs(probe) // ids are given by the hub
 	one, _ := json.Marshal(map[string]any{"dsl": protocol.DSLVersion, "name": "draft", "steps": []any{probe}})
 	doc, _, issues := protocol.Parse(one)
 	if len(issues) > 0 {
@@ -140,11 +151,62 @@ func checkStep(i int, r json.RawMessage) (protocol.Step, []Issue) {
 		return protocol.Step{}, out
 	}
 	step := doc.Steps[0]
-	if where := secretMisuse(step); where != "" {
+	if where := secretMisuseTree(step); where != "" {
 		return protocol.Step{}, []Issue{{Path: at + "." + where, Code: "secret_use",
 			Message: "a drafted step may use a secret only as the value of a fill step; this one puts it in " + where, Text: text}}
 	}
 	return step, nil
+}
+
+// blockLists are the members of a block that hold steps.
+var blockLists = []string{"steps", "else"}
+
+// callInside is the path of a callComponent in a proposed step or the
+// blocks in it, "" when there is none.
+func callInside(step map[string]any, at string) string {
+	if step["type"] == "callComponent" {
+		return at
+	}
+	for _, k := range blockLists {
+		list, _ := step[k].([]any)
+		for j, v := range list {
+			if m, ok := v.(map[string]any); ok {
+				if p := callInside(m, fmt.Sprintf("%s.%s[%d]", at, k, j)); p != "" {
+					return p
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// dropIDs removes the ids of a proposed step and of the steps in it.
+func dropIDs(step map[string]any) {
+	delete(step, "id")
+	for _, k := range blockLists {
+		list, _ := step[k].([]any)
+		for _, v := range list {
+			if m, ok := v.(map[string]any); ok {
+				dropIDs(m)
+			}
+		}
+	}
+}
+
+// secretMisuseTree is secretMisuse for a step and every step inside it:
+// the path of the field, relative to s ("steps[0].url").
+func secretMisuseTree(s protocol.Step) string {
+	if where := secretMisuse(s); where != "" {
+		return where
+	}
+	for _, list := range s.Children() {
+		for j, inner := range list.Steps {
+			if where := secretMisuseTree(inner); where != "" {
+				return fmt.Sprintf("%s[%d].%s", list.Field, j, where)
+			}
+		}
+	}
+	return ""
 }
 
 // secretMisuse names the field of s that references a secret anywhere but
@@ -166,6 +228,34 @@ func secretMisuse(s protocol.Step) string {
 	for _, k := range []string{"url", "key", "name", "code", "assign", "description", "expected", "value"} {
 		if usesSecret(fields[k]) {
 			return k
+		}
+	}
+	// A block's condition and a forEach's items: a secret there would be
+	// compared, evaluated or handed on to steps that show it.
+	for k, c := range map[string]*protocol.Condition{"condition": s.Condition, "while": s.While} {
+		if c == nil {
+			continue
+		}
+		texts := []string{c.Code, c.Name}
+		if c.Expected != nil {
+			texts = append(texts, *c.Expected)
+		}
+		if c.Target != nil {
+			for _, l := range append(append([]protocol.Locator(nil), c.Target.Locators...), c.Target.Frame...) {
+				texts = append(texts, l.Value+" "+l.Name)
+			}
+		}
+		for _, t := range texts {
+			if usesSecret(t) {
+				return k
+			}
+		}
+	}
+	if it := s.Items; it != nil {
+		for _, t := range append([]string{it.Ref}, it.List...) {
+			if usesSecret(t) {
+				return "items"
+			}
 		}
 	}
 	for k, v := range fields {

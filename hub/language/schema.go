@@ -87,6 +87,25 @@ func paramSchema(p protocol.Param) map[string]any {
 		}
 		s["required"] = []string{"locators"}
 		s["additionalProperties"] = false
+	case protocol.ParamCondition:
+		s["type"] = "object"
+		s["properties"] = map[string]any{
+			"kind":     map[string]any{"type": "string", "enum": protocol.ConditionKinds()},
+			"target":   paramSchema(protocol.Param{Type: protocol.ParamTarget}),
+			"name":     map[string]any{"type": "string"},
+			"expected": map[string]any{"type": "string"},
+			"match":    map[string]any{"type": "string"},
+			"code":     map[string]any{"type": "string"},
+		}
+		s["required"] = []string{"kind"}
+		s["additionalProperties"] = false
+	case protocol.ParamSteps:
+		// Steps of the same kinds as the top level's: the schema is not
+		// strict (see Schema), the validator checks them.
+		s["type"] = "array"
+		s["items"] = map[string]any{"type": "object"}
+	case protocol.ParamItems:
+		s["anyOf"] = []any{map[string]any{"type": "string"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}
 	default:
 		s["type"] = "string"
 	}

@@ -91,9 +91,20 @@ func readInputs(b []byte) ([]ComponentInput, error) {
 	return in, nil
 }
 
-// callsOf is the containment test "content's steps call component $n".
-func callsOf(col string, n int) string {
-	return fmt.Sprintf(`%s @> jsonb_build_object('steps', jsonb_build_array(jsonb_build_object('type', 'callComponent', 'component', $%d::text)))`, col, n)
+// callsOf is the test "content's steps call component (the SQL
+// expression) component", at any depth: a call inside a block (if,
+// repeat, forEach: docs/flow.md) counts as much as a top-level one, or a
+// component in use could be deleted from under it. The GIN index does not
+// serve a recursive path; the queries are bound by project or current
+// versions.
+func callsOf(col, component string) string {
+	return fmt.Sprintf(`jsonb_path_exists(%s, '$.steps.** ? (@.type == "callComponent" && @.component == $c)', jsonb_build_object('c', %s))`, col, component)
+}
+
+// stepsCall is callsOf for a column holding a list of steps (a
+// component version's).
+func stepsCall(col, component string) string {
+	return fmt.Sprintf(`jsonb_path_exists(%s, '$.** ? (@.type == "callComponent" && @.component == $c)', jsonb_build_object('c', %s))`, col, component)
 }
 
 // Components lists a project's components by name, each with how many
@@ -102,7 +113,7 @@ func (s *Store) Components(ctx context.Context, projectID, userID string) ([]Com
 	rows, err := s.pool.Query(ctx, `SELECT `+componentCols+`,
 		(SELECT count(*) FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.version
 			WHERE t.project_id = c.project_id AND `+visibleTo(2)+` AND
-			tv.content @> jsonb_build_object('steps', jsonb_build_array(jsonb_build_object('type', 'callComponent', 'component', c.id))))
+			`+callsOf("tv.content", "c.id")+`)
 		`+componentFrom+` WHERE c.project_id = $1 ORDER BY lower(c.name), c.id`, projectID, userID)
 	if err != nil {
 		return nil, err
@@ -175,9 +186,8 @@ func (s *Store) ComponentVersions(ctx context.Context, componentID string) ([]Co
 func (s *Store) ComponentUsages(ctx context.Context, projectID, componentID, userID string, onlyCurrent bool) ([]ComponentUsage, error) {
 	rows, err := s.pool.Query(ctx, `SELECT DISTINCT t.id, t.name, tv.version, coalesce((st->>'version')::int, 0), tv.version = t.version, tv.status, lower(t.name)
 		FROM tests t JOIN test_versions tv ON tv.test_id = t.id
-		CROSS JOIN LATERAL jsonb_array_elements(tv.content->'steps') st
-		WHERE t.project_id = $1 AND `+visibleTo(3)+` AND `+callsOf("tv.content", 2)+`
-		AND st->>'type' = 'callComponent' AND st->>'component' = $2 AND (NOT $4 OR tv.version = t.version)
+		CROSS JOIN LATERAL jsonb_path_query(tv.content, '$.steps.** ? (@.type == "callComponent" && @.component == $c)', jsonb_build_object('c', $2::text)) st
+		WHERE t.project_id = $1 AND `+visibleTo(3)+` AND (NOT $4 OR tv.version = t.version)
 		ORDER BY lower(t.name), t.id, tv.version DESC`, projectID, componentID, userID, onlyCurrent)
 	if err != nil {
 		return nil, err
@@ -313,10 +323,10 @@ func (s *Store) PublishComponentVersion(ctx context.Context, id string, steps []
 // whose latest version does.
 func (s *Store) ComponentCallers(ctx context.Context, componentID string) (tests, components []string, err error) {
 	rows, err := s.pool.Query(ctx, `SELECT 'test', t.name FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.version
-			WHERE `+callsOf("tv.content", 1)+`
+			WHERE `+callsOf("tv.content", "$1::text")+`
 		UNION ALL
 		SELECT 'component', c.name FROM components c JOIN component_versions v ON v.component_id = c.id AND v.version = c.latest_version
-			WHERE c.id <> $1 AND v.steps @> jsonb_build_array(jsonb_build_object('type', 'callComponent', 'component', $1::text))
+			WHERE c.id <> $1 AND `+stepsCall("v.steps", "$1::text")+`
 		ORDER BY 1, 2`, componentID)
 	if err != nil {
 		return nil, nil, err
@@ -353,9 +363,9 @@ func (s *Store) DeleteComponent(ctx context.Context, id string) error {
 	}
 	var used bool
 	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.version
-			WHERE `+callsOf("tv.content", 1)+`)
+			WHERE `+callsOf("tv.content", "$1::text")+`)
 		OR EXISTS (SELECT 1 FROM components c JOIN component_versions v ON v.component_id = c.id AND v.version = c.latest_version
-			WHERE c.id <> $1 AND v.steps @> jsonb_build_array(jsonb_build_object('type', 'callComponent', 'component', $1::text)))`,
+			WHERE c.id <> $1 AND `+stepsCall("v.steps", "$1::text")+`)`,
 		id).Scan(&used); err != nil {
 		return err
 	}

@@ -89,7 +89,21 @@ type RunPayload struct {
 	FinishedAt *string `json:"finishedAt"`
 	URL        string  `json:"url"`
 	Error      string  `json:"error,omitempty"` // masked by the hub like everywhere
+	// Result is the run's step results as GET /api/runs/:id has them: a
+	// tree when the test has blocks (docs/flow.md).
+	Result RunResult `json:"result"`
 }
+
+// RunResult is a finished run's step results. A result larger than
+// MaxResultBytes is left out (Omitted says so): the run's page has it.
+type RunResult struct {
+	Steps   []protocol.StepResult `json:"steps"`
+	Omitted bool                  `json:"omitted,omitempty"`
+}
+
+// MaxResultBytes bounds the step results a delivery carries: a loop of
+// thousands of iterations would otherwise make a body receivers refuse.
+const MaxResultBytes = 512 << 10
 
 // BatchPayload is a finished batch: passed when every run passed, else
 // failed (as GET /api/batches/:id says); Counts has each final status.
@@ -140,7 +154,17 @@ func (w *Worker) payload(ctx context.Context, d store.ClaimedDelivery, now time.
 			return p, err
 		}
 		p.Run = &RunPayload{RunID: r.ID, TestID: r.TestID, TestName: r.TestName, Status: r.Status, Passed: r.Passed, Total: r.Total,
-			DurationMs: r.DurationMs, StartedAt: stamp(r.StartedAt), FinishedAt: stamp(r.FinishedAt), URL: w.BaseURL + "/runs/" + r.ID, Error: r.Error}
+			DurationMs: r.DurationMs, StartedAt: stamp(r.StartedAt), FinishedAt: stamp(r.FinishedAt), URL: w.BaseURL + "/runs/" + r.ID, Error: r.Error,
+			Result: RunResult{Steps: []protocol.StepResult{}}}
+		switch {
+		case len(r.Result) > MaxResultBytes:
+			p.Run.Result.Omitted = true
+		case len(r.Result) > 0:
+			// Stored by the hub: the result the run's page shows.
+			if steps := []protocol.StepResult(nil); json.Unmarshal(r.Result, &steps) == nil && steps != nil {
+				p.Run.Result.Steps = steps
+			}
+		}
 	case BatchFinished:
 		runs, err := w.Store.BatchWebhookRuns(ctx, d.Subject)
 		if err != nil {

@@ -1,8 +1,9 @@
 // Package junit writes run results as JUnit XML, the report format CI
 // servers read (Jenkins, GitLab, GitHub Actions reporters, Azure DevOps):
 // <testsuites> with one <testsuite> of <testcase>s, one per test or, for a
-// data-driven run, per data row. A failed test has a <failure> naming the
-// failing step and its error, an infrastructure error an <error>, a
+// data-driven run, per data row (a test with blocks too: its result tree is
+// in the case's <system-out>, docs/flow.md). A failed test has a <failure>
+// naming the failing step (and its iteration) and its error, an infrastructure error an <error>, a
 // cancelled or unfinished run <skipped>; a screenshot of the failure is an
 // attachment in <system-out> ([[ATTACHMENT|path]], the convention of
 // Jenkins' JUnit attachments and GitLab). The hub (GET
@@ -29,8 +30,12 @@ type Run struct {
 	Status     string // protocol.RunPassed, ...
 	Error      string // the run's error (infrastructure, or the failing step's)
 	DurationMs int64
-	URL        string // the run's page, said in the case's output
-	Steps      []protocol.StepResult
+	URL        string                // the run's page, said in the case's output
+	Steps      []protocol.StepResult // a tree when the test has blocks (docs/flow.md)
+	// Document is the steps the run executed (the expanded tree of GET
+	// /api/runs/:id), to number steps inside blocks as the editor does;
+	// nil numbers the results as a flat list.
+	Document []protocol.Step
 	// Rows: a data-driven run is reported as one case per row.
 	Rows []Row
 	// Attachment gives the path or address of a step's screenshot, ""
@@ -163,13 +168,15 @@ func (run Run) oneCase(name, class string, row int, status string, ms int64, run
 	if run.URL != "" {
 		out = append(out, "Run: "+run.URL)
 	}
-	failing, found := failingStep(steps)
+	failing, found := protocol.FirstFailure(steps)
 	message := cleanText(runErr)
 	text := message
+	numbers := protocol.RunStepNumbers(run.Document, steps)
 	if found {
 		// Numbered as the editor numbers them: 2.3 is the third step of the
-		// component the test's step 2 calls.
-		where := fmt.Sprintf("step %s (%s %s)", protocol.ResultStepNumbers(steps)[failing.Index], failing.Type, failing.ID)
+		// component the test's step 2 calls, or of block 2; inside loops,
+		// with the iteration it failed in, as the run's error says it.
+		where := fmt.Sprintf("step %s (%s %s)%s", numbers[failing.Index], failing.Type, failing.ID, protocol.IterationText(failing.Iteration))
 		message = cleanText(where + ": " + firstLine(cmp.Or(failing.Error, runErr)))
 		text = cleanText(where + " failed:\n" + cmp.Or(failing.Error, runErr))
 		if run.Attachment != nil {
@@ -189,18 +196,17 @@ func (run Run) oneCase(name, class string, row int, status string, ms int64, run
 	default: // queued or running when the report was made
 		c.Skipped = &xmlSkipped{Message: "not finished (" + cleanAttr(status) + ")"}
 	}
-	c.SystemOut = strings.Join(out, "\n")
-	return c
-}
-
-// failingStep is the first step that failed.
-func failingStep(steps []protocol.StepResult) (protocol.StepResult, bool) {
-	for _, s := range steps {
-		if s.Status == protocol.StepFailed {
-			return s, true
+	if protocol.HasBlocks(steps) {
+		// The result tree (docs/flow.md): each execution of a step inside
+		// a loop, the branch an if took. A run without blocks keeps its
+		// one line.
+		out = append(out, "Steps:")
+		for _, l := range protocol.ResultOutline(numbers, steps) {
+			out = append(out, "  "+l)
 		}
 	}
-	return protocol.StepResult{}, false
+	c.SystemOut = cleanText(strings.Join(out, "\n"))
+	return c
 }
 
 func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
