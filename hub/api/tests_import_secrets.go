@@ -56,8 +56,8 @@ func replaceSecretLiterals(docs []protocol.Document, secrets map[string]string) 
 		}
 	}
 	for i := range docs {
-		for j := range docs[i].Steps {
-			st := &docs[i].Steps[j]
+		// The steps inside blocks too (a .side import's if and loops).
+		protocol.WalkSteps(docs[i].Steps, func(_ string, _ int, st *protocol.Step) bool {
 			if st.Value != nil {
 				swap(st.Value)
 			}
@@ -68,7 +68,8 @@ func replaceSecretLiterals(docs []protocol.Document, secrets map[string]string) 
 				swap(&v)
 				st.Inputs[k] = v
 			}
-		}
+			return true
+		})
 	}
 	return replaced
 }
