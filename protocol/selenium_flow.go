@@ -99,7 +99,8 @@ func seRepeatIf(c *converter, cmd seCommand) []Step {
 // ${variable} is known only when the test runs, so a script step first
 // makes the list 1..n from it and a forEach goes through that list (the
 // loop's steps stay as they were; the variable times<N>, N the command's
-// number, holds the iteration, from 1).
+// number, holds the iteration, from 1). The list is JSON text, which a
+// forEach reads the same in a run and in the Playwright export.
 func seTimes(c *converter, cmd seCommand) []Step {
 	t := strings.TrimSpace(cmd.Target)
 	max := c.loopLimit(cmd)
@@ -108,7 +109,7 @@ func seTimes(c *converter, cmd seCommand) []Step {
 		code := "const t = " + seText(t) + ";\n" +
 			"const n = Math.floor(Number(t));\n" +
 			"if (Number.isNaN(n)) throw new Error('times needs a number, not ' + JSON.stringify(t));\n" +
-			"return Array.from({ length: Math.max(n, 0) }, (_, i) => i + 1);"
+			"return JSON.stringify(Array.from({ length: Math.max(n, 0) }, (_, i) => i + 1));"
 		return []Step{
 			{Type: "script", Code: code, Assign: name + "list", Description: "times " + clip(t, 60) + ": the iterations to go through"},
 			{Type: TypeForEach, Items: &Items{Ref: "${" + name + "list}"}, As: name, Max: max},
