@@ -67,6 +67,9 @@ func FuzzParse(f *testing.F) {
 func FuzzImportSide(f *testing.F) {
 	f.Add([]byte(`{"url":"http://x.test/","tests":[{"name":"t","commands":[{"command":"open","target":"/a"}]}]}`))
 	f.Add([]byte(`{"tests":[{"name":"t","commands":[{"command":"selectFrame","target":"index=0"},{"command":"click","target":"id=a","targets":[["css=#a"],["xpath=//a"]]}]}]}`))
+	f.Add([]byte(`{"tests":[{"name":"t","commands":[{"command":"if","target":"${a} > 1"},{"command":"run","target":"u"},{"command":"elseIf","target":"1"},` +
+		`{"command":"else"},{"command":"times","target":"${n}","value":"3"},{"command":"do"},{"command":"click","target":"id=a"},{"command":"repeatIf","target":"0"},` +
+		`{"command":"end"},{"command":"end"},{"command":"forEach","target":"l","value":"i"},{"command":"end"}]},{"name":"u","commands":[{"command":"while","target":"0"},{"command":"end"}]}]}`))
 	seeds(f, "testdata/side/*.side")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		docs, skipped, issues := ImportSide(data)

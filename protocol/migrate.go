@@ -1,5 +1,7 @@
 package protocol
 
+import "slices"
+
 // Migration of DSL version 1 documents.
 
 // decodeV1 reads a version 1 document and migrates it to version 2.
@@ -27,8 +29,19 @@ func decodeV1(d *decoder, m map[string]any) Document {
 		c.at = i
 		c.command(cmd)
 	}
-	doc.Steps = c.finish()
+	c.finish()
 	doc.Description = c.describe(doc.Description)
+	// Control flow pairs into blocks (selenium_flow.go); what does not
+	// pair, and a block command that cannot be converted, is an issue at
+	// its command.
+	nodes, unpaired := c.tree()
+	for _, u := range unpaired {
+		c.issues.add(cmds[u.at].Path+".command", CodeFormat, "%s", u.msg)
+	}
+	for _, j := range sortedInts(c.dropped) {
+		c.issues.add(cmds[j].Path+".command", CodeUnsupported, "%s", c.dropped[j])
+	}
+	doc.Steps = nodeSteps(nodes)
 	d.issues = merge(d.issues, c.issues)
 	return doc
 }
@@ -88,5 +101,14 @@ func (d *decoder) targets(p string, v any) []string {
 			}
 		}
 	}
+	return out
+}
+
+func sortedInts(m map[int]string) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }

@@ -159,7 +159,7 @@ func TestMigrateIssues(t *testing.T) {
 		cmd  string
 		want []string
 	}{
-		{`{"command":"while","target":"${n} < 3"}`, []string{"steps[0].command unsupported"}},
+		{`{"command":"while","target":"${n} < 3"}`, []string{"steps[0].command format"}}, // a loop without its end
 		{`{"command":"frobnicate","target":"id=a"}`, []string{"steps[0].command unsupported"}},
 		{`{"command":"selectWindow","target":"handle=${nope}"}`, []string{"steps[0].target unsupported"}},
 		{`{"command":"acceptAlert"}`, []string{"steps[0].command unsupported"}},

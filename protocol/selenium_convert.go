@@ -48,6 +48,11 @@ type converter struct {
 	tabs    []seTab        // the windows, in opening order; the first is the test's
 	tab     int            // the selected one, -1 when not known (selected by title)
 	handles map[string]int // window handle variables: the tab they name
+
+	dropped map[int]string // block commands left out with their blocks, and why (see dropBlock)
+	// runTest resolves run's target, a test of the same project, to the
+	// id its component's calls name; nil where there is no project.
+	runTest func(name string) (string, error)
 }
 
 func newConverter(baseURL string) *converter {
@@ -97,9 +102,11 @@ func (c *converter) command(cmd seCommand) {
 		return
 	}
 	c.note(cmd.Comment)
-	steps[0].Description = strings.TrimSpace(strings.Join(append(c.pending, steps[0].Description), "\n"))
+	if !wordless(steps[0].Type) { // else, end, do: the words go to the next step
+		steps[0].Description = strings.TrimSpace(strings.Join(append(c.pending, steps[0].Description), "\n"))
+		c.pending = nil
+	}
 	steps[0].ID = cmd.ID
-	c.pending = nil
 	c.steps = append(c.steps, steps...)
 	for range steps {
 		c.from = append(c.from, c.at)
@@ -109,8 +116,14 @@ func (c *converter) command(cmd seCommand) {
 		return
 	}
 	// The last step of a command is the one that may open a dialog (the
-	// Enter of a sendKeys); a dialog armed before is for it.
-	c.opener, c.dialog, c.armed = len(c.steps)-1, c.armed, -1
+	// Enter of a sendKeys); a dialog armed before is for it. Control flow
+	// markers open none.
+	for k := len(steps) - 1; k >= 0; k-- {
+		if !flowMark(steps[k].Type) {
+			c.opener, c.dialog, c.armed = len(c.steps)-len(steps)+k, c.armed, -1
+			return
+		}
+	}
 }
 
 // note keeps words for the next step's description.
@@ -154,9 +167,13 @@ func (t *Target) clone() *Target {
 // finish returns the steps; words still pending (a trailing comment)
 // go to the last step's description, or the document's when no step.
 func (c *converter) finish() []Step {
-	if len(c.pending) > 0 && len(c.steps) > 0 {
-		last := &c.steps[len(c.steps)-1]
-		last.Description = strings.TrimSpace(last.Description + "\n" + strings.Join(c.pending, "\n"))
+	last := len(c.steps) - 1
+	for last >= 0 && wordless(c.steps[last].Type) {
+		last--
+	}
+	if len(c.pending) > 0 && last >= 0 {
+		s := &c.steps[last]
+		s.Description = strings.TrimSpace(s.Description + "\n" + strings.Join(c.pending, "\n"))
 	} else {
 		c.notes = append(c.notes, c.pending...)
 	}

@@ -114,17 +114,23 @@ var commands = map[string]commandFunc{
 	"chooseokonnextconfirmation":                 dialogNext("accept", false),
 	"choosecancelonnextconfirmation":             dialogNext("dismiss", false),
 	"choosecancelonnextprompt":                   dialogNext("dismiss", false),
+
+	// Control flow (selenium_flow.go) and run (side_run.go).
+	"if":       seIf,
+	"elseif":   seElseIf,
+	"else":     seMark(markElse),
+	"end":      seMark(markEnd),
+	"times":    seTimes,
+	"while":    seWhile,
+	"do":       seMark(markDo),
+	"repeatif": seRepeatIf,
+	"foreach":  seForEach,
+	"run":      seRun,
 }
 
 // Commands of the reference the import leaves out, and why: the skipped
 // list of an import names them.
-const controlFlow = "is control flow, which the import does not convert yet; the commands inside the block are imported as plain steps"
-
 var notImported = map[string]string{
-	"if": controlFlow, "elseif": controlFlow, "else": controlFlow, "end": controlFlow,
-	"times": controlFlow, "while": controlFlow, "do": controlFlow, "repeatif": controlFlow,
-	"foreach":  controlFlow,
-	"run":      "runs another test of the project, which the import does not convert yet",
 	"debugger": "pauses Selenium IDE's own player; it has no meaning in a run here",
 	"setspeed": "slows Selenium IDE's own player; it has no meaning here, where steps wait for their elements",
 }

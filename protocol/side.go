@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -47,14 +46,22 @@ type Skipped struct {
 // description of the next step. Issues carry the prefix "tests[i].". It
 // never panics.
 func ImportSide(data []byte) (docs []Document, skipped []Skipped, issues []Issue) {
+	imp := ImportSideProject(data)
+	return imp.Docs, imp.Skipped, imp.Issues
+}
+
+// ImportSideProject is ImportSide with the components the project's run
+// commands need (see SideImport): a test that another runs becomes a
+// component too, and each run a call of it.
+func ImportSideProject(data []byte) SideImport {
 	root, bad := readJSON(data)
 	if bad != nil {
-		return nil, nil, []Issue{*bad}
+		return SideImport{Issues: []Issue{*bad}}
 	}
 	d := &decoder{}
 	m, ok := d.object("", root)
 	if !ok {
-		return nil, nil, d.issues
+		return SideImport{Issues: d.issues}
 	}
 	var base string
 	if v := m["url"]; v != nil {
@@ -69,24 +76,31 @@ func ImportSide(data []byte) (docs []Document, skipped []Skipped, issues []Issue
 	if len(tests) == 0 && len(d.issues) == 0 {
 		d.issues.add("tests", CodeRequired, "the project has no tests")
 	}
+	runs := newSideRuns(tests)
+	var imp SideImport
+	var issues []Issue
 	for i, t := range tests {
 		p := index("tests", i)
 		tm, ok := d.object(p, t)
 		if !ok {
-			continue
+			continue // an issue: there are no components to make then
 		}
-		doc, sk, vi := sideTest(d, p, tm, base, suites)
-		docs = append(docs, doc)
-		skipped = append(skipped, sk...)
+		doc, sk, vi := sideTest(d, p, tm, base, suites, runs.resolver(i))
+		imp.Docs = append(imp.Docs, doc)
+		imp.Skipped = append(imp.Skipped, sk...)
 		issues = append(issues, prefixed(p+".", vi)...)
 	}
-	return docs, skipped, sortIssues(append(d.issues, issues...))
+	imp.Issues = sortIssues(append(d.issues, issues...))
+	if len(imp.Issues) == 0 { // then Docs[i] is the test i
+		imp.Components = runs.components(imp.Docs)
+	}
+	return imp
 }
 
 // sideTest converts one test, leaving out the commands it cannot convert;
 // it returns the validation issues of the document apart, to be prefixed
-// with the test's path.
-func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[string]string) (Document, []Skipped, []Issue) {
+// with the test's path. Blocks that do not pair are issues of d.
+func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[string]string, runTest func(string) (string, error)) (Document, []Skipped, []Issue) {
 	var name, id string
 	if v := tm["name"]; v != nil {
 		name, _ = d.str(p+".name", v)
@@ -95,6 +109,7 @@ func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[s
 		id = v
 	}
 	c := newConverter(base)
+	c.runTest = runTest
 	var skipped []Skipped
 	skip := func(j int, cmd, reason string) {
 		// Shown to people as they came: cleaned, as a label is.
@@ -122,56 +137,64 @@ func sideTest(d *decoder, p string, tm map[string]any, base string, suites map[s
 			c.issues, c.steps, c.from = c.issues[:issues], c.steps[:steps], c.from[:steps]
 		}
 	}
-	from := c.from
-	steps := c.finish() // before describe: it may leave words for the document
-	doc := Document{DSL: DSLVersion, Name: name, Suite: suites[id], Steps: steps, Description: c.describe("")}
+	c.finish() // before describe: it may leave words for the document
+	doc := Document{DSL: DSLVersion, Name: name, Suite: suites[id], Description: c.describe("")}
+	nodes, unpaired := c.tree()
+	for _, u := range unpaired {
+		d.issues.add(index(p+".commands", u.at)+".command", CodeFormat, "%s", u.msg)
+	}
+	if len(unpaired) > 0 {
+		doc.normalise()
+		return doc, skipped, nil
+	}
+	// A step that would not be valid goes too, with the command that made
+	// it; so does a block whose command could not be converted, with the
+	// steps in it.
+	bad := map[int]string{}
+	for j, why := range c.dropped {
+		bad[j] = why
+	}
+	doc.Steps = nodeSteps(nodes)
 	doc.normalise()
 	vi := doc.validate()
-	if refused := refusedOpens(vi, from); len(refused) > 0 {
+	paths := nodePaths(nodes, "steps", map[string]int{})
+	if refused := refusedOpens(vi, paths); len(refused) > 0 {
 		// An address the browser may not open is not left out as a
 		// command we cannot convert: the import is refused, as saving it
 		// would be.
 		return doc, skipped, refused
 	}
-	// A step that would not be valid goes too, with the command that made it.
-	bad := map[int]string{}
 	for _, is := range vi {
-		var k int
-		if _, err := fmt.Sscanf(is.Path, "steps[%d]", &k); err == nil && k >= 0 && k < len(from) && bad[from[k]] == "" {
-			bad[from[k]] = is.Message
+		if j, ok := commandOf(paths, is.Path); ok && bad[j] == "" {
+			bad[j] = is.Message
 		}
 	}
 	if len(bad) == 0 {
 		return doc, skipped, vi
 	}
-	kept := doc.Steps[:0:0]
-	for k, st := range doc.Steps {
-		if _, drop := bad[from[k]]; !drop {
-			kept = append(kept, st)
-		}
-	}
+	nodes = dropNodes(nodes, bad)
 	for j := range cmds {
 		if reason, ok := bad[j]; ok {
 			skip(j, names[j], reason)
 		}
 	}
-	slices.SortFunc(skipped, func(a, b Skipped) int { return a.Index - b.Index })
-	doc.Steps = kept
+	slices.SortStableFunc(skipped, func(a, b Skipped) int { return a.Index - b.Index })
+	doc.Steps = nodeSteps(nodes)
+	doc.normalise()
 	return doc, skipped, doc.validate()
 }
 
 // refusedOpens returns, at the path of the command that made it, each
 // issue of a step whose address the browser may not open (see
 // RefusedScheme).
-func refusedOpens(vi []Issue, from []int) []Issue {
+func refusedOpens(vi []Issue, paths map[string]int) []Issue {
 	var out []Issue
 	for _, is := range vi {
-		var k int
 		if is.Code != CodeURLScheme {
 			continue
 		}
-		if _, err := fmt.Sscanf(is.Path, "steps[%d]", &k); err == nil && k >= 0 && k < len(from) {
-			is.Path = index("commands", from[k]) + ".target"
+		if j, ok := commandOf(paths, is.Path); ok {
+			is.Path = index("commands", j) + ".target"
 		}
 		out = append(out, is)
 	}

@@ -8,8 +8,8 @@ import (
 
 // Every command of Selenium IDE's reference (packages/side-model's
 // Commands.ts, and the IDE 3 names its code export still reads) imports
-// into steps, but control flow, run, debugger and setSpeed, which are
-// left out and named.
+// into steps (control flow into blocks, run into a call), but debugger
+// and setSpeed, which are left out and named.
 func TestImportSideCommandReference(t *testing.T) {
 	reference := strings.Fields(`acceptAlert acceptConfirmation addSelection answerPrompt assert assertAlert
 		assertChecked assertConfirmation assertEditable assertElementPresent assertElementNotPresent
@@ -46,10 +46,20 @@ func TestImportSideCommandReference(t *testing.T) {
 		"assertText": {"id=x", "t"}, "assertNotText": {"id=x", "t"}, "assertValue": {"id=x", "t"},
 		"assertTitle": {"Home", ""}, "verifyTitle": {"Home", ""},
 	}
-	skippedWhy := map[string]string{"if": "control flow", "elseIf": "control flow", "else": "control flow",
-		"end": "control flow", "times": "control flow", "while": "control flow", "do": "control flow",
-		"repeatIf": "control flow", "forEach": "control flow", "run": "runs another test",
-		"debugger": "no meaning", "setSpeed": "no meaning"}
+	skippedWhy := map[string]string{"debugger": "no meaning", "setSpeed": "no meaning"}
+	// Control flow comes in whole blocks; run calls another test.
+	blocks := map[string][]any{
+		"if":       {cmd("if", "${v} > 1", ""), cmd("click", "id=x", ""), cmd("end", "", "")},
+		"elseIf":   {cmd("if", "${v} > 1", ""), cmd("elseIf", "${v} > 0", ""), cmd("click", "id=x", ""), cmd("end", "", "")},
+		"else":     {cmd("if", "${v} > 1", ""), cmd("else", "", ""), cmd("click", "id=x", ""), cmd("end", "", "")},
+		"end":      {cmd("times", "2", ""), cmd("click", "id=x", ""), cmd("end", "", "")},
+		"times":    {cmd("times", "2", ""), cmd("click", "id=x", ""), cmd("end", "", "")},
+		"while":    {cmd("while", "${v} < 3", "10"), cmd("click", "id=x", ""), cmd("end", "", "")},
+		"do":       {cmd("do", "", ""), cmd("click", "id=x", ""), cmd("repeatIf", "${v} < 3", "")},
+		"repeatIf": {cmd("do", "", ""), cmd("click", "id=x", ""), cmd("repeatIf", "${v} < 3", "")},
+		"forEach":  {cmd("forEach", "list", "v"), cmd("click", "id=x", ""), cmd("end", "", "")},
+		"run":      {cmd("run", "Other", "")},
+	}
 	for _, name := range reference {
 		t.Run(name, func(t *testing.T) {
 			a, ok := args[name]
@@ -58,8 +68,13 @@ func TestImportSideCommandReference(t *testing.T) {
 			}
 			opener := cmd("click", "id=opener", "")
 			opener["opensWindow"], opener["windowHandleName"] = true, "w"
-			data, _ := json.Marshal(map[string]any{"url": "http://app.test", "tests": []any{map[string]any{"name": "T",
-				"commands": []any{cmd("open", "/", ""), opener, cmd(name, a[0], a[1])}}}})
+			cmds := []any{cmd("open", "/", ""), opener, cmd(name, a[0], a[1])}
+			if b, ok := blocks[name]; ok {
+				cmds = append(cmds[:2], b...)
+			}
+			data, _ := json.Marshal(map[string]any{"url": "http://app.test", "tests": []any{
+				map[string]any{"name": "T", "commands": cmds},
+				map[string]any{"name": "Other", "commands": []any{cmd("click", "id=other", "")}}}})
 			docs, skipped, issues := ImportSide(data)
 			wantIssues(t, issues)
 			if why, ok := skippedWhy[name]; ok {

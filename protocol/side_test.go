@@ -128,7 +128,7 @@ func TestImportSidePartial(t *testing.T) {
 	in := `{"url":"https://shop.test","tests":[
 		{"id":"a","name":"Checkout","commands":[
 			{"command":"open","target":"/cart"},
-			{"command":"if","target":"${n} > 1"},
+			{"command":"run","target":"Login"},
 			{"command":"selectFrame","target":"index=0"},
 			{"command":"click","target":"dom=document.x"},
 			{"command":"click","target":"id=pay"},
@@ -137,7 +137,7 @@ func TestImportSidePartial(t *testing.T) {
 		{"id":"b","name":"Only unsupported","commands":[{"command":"setSpeed","target":"100"}]}]}`
 	docs, skipped, issues := ImportSide([]byte(in))
 	wantIssues(t, issues)
-	wantSkipped(t, skipped, "Checkout#1 if: control flow", "Checkout#3 click: dom",
+	wantSkipped(t, skipped, "Checkout#1 run: no test named \"Login\"", "Checkout#3 click: dom",
 		"Checkout#5 pause: milliseconds", "Only unsupported#0 setSpeed: no meaning here")
 	if len(docs) != 2 {
 		t.Fatalf("%d documents", len(docs))

@@ -145,7 +145,9 @@ func setVariable(s *stepRun, ctx context.Context, st protocol.Step) error {
 		if err != nil {
 			return err
 		}
-		s.r.setVar(st.Name, v, false)
+		// A count is a number, as Selenium IDE's storeElementCount keeps
+		// it: a script or condition gets 4, not "4" (${n} === 4 holds).
+		s.r.setVar(st.Name, v, from == "count")
 		s.use("result", v)
 		return nil
 	})

@@ -801,7 +801,12 @@ func (s *Server) resolveCalls(ctx context.Context, projectID string, doc *protoc
 // documentIssues checks what saving a document needs the project for, its
 // component calls (pinning them, see resolveCalls) and its data binding.
 func (s *Server) documentIssues(ctx context.Context, projectID string, doc *protocol.Document) ([]protocol.Issue, error) {
-	issues, err := s.resolveCalls(ctx, projectID, doc)
+	return s.documentIssuesFrom(ctx, s.store, projectID, doc)
+}
+
+// documentIssuesFrom is documentIssues reading components from src.
+func (s *Server) documentIssuesFrom(ctx context.Context, src components.Source, projectID string, doc *protocol.Document) ([]protocol.Issue, error) {
+	issues, err := components.ResolveCalls(ctx, src, projectID, doc.Steps, "")
 	if err != nil {
 		return nil, err
 	}

@@ -117,6 +117,17 @@ func (w hostileWorld) samples() map[string][]any {
 			obj{"id": "c1", "comment": "go", "command": "open", "target": "/search", "targets": []any{}, "value": ""},
 			obj{"id": "c2", "comment": "", "command": "type", "target": "id=q", "targets": []any{[]any{"css=#q", "css:finder"}}, "value": "x"}}}},
 		"suites": []any{obj{"id": "su1", "name": "Main", "tests": []any{"t1"}}}}
+	// Control flow, and a test another runs (a component to create).
+	sideFlow := obj{"name": "Flow", "url": "https://shop.example.com/", "tests": []any{
+		obj{"id": "t1", "name": "Main", "commands": []any{
+			obj{"command": "store", "target": "2", "value": "n"},
+			obj{"command": "if", "target": "${n} > 1", "value": ""}, obj{"command": "run", "target": "Add", "value": ""},
+			obj{"command": "elseIf", "target": "${n} === 1", "value": ""}, obj{"command": "else", "target": "", "value": ""},
+			obj{"command": "end", "target": "", "value": ""},
+			obj{"command": "times", "target": "${n}", "value": "5"}, obj{"command": "end", "target": "", "value": ""},
+			obj{"command": "do", "target": "", "value": ""}, obj{"command": "repeatIf", "target": "false", "value": "3"},
+			obj{"command": "forEach", "target": "list", "value": "item"}, obj{"command": "end", "target": "", "value": ""}}},
+		obj{"id": "t2", "name": "Add", "commands": []any{obj{"command": "executeScript", "target": "return ${n} + 1", "value": "n"}}}}}
 	pw := "correct horse battery"
 	return map[string][]any{
 		"POST /api/auth/login":    {obj{"email": w.ownerEmail, "password": pw}},
@@ -169,7 +180,7 @@ func (w hostileWorld) samples() map[string][]any {
 		"POST /api/applications": {obj{"name": "Admin", "baseUrl": "https://admin.example.com", "description": "back office\nfor staff"}},
 
 		"POST /api/tests":        {with(doc, "visibility", "Private", "data", obj{"set": w.dataSet, "pool": w.dataPool, "mode": "consume"})},
-		"POST /api/tests/import": {doc, v1, side},
+		"POST /api/tests/import": {doc, v1, side, sideFlow},
 		"POST /api/suites":       {obj{"name": "Search"}},
 		"PUT /api/suites/{name}": {obj{"name": w.suite}},
 		"POST /api/settings":     {obj{"modules": []any{w.suite, "Search"}}},

@@ -17,24 +17,13 @@ import (
 const sideExamples = "../../protocol/testdata/side-examples"
 
 // Commands the import leaves out on purpose (see protocol's notImported):
-// control flow and run come with the next issue; debugger and setSpeed
-// have no meaning here.
-var sideNotImported = []string{"if", "elseIf", "else", "end", "times", "while", "do", "repeatIf", "forEach", "run", "debugger", "setSpeed"}
-
-// Tests that need control flow: imported without it they fail, or pass
-// for the wrong reason, so they are not run until control flow comes.
-var sideNeedControlFlow = map[string]string{
-	"control-flow.side/control flow if":           "if/elseIf/else",
-	"control-flow.side/control flow else if":      "if/elseIf/else",
-	"control-flow.side/control flow else":         "if/elseIf/else",
-	"variable-in-conditional.side/If variable":    "if",
-	"variable-in-conditional.side/Times variable": "times",
-}
+// debugger and setSpeed have no meaning here.
+var sideNotImported = []string{"debugger", "setSpeed"}
 
 // Selenium IDE's example projects, served from a local HTTP server as
-// Selenium IDE's own CI serves them, import every command (but control
-// flow), and each imported test passes through the hub and a paired
-// agent.
+// Selenium IDE's own CI serves them, import every command (control flow
+// too: control-flow.side, variable-in-conditional.side), and each
+// imported test passes through the hub and a paired agent.
 func TestSideExamples(t *testing.T) {
 	f := newRunFixture(t)
 	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(sideExamples, "site"))))
@@ -43,7 +32,7 @@ func TestSideExamples(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no example projects: %v", err)
 	}
-	var commands, left, ran, passed, waiting int
+	var commands, left, ran, passed int
 	var failed []string
 	for _, file := range files {
 		base := filepath.Base(file)
@@ -70,11 +59,6 @@ func TestSideExamples(t *testing.T) {
 		for _, x := range r["tests"].([]any) {
 			test := x.(map[string]any)["test"].(map[string]any)
 			name := base + "/" + test["name"].(string)
-			if why, ok := sideNeedControlFlow[name]; ok {
-				t.Logf("%s: not run, it needs control flow (%s), which comes with the next issue", name, why)
-				waiting++
-				continue
-			}
 			ran++
 			run := f.runToEnd(t, test["id"].(string))
 			if run.Status == "passed" {
@@ -91,8 +75,10 @@ func TestSideExamples(t *testing.T) {
 			t.Errorf("%s: run %s %s: %s %s", name, run.RunID, run.Status, run.Error, strings.Join(why, "; "))
 		}
 	}
-	t.Logf("figure: %d of %d commands imported (the rest control flow); %d of %d tests run passed (%d wait for control flow); failed: %v",
-		commands-left, commands, passed, ran, waiting, failed)
+	t.Logf("figure: %d of %d commands imported; %d of %d tests run passed; failed: %v", commands-left, commands, passed, ran, failed)
+	if ran != 28 { // every test of the 11 projects, none waiting any more
+		t.Errorf("%d tests ran, want 28", ran)
+	}
 }
 
 // runToEnd runs a saved test in the fixture's environment and waits until

@@ -21,6 +21,8 @@ type importedJSON struct {
 // is answered as issues and nothing saved. With ?environmentId=, literal
 // values equal to that environment's secrets become ${secrets.NAME}
 // (secretsReplaced counts them; the values never appear in the answer).
+// A .side test that another runs becomes a component too (see
+// saveSideImport).
 func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 	sc := headerScope(r)
 	if !allow(w, sc, access.AuthorTests) {
@@ -36,21 +38,22 @@ func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 	}
 	data, _ := json.Marshal(fields)
 	var docs []protocol.Document
+	var called []protocol.SideComponent
 	var migratedFrom any
 	skipped := []protocol.Skipped{}
 	if protocol.IsSide(data) {
-		var issues []protocol.Issue
-		var sk []protocol.Skipped
-		if docs, sk, issues = protocol.ImportSide(data); len(issues) > 0 {
-			invalidDocument(issues).write(w)
+		imp := protocol.ImportSideProject(data)
+		if len(imp.Issues) > 0 {
+			invalidDocument(imp.Issues).write(w)
 			return
 		}
-		if len(docs) == 0 {
+		if len(imp.Docs) == 0 {
 			writeIssues(w, "the Selenium IDE project has no tests", issueList{{Path: "tests", Code: "required", Message: "the project has no tests to import"}})
 			return
 		}
+		docs, called = imp.Docs, imp.Components
 		migratedFrom = "side"
-		skipped = append(skipped, sk...)
+		skipped = append(skipped, imp.Skipped...)
 	} else {
 		// An exported test may carry its old id: the import gets a new one.
 		delete(fields, "id")
@@ -66,7 +69,13 @@ func (s *Server) importTests(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	replaced := replaceSecretLiterals(docs, secrets)
-	tests := s.saveNewTests(w, r, sc, store.Shared, docs...)
+	var tests []store.Test
+	if len(called) > 0 {
+		replaced += replaceSecretLiterals(componentDocs(called), secrets)
+		tests = s.saveSideImport(w, r, sc, docs, called)
+	} else {
+		tests = s.saveNewTests(w, r, sc, store.Shared, docs...)
+	}
 	if tests == nil {
 		return
 	}

@@ -226,18 +226,8 @@ func (s *Store) CreateComponent(ctx context.Context, nc NewComponent, replace *R
 		return Component{}, nil, err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
-	inputs, _ := json.Marshal(nonNilInputs(nc.Inputs))
-	_, err = tx.Exec(ctx, `INSERT INTO components (id, project_id, name, description, latest_version, created_by, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, 1, $5, $6, $6)`, nc.ID, nc.ProjectID, nc.Name, nc.Description, nullIfEmpty(nc.UserID), nc.Now)
-	if isUniqueViolation(err) {
-		return Component{}, nil, ErrConflict
-	}
-	if err != nil {
-		return Component{}, nil, fmt.Errorf("create component: %w", err)
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO component_versions (component_id, version, steps, inputs, note, author_id, created_at)
-		VALUES ($1, 1, $2, $3, '', $4, $5)`, nc.ID, string(nc.Steps), string(inputs), nullIfEmpty(nc.UserID), nc.Now); err != nil {
-		return Component{}, nil, fmt.Errorf("create component version: %w", err)
+	if err := insertComponent(ctx, tx, nc); err != nil {
+		return Component{}, nil, err
 	}
 	var changed *Test
 	if replace != nil {
@@ -278,6 +268,25 @@ func (s *Store) CreateComponent(ctx context.Context, nc NewComponent, replace *R
 		changed = &t
 	}
 	return c, changed, nil
+}
+
+// insertComponent adds a component and its version 1; a name the
+// project has already is ErrConflict.
+func insertComponent(ctx context.Context, tx pgx.Tx, nc NewComponent) error {
+	inputs, _ := json.Marshal(nonNilInputs(nc.Inputs))
+	_, err := tx.Exec(ctx, `INSERT INTO components (id, project_id, name, description, latest_version, created_by, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, 1, $5, $6, $6)`, nc.ID, nc.ProjectID, nc.Name, nc.Description, nullIfEmpty(nc.UserID), nc.Now)
+	if isUniqueViolation(err) {
+		return ErrConflict
+	}
+	if err != nil {
+		return fmt.Errorf("create component: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO component_versions (component_id, version, steps, inputs, note, author_id, created_at)
+		VALUES ($1, 1, $2, $3, '', $4, $5)`, nc.ID, string(nc.Steps), string(inputs), nullIfEmpty(nc.UserID), nc.Now); err != nil {
+		return fmt.Errorf("create component version: %w", err)
+	}
+	return nil
 }
 
 func nonNilInputs(in []ComponentInput) []ComponentInput {

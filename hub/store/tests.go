@@ -112,11 +112,23 @@ type NewTest struct {
 // CreateTests saves new tests as version 1, Draft, in one transaction, and
 // adds their suites to the project's suite list.
 func (s *Store) CreateTests(ctx context.Context, nts ...NewTest) ([]Test, error) {
+	return s.CreateTestsWithComponents(ctx, nil, nts...)
+}
+
+// CreateTestsWithComponents is CreateTests creating components first, in
+// the same transaction (a .side import's called tests): all or nothing. A
+// component name the project has already is ErrConflict.
+func (s *Store) CreateTestsWithComponents(ctx context.Context, ncs []NewComponent, nts ...NewTest) ([]Test, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
+	for _, nc := range ncs {
+		if err := insertComponent(ctx, tx, nc); err != nil {
+			return nil, err
+		}
+	}
 	for _, nt := range nts {
 		c := nt.Content
 		if _, err := tx.Exec(ctx, `INSERT INTO tests (id, project_id, name, suite, tags, visibility, owner_id, status, version, step_count, created_at, saved_at, saved_by)
