@@ -105,12 +105,19 @@ export interface RunEvent {
    * error) and every step, artifact and log event of that row.
    */
   row?: number;
-  /** step.*: the step's 0-based position in the document. */
+  /** step.*: the step's 0-based position in the document (in the pre-order walk of its tree when it has blocks). */
   index?: number;
   /** step.*: the step's id in the document. */
   id?: string;
   /** step.*: the step type. */
   type?: string;
+  /**
+   * step.*: inside loops, which execution of the step this is: one 0-based
+   * iteration per enclosing loop, outermost first (docs/flow.md).
+   */
+  iteration?: number[];
+  /** step.finished of an if: the branch it took (then, else, or none when the condition was false and it has no else). */
+  branch?: string;
   status?: string;
   durationMs?: number;
   error?: string;

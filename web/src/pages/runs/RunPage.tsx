@@ -7,8 +7,6 @@ import { Link, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ErrorBox, Loading, Modal, PageHeader, StatusBadge, When, formatDate, formatDuration } from "../../components/ui";
 import type { Step } from "../../api";
-import type { JsonObject } from "../../api/editorApi";
-import { describeStep } from "../editor/stepText";
 import {
   artifactUrl,
   cancelRun,
@@ -25,29 +23,32 @@ import {
   boxOnImage,
   FILM,
   filmView,
-  describeLocator,
   initialRunView,
   mergeSteps,
   runStatusOf,
   runViewReducer,
-  stepElapsed,
   zoomOn,
   type LogEntry,
   type RunFinish,
   type RunView,
-  type StepView,
 } from "./runState";
 import { useFollowProject, useWorkspace } from "../../session";
 import { useRunStream, type StreamState } from "./useRunStream";
 import { envName, useEnvironmentNames, useStarterName } from "./runBits";
-import { callStepText, groupByCall, numberOf, stepNumbers } from "./runCalls";
-import { Filmstrip, NoScreenshot, PendingSteps, StepOutput, type FilmShot } from "./runStepParts";
+import { callStepText, groupByCall, numberOf } from "./runCalls";
+import { Filmstrip, PendingSteps, shotPlace, type FilmShot } from "./runStepParts";
+import { StepRow, stepText } from "./RunStepRow";
+import { allSteps, documentStepNumbers, hasBlocks, iterationWords } from "./outline";
+import { buildRunTree, passedSteps, treeExecutions } from "./runTree";
+import { RunTree } from "./RunTree";
 import { componentKeys, listComponents } from "../../api/components";
 import { useFileNames } from "../../api/files";
 import "./runs.css";
 import { keys, listAgents } from "../../api/admin";
 import { RunDataFacts, RunRows, isDataDriven } from "./RunRows";
 import { rowsView } from "./rowState";
+
+export { stepText };
 
 export function RunPage() {
   const { id = "" } = useParams();
@@ -154,10 +155,13 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   // The run's own document has component calls expanded, so its indexes match the steps'.
   const testSteps: Step[] = docQ.data?.document?.steps ?? [];
   const docSteps: Step[] = run.document?.steps ?? testSteps;
-  // Numbered as the editor numbers the test's steps: 2.3 is the third step of the call that is step 2.
-  const numbers = stepNumbers(docSteps.map((d) => d.call));
+  // With blocks, the document is a tree: flat[i] is the step of index i (pre-order).
+  const blocks = hasBlocks(docSteps);
+  const flat = blocks ? allSteps(docSteps) : docSteps;
+  // Numbered as the editor numbers the test's steps: 2.3 is the third step of the call (or block) that is step 2.
+  const numbers = documentStepNumbers(docSteps);
   const num = (i: number) => numberOf(numbers, i);
-  const calls = docSteps.some((d) => d.call);
+  const calls = flat.some((d) => d.call);
   const compQ = useQuery({
     queryKey: componentKeys.list(run.projectId),
     queryFn: ({ signal }) => listComponents(run.projectId, signal),
@@ -168,34 +172,37 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   const componentNames: Record<string, string> = Object.fromEntries((compQ.data ?? []).map((c) => [c.id, c.name]));
   const fileNames = useFileNames(
     run.projectId,
-    docSteps.some((d) => d.type === "upload"),
+    flat.some((d) => d.type === "upload"),
   );
   const steps = mergeSteps(view, run.result.steps);
+  const tree = blocks ? buildRunTree(docSteps, steps, numbers, active) : null;
+  // Executions in the order they ran: a loop's iterations in turn.
+  const ordered = tree ? treeExecutions(tree) : steps;
   const dataDriven = isDataDriven(run);
-  const total =
-    finish?.total ?? (dataDriven ? (run.rows?.length ?? view.total ?? run.total) : (view.total ?? (docSteps.length || run.total)));
+  const total = finish?.total ?? (dataDriven ? (run.rows?.length ?? view.total ?? run.total) : (view.total ?? (flat.length || run.total)));
   const passed = finish
     ? finish.passed
     : dataDriven
       ? rowsView(view.events, run.rows).filter((r) => r.status === "passed").length
-      : steps.filter((s) => s.status === "passed").length;
+      : passedSteps(steps);
   const startedAt = run.startedAt ? new Date(run.startedAt).getTime() : null;
   const duration = finish ? finish.durationMs : status === "running" && startedAt !== null ? Math.max(0, now - startedAt) : null;
   const otherArtifacts = view.artifacts.filter((a) => a.step === null || !a.contentType.startsWith("image/"));
-  const gallery: Shot[] = steps.flatMap((s) =>
+  const gallery: Shot[] = ordered.flatMap((s) =>
     s.screenshots.map((name, nth) => ({
       name,
       step: s.index,
       number: num(s.index),
+      iteration: s.iteration.length ? iterationWords(s.iteration) : "",
       status: s.status,
       nth,
-      text: stepText(docSteps[s.index], fileNames),
+      text: stepText(flat[s.index], fileNames),
       box: name === s.shot ? s.box : null,
     })),
   );
-  // A live run's steps still to come, once its document is known.
+  // A live run's steps still to come, once its document is known (the tree shows them in place).
   const started = new Set(steps.map((s) => s.index));
-  const pending = active ? docSteps.map((doc, index) => ({ index, doc })).filter((p) => !started.has(p.index)) : [];
+  const pending = active && !tree ? docSteps.map((doc, index) => ({ index, doc })).filter((p) => !started.has(p.index)) : [];
   const headedLost = run.options.headed && view.headed === false;
 
   return (
@@ -297,7 +304,16 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
       )}
       <section aria-labelledby="run-steps-heading" hidden={dataDriven}>
         <h2 id="run-steps-heading">Steps</h2>
-        {steps.length === 0 ? (
+        {tree && (
+          <RunTree
+            nodes={tree}
+            testId={run.testId}
+            now={now}
+            fileNames={fileNames}
+            callHead={(call, number) => callStepText(call, allSteps(testSteps), componentNames, number)}
+          />
+        )}
+        {tree ? null : steps.length === 0 ? (
           <p className="muted">{active ? "No step has started yet." : "No step ran."}</p>
         ) : (
           <ol className="run-steps">
@@ -326,7 +342,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           </ol>
         )}
         <PendingSteps steps={pending} numbers={num} describe={stepText} />
-        {active && total > steps.length && pending.length === 0 && (
+        {active && !tree && total > steps.length && pending.length === 0 && (
           <p className="muted">
             {total - steps.length} more step{total - steps.length === 1 ? "" : "s"} to go.
           </p>
@@ -415,81 +431,6 @@ function ResultBox({ finish, unit = "step" }: { finish: RunFinish; unit?: "step"
       </p>
       {finish.error && <p className="run-error">{finish.error}</p>}
     </section>
-  );
-}
-
-/** What a step does, in words: its description, or the editor's line for it. */
-export function stepText(step: Step | undefined, fileNames?: Record<string, string>): string {
-  if (!step) return "";
-  if (step.description) return step.description;
-  return describeStep(step as unknown as JsonObject, undefined, undefined, fileNames);
-}
-
-function StepRow({
-  testId,
-  step,
-  number,
-  doc,
-  now,
-  fileNames,
-}: {
-  testId: string;
-  step: StepView;
-  /** The step's number as the editor shows it. */
-  number: string;
-  doc: Step | undefined;
-  now: number;
-  /** Project files by id, for upload steps' lines. */
-  fileNames?: Record<string, string>;
-}) {
-  const n = step.index + 1;
-  const text = stepText(doc, fileNames);
-  // A step expanded from a component opens its call in the editor.
-  const stepId = doc?.call || step.id || doc?.id || "";
-  const elapsed = stepElapsed(step, now);
-  return (
-    <li className={`run-step run-step-${step.status}`} data-testid={`step-${n}`}>
-      <span className="run-step-num">
-        <span className="sr-only">Step </span>
-        {number}
-      </span>
-      <div className="run-step-main">
-        <div className="run-step-head">
-          <code className="run-step-type">{step.type || doc?.type}</code>
-          {text && <span className="run-step-text">{text}</span>}
-        </div>
-        <StepOutput type={step.type || doc?.type || ""} used={step.used} testId={`step-${n}-used`} />
-        {step.retries > 0 && (
-          <p className="run-step-retries">
-            retried {step.retries}×
-            {step.status === "running" && step.retryError && <span className="muted"> (last attempt: {step.retryError})</span>}
-          </p>
-        )}
-        {step.healedBy && (
-          <p className="run-step-healed">
-            Healed: found by the fallback locator <code>{describeLocator(step.healedBy)}</code>; put it first in the test.
-          </p>
-        )}
-        {step.error && <p className="run-error">{step.error}</p>}
-        {step.status === "failed" && doc?.soft && (
-          <p className="run-step-soft" role="note">
-            Soft assertion: its failure is recorded and the run went on; the run still fails.
-          </p>
-        )}
-        <NoScreenshot why={step.screenshotError} />
-        {step.status === "failed" && stepId && (
-          <p className="run-step-fix">
-            <Link to={`/tests/${encodeURIComponent(testId)}?step=${encodeURIComponent(stepId)}`}>Open step {number} in the editor</Link>
-          </p>
-        )}
-      </div>
-      <div className="run-step-side">
-        <StatusBadge status={step.status} />
-        <span className="run-step-duration" data-testid={`step-${n}-duration`}>
-          {elapsed === null || (step.status === "skipped" && !elapsed) ? "" : formatDuration(elapsed)}
-        </span>
-      </div>
-    </li>
   );
 }
 
@@ -604,8 +545,9 @@ function Lightbox({
           backgroundPosition: `${z.x}px ${z.y}px`,
         }
       : undefined;
+  const where = shotPlace(cur);
   return (
-    <Modal title={`Screenshot of step ${cur.number}`} wide onClose={onClose}>
+    <Modal title={`Screenshot of ${where}`} wide onClose={onClose}>
       <div className="modal-body run-shot" ref={body}>
         <div className="run-shot-nav">
           <button type="button" onClick={() => prev && onShow(prev.name)} disabled={!prev} aria-keyshortcuts="ArrowLeft">
@@ -625,7 +567,7 @@ function Lightbox({
         </div>
         {cur.text && <p className="run-shot-text">{cur.text}</p>}
         {zoomStyle ? (
-          <div className="run-shot-zoom" role="img" aria-label={`The element of step ${cur.number}, enlarged`} style={zoomStyle}>
+          <div className="run-shot-zoom" role="img" aria-label={`The element of ${where}, enlarged`} style={zoomStyle}>
             {z && cur.box && (
               <span
                 className="run-shot-box run-shot-box-zoomed"
@@ -640,7 +582,7 @@ function Lightbox({
             )}
           </div>
         ) : (
-          <ShotImage key={cur.name} src={url} alt={`Screenshot of step ${cur.number}${cur.text ? `: ${cur.text}` : ""}`} box={cur.box} />
+          <ShotImage key={cur.name} src={url} alt={`Screenshot of ${where}${cur.text ? `: ${cur.text}` : ""}`} box={cur.box} />
         )}
         <p>
           <a href={url} target="_blank" rel="noreferrer">

@@ -160,6 +160,74 @@ describe("RunPage rows", () => {
     );
   });
 
+  it("lists a row's executions inside blocks in the order they ran, numbered as an outline with their iteration", async () => {
+    const looped = {
+      ...doc,
+      steps: [doc.steps[0], { id: "twice", type: "repeat", times: 2, steps: [doc.steps[1]] }],
+    };
+    const greet = (n: number, status: "passed" | "failed") => ({
+      index: 2,
+      id: "greet",
+      type: "assertText",
+      status,
+      durationMs: 10,
+      iteration: [n],
+      ...(status === "failed" ? { error: `no greeting the ${n + 1}. time`, screenshot: `step-003-greet-i${n}-failure.png` } : {}),
+    });
+    fakeFetch({
+      ...common,
+      "GET /api/tests/tc_1/versions/1": { body: { version: 1, document: looped } },
+      "GET /api/runs/run_1": {
+        body: makeRun({
+          status: "failed",
+          document: looped,
+          finishedAt: "2026-11-02T10:00:09Z",
+          rows: [{ row: 0, values: { email: "ann@example.com" }, status: "failed", passed: 1, total: 3, durationMs: 900 }],
+        }),
+      },
+      "GET /api/runs/run_1/rows/0": {
+        body: {
+          row: 0,
+          status: "failed",
+          passed: 1,
+          total: 3,
+          durationMs: 900,
+          values: { email: "ann@example.com" },
+          steps: [
+            { index: 0, id: "open", type: "navigate", status: "passed", durationMs: 300 },
+            {
+              index: 1,
+              id: "twice",
+              type: "repeat",
+              status: "failed",
+              durationMs: 30,
+              iterations: [
+                { iteration: 0, status: "passed", steps: [greet(0, "passed")] },
+                { iteration: 1, status: "failed", steps: [greet(1, "failed")] },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    await user.click(await screen.findByRole("button", { name: "Open row 1" }));
+    const dialog = await screen.findByRole("dialog", { name: "Row 1" });
+    await within(dialog).findByTestId("row-step-1");
+    const items = within(dialog).getAllByRole("listitem");
+    expect(items.map((li) => li.getAttribute("data-testid"))).toEqual(["row-step-1", "row-step-2", "row-step-3-i1", "row-step-3-i2"]);
+    expect(items[1]).toHaveTextContent("Repeat 2 times");
+    expect(items[3]).toHaveTextContent("2.1");
+    expect(items[3]).toHaveTextContent("iteration 2");
+    expect(items[3]).toHaveTextContent("no greeting the 2. time");
+    await user.click(within(dialog).getByRole("button", { name: "Open screenshot of step 2.1, iteration 2" }));
+    expect(within(dialog).getByRole("img", { name: /Screenshot of row 1/ })).toHaveAttribute(
+      "src",
+      "/api/runs/run_1/rows/0/artifacts/step-003-greet-i1-failure.png",
+    );
+  });
+
   it("shows the pool record a run took and runs the same rows again", async () => {
     const { calls } = fakeFetch({
       ...common,

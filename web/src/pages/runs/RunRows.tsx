@@ -13,7 +13,9 @@ import { getDataSet, testDataKeys } from "../../api/testData";
 import { dataPoolKeys, getDataPool } from "../../api/dataPools";
 import { rowElapsed, rowsSummary, rowsView, type RowView } from "./rowState";
 import { rowPreview } from "./DataRunFields";
-import { numberOf, stepNumbers } from "./runCalls";
+import { numberOf } from "./runCalls";
+import { allSteps, documentStepNumbers, execKey, iterationWords } from "./outline";
+import { allResults } from "./runState";
 import { NoScreenshot, StepOutput } from "./runStepParts";
 import "./runData.css";
 
@@ -177,7 +179,9 @@ function RowDetail({
   });
   const [shot, setShot] = useState<string | null>(null);
   const row = q.data?.row;
-  const numbers = stepNumbers(docSteps.map((d) => d.call));
+  // With blocks, a row's steps are a tree: its executions are listed in the order they ran, numbered as an outline.
+  const numbers = documentStepNumbers(docSteps);
+  const flat = allSteps(docSteps);
   return (
     <Modal title={`Row ${n}`} wide onClose={onClose}>
       <div className="modal-body run-row-detail">
@@ -228,12 +232,12 @@ function RowDetail({
               <p className="muted">{q.data?.final ? "No step ran." : "No step has finished yet."}</p>
             ) : (
               <ol className="run-steps">
-                {row.steps.map((s) => (
+                {allResults(row.steps).map((s) => (
                   <RowStep
-                    key={s.index}
+                    key={execKey(s.index, s.iteration)}
                     step={s}
                     number={numberOf(numbers, s.index)}
-                    doc={docSteps[s.index]}
+                    doc={flat[s.index]}
                     describe={describe}
                     runId={run.runId}
                     row={live.row}
@@ -267,7 +271,8 @@ function RowStep({
   row: number;
   onOpen: (name: string) => void;
 }) {
-  const n = step.index + 1;
+  const iteration = step.iteration?.length ? iterationWords(step.iteration) : "";
+  const n = `${step.index + 1}${iteration ? `-i${iteration}` : ""}`;
   const text = describe(doc);
   return (
     <li className={`run-step run-step-${step.status}`} data-testid={`row-step-${n}`}>
@@ -279,6 +284,7 @@ function RowStep({
         <div className="run-step-head">
           <code className="run-step-type">{step.type || doc?.type}</code>
           {text && <span className="run-step-text">{text}</span>}
+          {iteration && <span className="run-branch">iteration {iteration}</span>}
         </div>
         <StepOutput type={step.type || doc?.type || ""} used={step.used ?? null} />
         {step.error && <p className="run-error">{step.error}</p>}
@@ -288,7 +294,7 @@ function RowStep({
             <button
               type="button"
               className="run-thumb"
-              aria-label={`Open screenshot of step ${number}`}
+              aria-label={`Open screenshot of step ${number}${iteration ? `, iteration ${iteration}` : ""}`}
               onClick={() => onOpen(step.screenshot ?? "")}
             >
               <img src={rowArtifactUrl(runId, row, step.screenshot)} alt="" loading="lazy" />

@@ -5,6 +5,7 @@
 // state is then rebuilt from the events sorted by seq).
 import type { Locator } from "../../api";
 import { isFinalStatus, type RunBox, type RunEvent, type RunStatus, type StepResult, type StepStatus } from "../../api/runs";
+import { execKey } from "./outline";
 
 export interface StepView {
   /** 0-based position in the document; the page shows index + 1. */
@@ -35,6 +36,18 @@ export interface StepView {
   screenshotError: string;
   /** When step.started came (the agent's clock), so a running step's time ticks. */
   startedAt: string | null;
+  /**
+   * Inside loops, which execution this is: one 0-based iteration per
+   * enclosing loop, outermost first; empty outside loops. A step is one
+   * StepView per (index, iteration).
+   */
+  iteration: number[];
+  /** An if's branch: then, else or none; "" before it says. */
+  branch: string;
+  /** A loop's iterations and how each went, as the stored result says (null: not known). */
+  iterations: { iteration: number; status: StepStatus }[] | null;
+  /** The seq of the execution's first event: an artifact belongs to its step's latest execution. */
+  seq: number;
 }
 
 export interface LogEntry {
@@ -106,7 +119,9 @@ function findSeq(events: RunEvent[], seq: number): { at: number; found: boolean 
 
 const isImage = (contentType: string | undefined) => (contentType ?? "").startsWith("image/");
 
-function emptyStep(index: number, view: RunView): StepView {
+function emptyStep(index: number, iteration: number[], seq: number, view: RunView): StepView {
+  // An artifact that came before its step's first event still belongs to it, unless an earlier execution took it.
+  const taken = new Set(view.steps.filter((s) => s.index === index).flatMap((s) => s.screenshots));
   return {
     index,
     id: "",
@@ -122,16 +137,42 @@ function emptyStep(index: number, view: RunView): StepView {
     used: null,
     screenshotError: "",
     startedAt: null,
-    // An artifact that came before its step's first event still belongs to it.
-    screenshots: view.artifacts.filter((a) => a.step === index && isImage(a.contentType)).map((a) => a.name),
+    iteration,
+    branch: "",
+    iterations: null,
+    seq,
+    screenshots: view.artifacts.filter((a) => a.step === index && isImage(a.contentType) && !taken.has(a.name)).map((a) => a.name),
   };
 }
 
-/** updateStep applies fn to step `index`, creating it when no event named it before. */
-function updateStep(view: RunView, index: number, fn: (s: StepView) => StepView): StepView[] {
-  const at = view.steps.findIndex((s) => s.index === index);
+/** byExecution orders steps by index, then iteration. */
+function byExecution(a: StepView, b: StepView): number {
+  if (a.index !== b.index) return a.index - b.index;
+  for (let k = 0; k < Math.min(a.iteration.length, b.iteration.length); k++) {
+    if (a.iteration[k] !== b.iteration[k]) return a.iteration[k] - b.iteration[k];
+  }
+  return a.iteration.length - b.iteration.length;
+}
+
+/**
+ * updateStep applies fn to the execution of step `index` the event names
+ * (its iteration inside loops), creating it when no event named it before.
+ */
+function updateStep(view: RunView, e: RunEvent, index: number, fn: (s: StepView) => StepView): StepView[] {
+  const iteration = e.iteration ?? [];
+  const key = execKey(index, iteration);
+  const at = view.steps.findIndex((s) => execKey(s.index, s.iteration) === key);
   if (at >= 0) return view.steps.map((s, i) => (i === at ? fn(s) : s));
-  return [...view.steps, fn(emptyStep(index, view))].sort((a, b) => a.index - b.index);
+  return [...view.steps, fn(emptyStep(index, iteration, e.seq, view))].sort(byExecution);
+}
+
+/** latestOf is the position in steps of the execution of step `index` that started last, or -1. */
+function latestOf(steps: StepView[], index: number): number {
+  let at = -1;
+  steps.forEach((s, i) => {
+    if (s.index === index && (at < 0 || s.seq > steps[at].seq)) at = i;
+  });
+  return at;
 }
 
 function withName(s: StepView, e: RunEvent): StepView {
@@ -167,7 +208,7 @@ function apply(view: RunView, e: RunEvent): RunView {
       if (index === null) return view;
       return {
         ...view,
-        steps: updateStep(view, index, (s) => ({
+        steps: updateStep(view, e, index, (s) => ({
           ...withName(s, e),
           status: "running",
           durationMs: null,
@@ -179,7 +220,7 @@ function apply(view: RunView, e: RunEvent): RunView {
       if (index === null) return view;
       return {
         ...view,
-        steps: updateStep(view, index, (s) => ({
+        steps: updateStep(view, e, index, (s) => ({
           ...withName(s, e),
           retries: Math.max(s.retries, (e.attempt ?? 2) - 1),
           retryError: e.error ?? s.retryError,
@@ -189,9 +230,10 @@ function apply(view: RunView, e: RunEvent): RunView {
       if (index === null) return view;
       return {
         ...view,
-        steps: updateStep(view, index, (s) => ({
+        steps: updateStep(view, e, index, (s) => ({
           ...withName(s, e),
           status: asStepStatus(e.status),
+          branch: e.branch ?? s.branch,
           durationMs: e.durationMs ?? s.durationMs,
           error: e.error ?? "",
           healedBy: e.healedBy ?? s.healedBy,
@@ -205,12 +247,12 @@ function apply(view: RunView, e: RunEvent): RunView {
     case "artifact": {
       if (!e.name) return view;
       const a: ArtifactEntry = { name: e.name, contentType: e.contentType ?? "", step: e.step ?? null, size: e.size ?? 0 };
-      const step = a.step;
-      const attach = step !== null && isImage(a.contentType) && view.steps.some((s) => s.index === step);
+      // Artifacts name their step's index only: inside a loop, they belong to its execution under way, the latest.
+      const at = a.step !== null && isImage(a.contentType) ? latestOf(view.steps, a.step) : -1;
       return {
         ...view,
         artifacts: [...view.artifacts, a],
-        steps: attach ? view.steps.map((s) => (s.index === step ? { ...s, screenshots: addName(s.screenshots, a.name) } : s)) : view.steps,
+        steps: at >= 0 ? view.steps.map((s, i) => (i === at ? { ...s, screenshots: addName(s.screenshots, a.name) } : s)) : view.steps,
       };
     }
     case "log":
@@ -281,26 +323,49 @@ export function stepFromResult(r: StepResult): StepView {
     used: r.used ?? null,
     screenshotError: r.screenshotError ?? "",
     startedAt: null,
+    iteration: r.iteration ?? [],
+    branch: r.branch ?? "",
+    iterations: r.iterations ? r.iterations.map((it) => ({ iteration: it.iteration, status: asStepStatus(it.status) })) : null,
+    seq: 0,
   };
+}
+
+/**
+ * allResults lists a result tree's step results, parents before their
+ * steps (protocol.AllResults): a run without blocks has its list as it is.
+ */
+export function allResults(steps: StepResult[]): StepResult[] {
+  const out: StepResult[] = [];
+  const walk = (list: StepResult[]) => {
+    for (const r of list) {
+      out.push(r);
+      walk((r.steps ?? []) as StepResult[]);
+      for (const it of r.iterations ?? []) walk(it.steps as StepResult[]);
+    }
+  };
+  walk(steps);
+  return out;
 }
 
 /**
  * mergeSteps shows the steps the events told of, completed by the stored
  * result (GET /api/runs/:id), which is all there is when the events were
- * not (yet) received.
+ * not (yet) received. A result tree gives one step per execution, by
+ * (index, iteration), sorted so.
  */
 export function mergeSteps(view: RunView, stored: StepResult[]): StepView[] {
-  const byIndex = new Map<number, StepView>();
-  for (const r of stored) byIndex.set(r.index, stepFromResult(r));
+  const byIndex = new Map<string, StepView>();
+  for (const r of allResults(stored)) byIndex.set(execKey(r.index, r.iteration), stepFromResult(r));
   for (const s of view.steps) {
-    const old = byIndex.get(s.index);
+    const key = execKey(s.index, s.iteration);
+    const old = byIndex.get(key);
     if (!old) {
-      byIndex.set(s.index, s);
+      byIndex.set(key, s);
       continue;
     }
     let shots = s.screenshots;
     for (const n of old.screenshots) shots = addName(shots, n);
-    byIndex.set(s.index, {
+    byIndex.set(key, {
       ...s,
       id: s.id || old.id,
       type: s.type || old.type,
@@ -315,9 +380,11 @@ export function mergeSteps(view: RunView, stored: StepResult[]): StepView[] {
       box: s.box ?? old.box,
       used: s.used ?? old.used,
       screenshotError: s.screenshotError || old.screenshotError,
+      branch: s.branch || old.branch,
+      iterations: old.iterations ?? s.iterations,
     });
   }
-  return [...byIndex.values()].sort((a, b) => a.index - b.index);
+  return [...byIndex.values()].sort(byExecution);
 }
 
 /** "label Email", "role button "Sign in"": a locator in words. */

@@ -84,9 +84,16 @@ export interface FilmShot {
   /** The step's index, and its number as the editor shows it. */
   step: number;
   number: string;
+  /** Inside loops, the execution's iteration in words ("2", "2.1"); "" outside loops. */
+  iteration?: string;
   status: string;
   /** The first screenshot of its step (else the second, third ...). */
   nth: number;
+}
+
+/** "step 3.1", or "step 3.1, iteration 2" for an execution inside loops. */
+export function shotPlace(s: Pick<FilmShot, "number" | "iteration">): string {
+  return `step ${s.number}${s.iteration ? `, iteration ${s.iteration}` : ""}`;
 }
 
 /**
@@ -109,17 +116,25 @@ export function Filmstrip({
       <h2 id="run-film-heading">Screenshots</h2>
       <ol className="run-filmstrip">
         {shots.map((s) => (
-          <li key={s.name} className={`run-film-item run-film-${s.status}`} data-testid={`film-${s.step + 1}`}>
+          <li
+            key={s.name}
+            className={`run-film-item run-film-${s.status}`}
+            data-testid={`film-${s.step + 1}${s.iteration ? `-i${s.iteration}` : ""}`}
+          >
             <button
               type="button"
               className="run-thumb run-film-shot"
-              aria-label={s.nth === 0 ? `Open screenshot of step ${s.number}` : `Open screenshot ${s.nth + 1} of step ${s.number}`}
+              aria-label={s.nth === 0 ? `Open screenshot of ${shotPlace(s)}` : `Open screenshot ${s.nth + 1} of ${shotPlace(s)}`}
               onClick={() => onOpen(s.name)}
             >
               {picture(s)}
             </button>
             <span className="run-film-caption">
-              <span className="run-film-num">Step {s.number}</span> <StatusBadge status={s.status} />
+              <span className="run-film-num">
+                Step {s.number}
+                {s.iteration && ` · iteration ${s.iteration}`}
+              </span>{" "}
+              <StatusBadge status={s.status} />
             </span>
           </li>
         ))}
