@@ -2013,6 +2013,14 @@ export interface components {
             note?: string;
             steps: components["schemas"]["Step"][];
         };
+        Condition: {
+            code?: string;
+            expected?: string;
+            kind: string;
+            match?: string;
+            name?: string;
+            target?: components["schemas"]["Target"];
+        };
         ConsoleLine: {
             level: string;
             text: string;
@@ -2231,6 +2239,16 @@ export interface components {
             message: string;
             path: string;
         };
+        Items: {
+            List: string[];
+            Ref: string;
+        };
+        IterationResult: {
+            iteration: number;
+            /** @enum {string} */
+            status: "passed" | "failed" | "skipped";
+            steps: components["schemas"]["StepResult"][];
+        };
         LanguageIssue: {
             code: string;
             message: string;
@@ -2334,7 +2352,7 @@ export interface components {
             name: string;
             required: boolean;
             /** @enum {string} */
-            type: "string" | "number" | "boolean" | "target" | "enum" | "map" | "list" | "position";
+            type: "string" | "number" | "boolean" | "target" | "enum" | "map" | "list" | "position" | "condition" | "steps" | "items";
             values?: string[];
         };
         PasswordInput: {
@@ -2623,6 +2641,7 @@ export interface components {
         Step: {
             /** @enum {string} */
             action?: "accept" | "dismiss" | "down" | "up" | "move";
+            as?: string;
             assign?: string;
             attribute?: string;
             body?: string;
@@ -2634,8 +2653,10 @@ export interface components {
             checked?: boolean;
             code?: string;
             component?: string;
+            condition?: components["schemas"]["Condition"];
             description?: string;
             editable?: boolean;
+            else?: components["schemas"]["Step"][];
             enabled?: boolean;
             expectStatus?: number;
             /** @description the expected text or value; a number for assertCount */
@@ -2653,9 +2674,12 @@ export interface components {
             inputs?: {
                 [key: string]: string;
             };
+            /** @description forEach: a variable holding a JSON array, "${rows}", or a list of texts */
+            items?: string | string[];
             key?: string;
             /** @enum {string} */
             match?: "equals" | "contains" | "regex";
+            max?: number;
             message?: string;
             /** @enum {string} */
             method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
@@ -2667,9 +2691,11 @@ export interface components {
             soft?: boolean;
             /** @enum {string} */
             state?: "visible" | "hidden" | "attached" | "detached" | "enabled" | "disabled" | "editable" | "readonly";
+            steps?: components["schemas"]["Step"][];
             target?: components["schemas"]["Target"];
             text?: string;
             timeoutMs?: number;
+            times?: number;
             title?: string;
             /** @description switchTab: new, opener, index or match; dragTo: the target to drop on */
             to?: string | components["schemas"]["Target"];
@@ -2678,8 +2704,9 @@ export interface components {
             url?: string;
             value?: string;
             version?: number;
+            while?: components["schemas"]["Condition"];
             width?: number;
-        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         StepMark: {
             durationMs: number;
             error: string | null;
@@ -2690,16 +2717,21 @@ export interface components {
         StepResult: {
             attempts?: number;
             box?: components["schemas"]["Box"];
+            /** @enum {string} */
+            branch?: "then" | "else" | "none";
             call?: string;
             durationMs: number;
             error?: string;
             healedBy?: components["schemas"]["Locator"];
             id: string;
             index: number;
+            iteration?: number[];
+            iterations?: components["schemas"]["IterationResult"][];
             screenshot?: string;
             screenshotError?: string;
             /** @enum {string} */
             status: "passed" | "failed" | "skipped";
+            steps?: components["schemas"]["StepResult"][];
             type: string;
             used?: {
                 [key: string]: string;
