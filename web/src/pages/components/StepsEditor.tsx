@@ -4,7 +4,7 @@
 // is never thrown away.
 import { useMemo, useState } from "react";
 import type { Issue, Registry } from "../../api";
-import { isObject, placeIssues, stepKeys } from "../editor/documentModel";
+import { isObject, placeIssues, stepKeyMap } from "../editor/documentModel";
 import type { JsonObject } from "../../api/editorApi";
 import { StepList } from "../editor/StepList";
 import { ComponentRecord } from "./ComponentRecord";
@@ -77,8 +77,8 @@ export function StepsEditor({
   /** The component's project: Record captures steps on the caller's agent there. */
   projectId: string;
 }) {
-  const keys = stepKeys(draft.steps);
-  const placed = useMemo(() => placeIssues(issues, keys), [issues, keys.join(" ")]); // eslint-disable-line react-hooks/exhaustive-deps
+  const keys = stepKeyMap(draft.steps);
+  const placed = useMemo(() => placeIssues(issues, keys), [issues, [...keys.values()].join(" ")]); // eslint-disable-line react-hooks/exhaustive-deps
   const stepTop = placed.top.filter((i) => i.path === "steps" || i.path.startsWith("steps"));
   const pending = draft.jsonText !== null && draft.jsonText !== formatSteps(draft.steps);
   const showForm = () => {

@@ -41,6 +41,7 @@ import { LiveRunBar, useLiveRun } from "./LiveRun";
 import { ActionProblem, TopIssues } from "./Problems";
 import { SettingsForm } from "./SettingsForm";
 import { StepList } from "./StepList";
+import { listAt, walkTree, withList } from "./stepTree";
 import { useEditorState } from "./useEditorState";
 import { useUndoKeys } from "./useUndoKeys";
 import "./editor.css";
@@ -308,9 +309,11 @@ function Editor({
   /** insertRecorded puts a recording's steps after the cursor (else at the end) as unsaved edits. */
   const onInsert = (recorded: JsonObject[]) => {
     const base = applyJson() ?? latest.current;
-    const at = cursor.current === null ? -1 : base.steps.findIndex((s) => s.id === cursor.current);
-    const res = insertRecorded(base.steps, recorded, at < 0 ? null : at);
-    edit({ ...base, steps: res.steps });
+    // After the cursor in its own list, inside a block too.
+    const at = cursor.current === null ? undefined : walkTree(base.steps).find((t) => t.step.id === cursor.current);
+    const list = at ? at.list : [];
+    const res = insertRecorded(listAt(base.steps, list), recorded, at ? at.index : null, base.steps);
+    edit({ ...base, steps: withList(base.steps, list, res.steps) });
     setReveal({ ids: res.ids });
     return res.ids.length;
   };

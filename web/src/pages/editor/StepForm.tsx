@@ -17,6 +17,7 @@ import { CallComponentFields } from "./CallComponentFields";
 import { ListField, PositionField } from "./ParamInputs";
 import { FilesField } from "./FilesField";
 import { applies, prune } from "./stepConditions";
+import { ConditionField, ItemsField } from "./BlockFields";
 
 /** Parameters of callComponent that CallComponentFields shows together. */
 const CALL_PARAMS = new Set(["component", "version", "inputs"]);
@@ -28,6 +29,8 @@ const CALL_PARAMS = new Set(["component", "version", "inputs"]);
  */
 function shown(p: RegistryParam, stepType: string, step: JsonObject): boolean {
   if (stepType === "callComponent" && CALL_PARAMS.has(p.name)) return false;
+  // A block's steps are drawn in the list, not as a field.
+  if (p.type === "steps") return false;
   // A field that only goes with another's choice shows with that choice,
   // or while the step has it, so it can be cleared.
   if (!applies(stepType, p.name, step) && step[p.name] === undefined) return false;
@@ -102,6 +105,32 @@ function ParamField(props: ParamProps) {
   switch (p.type) {
     case "target":
       return <TargetField {...props} />;
+    case "condition":
+      return (
+        <ConditionField
+          param={p}
+          label={label}
+          hint={hint}
+          value={value}
+          issues={issues}
+          onChange={set}
+          kinds={props.kinds}
+          idBase={props.idBase}
+        />
+      );
+    case "items":
+      return (
+        <ItemsField
+          param={p}
+          label={label}
+          hint={hint}
+          value={value}
+          issues={issues}
+          onChange={set}
+          kinds={props.kinds}
+          idBase={props.idBase}
+        />
+      );
     case "list":
       if (p.name === "files") return <FilesField label={label} hint={hint} value={value} issues={issues} onChange={set} />;
       return (

@@ -10,7 +10,7 @@ import { FieldErrors } from "./Problems";
 import { StepForm } from "./StepForm";
 
 export function StepInspector({
-  index,
+  number,
   step,
   text,
   registry,
@@ -19,7 +19,8 @@ export function StepInspector({
   readOnly,
   onChange,
 }: {
-  index: number;
+  /** Its outline number: 3, 3.1. */
+  number: string;
   step: JsonObject;
   text: string;
   registry: Registry;
@@ -29,9 +30,10 @@ export function StepInspector({
   onChange: (step: JsonObject) => void;
 }) {
   const id = useId();
-  const n = index + 1;
+  const n = number;
   const type = str(step.type);
-  const shown = new Set(["type", ...(stepType?.params.map((p) => p.name) ?? [])]);
+  // A block's steps and else show in the list; their issues too, on the steps.
+  const shown = new Set(["type", ...(stepType?.params.filter((p) => p.type !== "steps").map((p) => p.name) ?? [])]);
   // Issues on the step itself or on members its form does not show (id, unknown ones).
   const own = Object.entries(issues)
     .filter(([field]) => !shown.has(field))

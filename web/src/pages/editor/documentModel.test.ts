@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changeStepType, freshStepId, newStep, parseDocumentJson, placeIssues, stepKeys, summarize } from "./documentModel";
+import { changeStepType, freshStepId, newStep, parseDocumentJson, placeIssues, stepKeyMap, stepKeys, summarize } from "./documentModel";
 import { registry } from "./editorFixtures";
 
 const type = (t: string) => {
@@ -38,7 +38,7 @@ describe("documentModel", () => {
   });
 
   it("places issues by path", () => {
-    const keys = stepKeys([{ id: "s1" }, { id: "s2" }]);
+    const keys = stepKeyMap([{ id: "s1" }, { id: "s2" }]);
     const placed = placeIssues(
       [
         { path: "name", message: "a", code: "required" },
@@ -56,6 +56,31 @@ describe("documentModel", () => {
     expect(placed.steps["id:s2"].target[0].sub).toBe(".locators[0].value");
     expect(placed.steps["id:s1"][""].map((i) => i.message)).toEqual(["d", "e"]);
     expect(placed.top.map((i) => i.message)).toEqual(["f", "g"]);
+  });
+
+  it("places issues on steps inside blocks", () => {
+    const keys = stepKeyMap([
+      { id: "s1", type: "if", steps: [{ id: "s2", type: "click" }], else: [{ id: "s3", type: "repeat", steps: [{ id: "s4" }] }] },
+    ]);
+    const placed = placeIssues(
+      [
+        { path: "steps[0].steps[0].target", message: "a", code: "required" },
+        { path: "steps[0].else[0].steps[0].url", message: "b", code: "required" },
+        { path: "steps[0].condition.target.locators[0].value", message: "c", code: "required" },
+        { path: "steps[0].else[0]", message: "d", code: "depth" },
+        { path: "steps[0].steps[3].url", message: "e", code: "required" },
+      ],
+      keys,
+    );
+    expect(placed.steps["id:s2"].target.map((i) => i.message)).toEqual(["a"]);
+    expect(placed.steps["id:s4"].url.map((i) => i.message)).toEqual(["b"]);
+    expect(placed.steps["id:s1"].condition[0].sub).toBe(".target.locators[0].value");
+    expect(placed.steps["id:s3"][""].map((i) => i.message)).toEqual(["d"]);
+    expect(placed.top.map((i) => i.message)).toEqual(["e"]);
+  });
+
+  it("counts steps inside blocks for a fresh id", () => {
+    expect(freshStepId([{ id: "s1", type: "repeat", steps: [{ id: "s2" }, { id: "s3" }] }])).toBe("s4");
   });
 
   it("keys steps by position when ids repeat", () => {

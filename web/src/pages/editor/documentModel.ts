@@ -2,6 +2,7 @@
 // type checks, new steps from the registry, reordering, summaries, the JSON
 // view's parsing, and placing validation issues beside what they name.
 import { applies } from "./stepConditions";
+import { allIds, walkTree } from "./stepTree";
 import type { Issue, RegistryParam, StepType } from "../../api";
 import type { EditorDocument, JsonObject } from "../../api/editorApi";
 
@@ -56,10 +57,10 @@ export function newLocator(kinds: string[]): JsonObject {
   return { kind: defaultLocatorKind(kinds), value: "" };
 }
 
-/** freshStepId picks s<n> for the first n from the step count up that no step uses. */
+/** freshStepId picks s<n> for the first n from the step count up that no step uses, inside blocks too. */
 export function freshStepId(steps: JsonObject[]): string {
-  const used = new Set(steps.map((s) => s.id));
-  let n = steps.length + 1;
+  const used = allIds(steps);
+  let n = walkTree(steps).length + 1;
   while (used.has(`s${n}`)) n++;
   return `s${n}`;
 }
@@ -76,6 +77,10 @@ function initialValue(p: RegistryParam, kinds: string[]): unknown {
       return p.values?.[0];
     case "target":
       return { locators: [newLocator(kinds)] };
+    case "condition":
+      return { kind: "visible", target: { locators: [newLocator(kinds)] } };
+    case "items":
+      return "";
     default:
       return undefined;
   }
@@ -87,6 +92,8 @@ export function newStep(type: StepType, steps: JsonObject[], kinds: string[]): J
   for (const p of type.params) step = withField(step, p.name, initialValue(p, kinds));
   // A default that goes only with another choice waits for that choice.
   for (const p of type.params) if (!applies(type.type, p.name, step)) step = withField(step, p.name, undefined);
+  // A repeat needs times or while: it starts as twice, to change.
+  if (type.type === "repeat" && step.times === undefined && step.while === undefined) step = withField(step, "times", 2);
   return step;
 }
 
@@ -189,18 +196,22 @@ export interface PlacedIssues {
 }
 
 /**
- * stepKeys names each step for React and for its issues: its id while ids
- * are unique, else its position. Issues keyed so stay on their step when
- * steps move.
+ * stepKeys names each step of the tree, in pre-order, for React and for
+ * its issues: its id while ids are unique through the tree, else its
+ * place. Issues keyed so stay on their step when steps move.
  */
 export function stepKeys(steps: JsonObject[]): string[] {
-  const ids = steps.map((s) => s.id);
-  const unique = ids.every((id) => typeof id === "string" && id !== "") && new Set(ids).size === ids.length;
-  return steps.map((s, i) => (unique ? `id:${str(s.id)}` : `#${i}`));
+  return walkTree(steps).map((t) => t.key);
+}
+
+/** stepKeyMap maps each step's issue path (steps[3].else[0]) to its key. */
+export function stepKeyMap(steps: JsonObject[]): Map<string, string> {
+  return new Map(walkTree(steps).map((t) => [t.path, t.key]));
 }
 
 const SETTINGS_FIELDS = new Set(["name", "suite", "tags", "description", "variables", "data"]);
-const STEP_PATH = /^steps\[(\d+)\](.*)$/;
+// The longest run of step indexes: steps[3].steps[0].else[1], then the rest.
+const STEP_PATH = /^(steps\[\d+\](?:\.(?:steps|else)\[\d+\])*)(.*)$/;
 const FIELD_PATH = /^\.?([A-Za-z_$][\w$]*)(.*)$/;
 
 function push<T>(map: Record<string, T[]>, key: string, item: T) {
@@ -208,15 +219,16 @@ function push<T>(map: Record<string, T[]>, key: string, item: T) {
 }
 
 /**
- * placeIssues parses each issue path: steps[i] to that step, steps[i].f to
- * its field f, settings fields to theirs, the rest to the top. keys are the
- * stepKeys of the document the issues were found in.
+ * placeIssues parses each issue path: steps[i] (or a step inside blocks,
+ * steps[i].steps[j].else[k]) to that step, steps[i].f to its field f,
+ * settings fields to theirs, the rest to the top. keys are the stepKeyMap
+ * of the document the issues were found in.
  */
-export function placeIssues(issues: Issue[], keys: string[]): PlacedIssues {
+export function placeIssues(issues: Issue[], keys: Map<string, string>): PlacedIssues {
   const out: PlacedIssues = { top: [], fields: {}, steps: {} };
   for (const issue of issues) {
     const step = STEP_PATH.exec(issue.path);
-    const key = step ? keys[Number(step[1])] : undefined;
+    const key = step ? keys.get(step[1]) : undefined;
     if (step && key) {
       const byField = (out.steps[key] ??= {});
       const field = FIELD_PATH.exec(step[2]);

@@ -127,3 +127,50 @@ export function testRoutes(test = testJSON(), etag = '"v3-r1"'): Record<string, 
     "GET /api/registry": { body: registry },
   };
 }
+
+const condition = (name: string, required: boolean) => ({ name, type: "condition" as const, required, description: "what is tested" });
+const stepsParam = (name: string) => ({ name, type: "steps" as const, required: false, description: "the steps" });
+const max = {
+  name: "max",
+  type: "number" as const,
+  required: false,
+  description: "the most iterations",
+  default: 1000,
+  min: 1,
+  max: 100000,
+};
+
+/** flowRegistry is registry with the block steps (GET /api/registry since issue 29). */
+export const flowRegistry: Registry = {
+  ...registry,
+  stepTypes: [
+    ...registry.stepTypes,
+    {
+      type: "if",
+      description: "Run steps only when a condition holds.",
+      params: [condition("condition", true), stepsParam("steps"), stepsParam("else"), ...common],
+    },
+    {
+      type: "repeat",
+      description: "Run steps a number of times, or while a condition holds.",
+      params: [
+        { name: "times", type: "number", required: false, description: "how many times", min: 0, max: 100000 },
+        condition("while", false),
+        stepsParam("steps"),
+        max,
+        ...common,
+      ],
+    },
+    {
+      type: "forEach",
+      description: "Run steps once for each item of a list.",
+      params: [
+        { name: "items", type: "items", required: true, description: "a variable holding a JSON array, or a list of texts" },
+        { name: "as", type: "string", required: false, default: "item", description: "the variable that holds the current item" },
+        stepsParam("steps"),
+        max,
+        ...common,
+      ],
+    },
+  ],
+};

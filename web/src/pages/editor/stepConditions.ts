@@ -18,6 +18,14 @@ const CONDITIONS: Record<string, Record<string, (step: JsonObject) => boolean>> 
     attribute: (s) => s.from === "attribute",
   },
   dialog: { text: (s) => s.action !== "dismiss" },
+  // A block's condition (BlockFields.tsx): its members by kind (docs/flow.md).
+  condition: {
+    target: (s) => ["visible", "hidden", "exists", "text", "value"].includes(String(s.kind)),
+    expected: (s) => ["text", "value", "variable"].includes(String(s.kind)),
+    match: (s) => ["text", "value", "variable"].includes(String(s.kind)),
+    name: (s) => s.kind === "variable",
+    code: (s) => s.kind === "script",
+  },
 };
 
 /** applies says whether a parameter goes with the step's other choices. */

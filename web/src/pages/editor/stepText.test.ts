@@ -160,3 +160,38 @@ describe("labels and placeholders", () => {
     expect(paramPlaceholder(timeout, "navigate")).toBe("default 10000");
   });
 });
+
+describe("block lines", () => {
+  const cookies = el("role", "button", "Accept cookies");
+  const rows: [JsonObject, string][] = [
+    [{ type: "if", condition: { kind: "visible", target: cookies } }, 'If the button "Accept cookies" is visible'],
+    [{ type: "if", condition: { kind: "hidden", target: el("testId", "spinner") } }, 'If test id "spinner" is hidden'],
+    [{ type: "if", condition: { kind: "exists", target: el("css", "#banner") } }, "If css #banner exists"],
+    [
+      { type: "if", condition: { kind: "text", target: el("css", "h1"), expected: "Cart", match: "equals" } },
+      'If the text of css h1 is "Cart"',
+    ],
+    [
+      { type: "if", condition: { kind: "value", target: el("label", "Qty"), expected: "2" } },
+      'If the value of the field "Qty" contains "2"',
+    ],
+    [{ type: "if", condition: { kind: "variable", name: "loggedIn" } }, "If loggedIn is set"],
+    [{ type: "if", condition: { kind: "variable", name: "role", expected: "admin", match: "equals" } }, 'If role is "admin"'],
+    [{ type: "if", condition: { kind: "script", code: "${count} > 3" } }, "If ${count} > 3"],
+    [{ type: "if" }, "If (no condition)"],
+    [{ type: "repeat", times: 5 }, "Repeat 5 times"],
+    [{ type: "repeat", times: 1 }, "Repeat once"],
+    [{ type: "repeat", while: { kind: "script", code: "${count} < 3" } }, "Repeat while ${count} < 3 (at most 1000)"],
+    [{ type: "repeat", while: { kind: "script", code: "${count} < 3" }, max: 50 }, "Repeat while ${count} < 3 (at most 50)"],
+    [
+      { type: "repeat", times: 4, while: { kind: "visible", target: el("text", "More") } },
+      'Repeat while the text "More" is visible (at most 4 times)',
+    ],
+    [{ type: "forEach", items: "${items}" }, "For each item in ${items}"],
+    [{ type: "forEach", items: "${rows}", as: "row" }, "For each row in ${rows}"],
+    [{ type: "forEach", items: ["a", "${b}"] }, 'For each item in "a", ${b}'],
+  ];
+  it.each(rows)("reads %j", (step, line) => {
+    expect(describeStep(step, registry)).toBe(line);
+  });
+});

@@ -4,6 +4,7 @@
 import type { Registry, RegistryParam } from "../../api";
 import type { JsonObject } from "../../api/editorApi";
 import { readTarget, str, summarize } from "./documentModel";
+import { describeBlock } from "./blockText";
 
 /** The noun a role reads as: textbox → field, combobox → dropdown. */
 const ROLE_NOUNS: Record<string, string> = {
@@ -182,6 +183,8 @@ export function describeStep(
   const type = str(step.type);
   const t = () => targetPhrase(step.target);
   const has = (k: string) => readTarget(step[k])?.locators.length;
+  const block = describeBlock(step);
+  if (block !== null) return block;
   switch (type) {
     case "navigate":
       return `Open ${str(step.url) || "a page"}`;
@@ -325,6 +328,13 @@ const LABELS: Record<string, string> = {
   soft: "Soft (record and go on)",
   from: "From",
   by: "Compare by",
+  condition: "Condition",
+  while: "While",
+  times: "Times",
+  max: "At most (iterations)",
+  items: "Items",
+  as: "Item variable",
+  kind: "Kind",
 };
 
 /** paramLabel is the inspector's label of a parameter. */

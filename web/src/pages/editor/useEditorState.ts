@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Issue, Test } from "../../api";
 import type { EditorDocument, LoadedTest } from "../../api/editorApi";
-import { placeIssues, sameDocument, stepKeys } from "./documentModel";
+import { placeIssues, sameDocument, stepKeyMap } from "./documentModel";
 import { EMPTY_HISTORY, record, redo as redoEdit, settle, undo as undoEdit, type History } from "./editHistory";
 
 export function useEditorState(initial: LoadedTest) {
@@ -16,7 +16,7 @@ export function useEditorState(initial: LoadedTest) {
   const [etag, setEtag] = useState(initial.etag);
   const [baseline, setBaseline] = useState<EditorDocument>(initial.document);
   const [doc, setDocState] = useState<EditorDocument>(initial.document);
-  const [found, setFound] = useState<{ issues: Issue[]; keys: string[] }>({ issues: [], keys: [] });
+  const [found, setFound] = useState<{ issues: Issue[]; keys: Map<string, string> }>({ issues: [], keys: new Map() });
   // The latest document, for callbacks that run after a request returns.
   const docRef = useRef(doc);
 
@@ -24,7 +24,7 @@ export function useEditorState(initial: LoadedTest) {
   const placed = useMemo(() => placeIssues(found.issues, found.keys), [found]);
   /** setIssues shows the issues found in sent (by default the document as it is now). */
   const setIssues = useCallback((issues: Issue[], sent?: EditorDocument) => {
-    setFound({ issues, keys: stepKeys((sent ?? docRef.current).steps) });
+    setFound({ issues, keys: stepKeyMap((sent ?? docRef.current).steps) });
   }, []);
 
   const [history, setHistoryState] = useState<History>(EMPTY_HISTORY);

@@ -37,7 +37,13 @@ function sameUrl(a: string, b: string): boolean {
  * insertion point, or the last one goes elsewhere. Answers the new steps and
  * the ids of the inserted ones.
  */
-export function insertRecorded(steps: JsonObject[], recorded: JsonObject[], after: number | null): { steps: JsonObject[]; ids: string[] } {
+export function insertRecorded(
+  steps: JsonObject[],
+  recorded: JsonObject[],
+  after: number | null,
+  /** The whole test when steps is a block's list: new ids are unique through it. */
+  all: JsonObject[] = steps,
+): { steps: JsonObject[]; ids: string[] } {
   const at = after === null ? steps.length : Math.min(after + 1, steps.length);
   let incoming = recorded;
   const first = recorded[0];
@@ -51,7 +57,7 @@ export function insertRecorded(steps: JsonObject[], recorded: JsonObject[], afte
   const placed: JsonObject[] = [];
   const ids: string[] = [];
   for (const step of incoming) {
-    const id = freshStepId([...steps, ...placed]);
+    const id = freshStepId([...all, ...placed]);
     placed.push({ ...structuredClone(step), id });
     ids.push(id);
   }
