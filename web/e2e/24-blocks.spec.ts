@@ -49,7 +49,7 @@ test("build an if and a repeat in the editor, save them as a tree and run them",
   // An if after step 1: when the email field is visible, fill it; else click what is not there.
   const ifForm = await add(page, "if", "Add step", "2");
   await css(ifForm.getByRole("group", { name: "Condition" }), "#email");
-  await shot(page, "24-blocks-condition");
+  await shot(page, "240-blocks-condition");
   const fill = await add(page, "fill", "Add step into step 2", "2.1");
   await css(fill, "#email");
   await fill.getByLabel("Value", { exact: true }).fill("in-the-if");
@@ -74,7 +74,7 @@ test("build an if and a repeat in the editor, save them as a tree and run them",
   ];
   await expect.poll(() => lines(page)).toEqual(want);
   await expect(page.getByLabel("Else of step 2")).toBeVisible();
-  await shot(page, "24-blocks-editor");
+  await shot(page, "241-blocks-editor");
 
   await page.keyboard.press("Control+s");
   await expect(page.getByText("Saved.")).toBeVisible();

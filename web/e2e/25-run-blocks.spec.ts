@@ -94,7 +94,7 @@ test("a run with blocks shows the branches taken and its iterations, the failed 
   }
   await expect(page.getByTestId("step-10")).toContainText("5");
   await expect(page.getByTestId("step-10").getByText("passed", { exact: true })).toBeVisible();
-  await shot(page, "240-run-blocks-tree");
+  await shot(page, "250-run-blocks-tree");
 
   // A closed iteration opens on a click.
   await page.getByTestId("iteration-7-1").getByText("Iteration 1 — passed").click();
@@ -109,5 +109,5 @@ test("a run with blocks shows the branches taken and its iterations, the failed 
   await film.getByRole("button", { name: "Open screenshot of step 4.2, iteration 2" }).click();
   const dialog = page.getByRole("dialog", { name: "Screenshot of step 4.2, iteration 2" });
   await expect(dialog.getByRole("img")).toHaveAttribute("src", /step-009-check-i1[-.]/);
-  await shot(page, "241-run-blocks-shot");
+  await shot(page, "251-run-blocks-shot");
 });
