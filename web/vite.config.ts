@@ -33,5 +33,6 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/test/setup.ts"],
     css: false,
+    testTimeout: 20000, // see src/test/setup.ts
   },
 });

@@ -83,3 +83,29 @@ func findTab(p *rod.Page, suffix string) *rod.Page {
 	}
 	return nil
 }
+
+// waitFollowed waits until the recording session id follows its tab at
+// suffix: the recorder is installed there and records what is done in it.
+// A person acts in a new tab some time after it opens; a test acting at
+// once must wait for this, or a loaded machine loses the first action.
+func waitFollowed(t *testing.T, id, suffix string) {
+	t.Helper()
+	waitFor(t, "the recorder in the tab at "+suffix, func() bool {
+		s, err := testManager.session(id)
+		if err != nil {
+			return false
+		}
+		s.mu.Lock()
+		tabs := append([]*pageState(nil), s.tabs...)
+		s.mu.Unlock()
+		for _, tab := range tabs {
+			tab.mu.Lock()
+			ok := tab.started
+			tab.mu.Unlock()
+			if ok && strings.HasSuffix(tab.url(), suffix) {
+				return true
+			}
+		}
+		return false
+	})
+}

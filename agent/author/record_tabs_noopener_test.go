@@ -31,7 +31,7 @@ func TestRecordNoopenerTab(t *testing.T) {
 				"/":            `<!doctype html>` + c.open,
 				"/report.html": `<!doctype html><button id="ok" onclick="this.textContent = 'Approved'">Approve</button>`,
 			})
-			_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+			id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 			x, y := center(t, p, "#open")
 			for _, typ := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
 				if err := (proto.InputDispatchMouseEvent{Type: typ, X: x, Y: y, Button: c.button, ClickCount: 1, Modifiers: c.modifiers}).Call(p); err != nil {
@@ -44,6 +44,7 @@ func TestRecordNoopenerTab(t *testing.T) {
 			waitFor(t, "the script in the new tab", func() bool {
 				return tab.MustEval(`() => document.readyState`).Str() == "complete"
 			})
+			waitFollowed(t, id, "/report.html")
 			tab.MustActivate()
 			bx, by := center(t, tab, "#ok")
 			clickAt(t, tab, bx, by, 1)

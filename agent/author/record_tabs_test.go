@@ -23,7 +23,7 @@ func TestRecordNewTab(t *testing.T) {
 <p id="out" data-n="0"></p>`,
 		"/report.html": `<!doctype html><button onclick="this.textContent = 'Approved ' + (+this.dataset.n + 1); this.dataset.n = +this.dataset.n + 1" data-n="0">Approve</button>`,
 	})
-	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	click := func(p *rod.Page, sel string) {
 		t.Helper()
 		p.MustActivate() // a person brings the tab to the front to act in it
@@ -39,6 +39,7 @@ func TestRecordNewTab(t *testing.T) {
 	waitFor(t, "the script in the new tab", func() bool {
 		return tab.MustEval(`() => document.readyState`).Str() == "complete"
 	})
+	waitFollowed(t, id, "/report.html")
 	// A person's moves, each recorded before the next; the click in the
 	// first tab too, though that tab is hidden now.
 	click(tab, "button")
@@ -142,12 +143,13 @@ func TestRecordPopupClosesItself(t *testing.T) {
 <button id="next" onclick="this.textContent = 'went on ' + (localStorage.getItem('auth') || 'without')">Next</button>`,
 		"/popup.html": `<!doctype html><button id="ok" onclick="localStorage.setItem('auth', 'signed in'); window.close()">Authorize</button>`,
 	})
-	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
+	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	ox, oy := center(t, p, "#open")
 	clickAt(t, p, ox, oy, 1)
 	popup := waitTab(t, p, "/popup.html")
 	popup.MustWaitLoad()
 	out.waitSteps(t, "navigate,click")
+	waitFollowed(t, id, "/popup.html")
 	popup.MustActivate()
 	x, y := center(t, popup, "#ok")
 	go func() { _ = pressAt(popup, x, y, proto.InputMouseButtonLeft, 0) }() // the click ends with the page

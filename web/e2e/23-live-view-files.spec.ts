@@ -7,7 +7,7 @@
 import { chromium, type Browser, type Locator, type Page } from "@playwright/test";
 import { expect, freePort, shot, startAgent, test, type Agent } from "./fixtures";
 
-const fay = { name: "Fay Files", email: "fay@files.e2e.test", password: "fay-password-1" };
+const fin = { name: "Fin Chooser", email: "fin@chooser.e2e.test", password: "fin-password-1" };
 
 let agent: Agent | null = null;
 let cdp: Browser | null = null;
@@ -50,7 +50,7 @@ async function clickInPicture(page: Page, picture: Locator, agentEl: Locator) {
 test("choose a project file for the page through the live view", async ({ page }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1600, height: 1100 });
-  const reg = await page.request.post("/api/auth/register", { data: fay });
+  const reg = await page.request.post("/api/auth/register", { data: fin });
   expect(reg.status(), await reg.text()).toBe(201);
   const org = await (await page.request.post("/api/orgs", { data: { name: "Filers" } })).json();
   const project = await (await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Shop" } })).json();
