@@ -6,7 +6,7 @@
 import { expect, shot, test, type Agent } from "./fixtures";
 import { newProject, pairAgent, post, stagingEnvironment } from "./setup";
 
-const bea = { name: "Bea Blocks", email: "bea@blocks.e2e.test", password: "bea-password-12" };
+const rue = { name: "Rue Runs", email: "rue@run-blocks.e2e.test", password: "rue-password-12" };
 
 let agent: Agent | null = null;
 test.afterAll(async () => {
@@ -15,7 +15,7 @@ test.afterAll(async () => {
 
 test("a run with blocks shows the branches taken and its iterations, the failed one open", async ({ page }) => {
   test.setTimeout(150_000);
-  const projectId = await newProject(page.request, bea, "Blocks Co");
+  const projectId = await newProject(page.request, rue, "Blocks Co");
   const envId = await stagingEnvironment(page.request, projectId);
   agent = await pairAgent(page.request);
   const css = (value: string) => ({ locators: [{ kind: "css", value }] });
