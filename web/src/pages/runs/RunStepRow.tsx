@@ -10,13 +10,12 @@ import type { JsonObject } from "../../api/editorApi";
 import { describeStep } from "../editor/stepText";
 import { describeLocator, stepElapsed, type StepView } from "./runState";
 import { NoScreenshot, StepOutput } from "./runStepParts";
-import { blockText } from "./blockText";
 
-/** What a step does, in words: its description, or the editor's line for it (a block's from blockText). */
+/** What a step does, in words: its description, or the editor's line for it (blocks too). */
 export function stepText(step: Step | undefined, fileNames?: Record<string, string>): string {
   if (!step) return "";
   if (step.description) return step.description;
-  return blockText(step) || describeStep(step as unknown as JsonObject, undefined, undefined, fileNames);
+  return describeStep(step as unknown as JsonObject, undefined, undefined, fileNames);
 }
 
 export function StepRow({
