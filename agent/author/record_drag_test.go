@@ -75,10 +75,9 @@ list.addEventListener('click', e => { out.textContent = 'clicked ' + e.target.te
 	replayGreen(t, append(steps, assertOut(want)))
 }
 
-// TestRecordHTML5Drag: an HTML5 drag and drop (draggable, dragstart,
-// drop) is a dragTo from the dragged element to the drop zone.
-func TestRecordHTML5Drag(t *testing.T) {
-	srv := site(t, map[string]string{"/": `<!doctype html>
+// html5Board is a card to drag, HTML5-style (draggable, dragstart, drop),
+// onto the drop zone Done, which says so in #out.
+const html5Board = `<!doctype html>
 <div id="card" draggable="true" style="width:120px;padding:8px;background:#fd0">Write report</div>
 <div id="done" style="margin-top:40px;width:300px;height:100px;border:2px dashed #999">Done</div><p id="out"></p>
 <script>
@@ -86,7 +85,12 @@ const card = document.getElementById('card'), done = document.getElementById('do
 card.addEventListener('dragstart', e => e.dataTransfer.setData('text/plain', 'card'));
 done.addEventListener('dragover', e => e.preventDefault());
 done.addEventListener('drop', e => { e.preventDefault(); done.appendChild(card); out.textContent = card.textContent + ' is done'; });
-</script>`})
+</script>`
+
+// TestRecordHTML5Drag: an HTML5 drag and drop (draggable, dragstart,
+// drop) is a dragTo from the dragged element to the drop zone.
+func TestRecordHTML5Drag(t *testing.T) {
+	srv := site(t, map[string]string{"/": html5Board})
 	_, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	if err := (proto.InputSetInterceptDrags{Enabled: true}).Call(p); err != nil {
 		t.Fatal(err)

@@ -52,15 +52,7 @@ addEventListener('pointerup', e => {
 // onto a drop zone drops it there (the headless browser's drag carried on
 // with drag events) and is recorded as dragTo from the card to the zone.
 func TestViewDragHTML5(t *testing.T) {
-	srv := site(t, map[string]string{"/": `<!doctype html>
-<div id="card" draggable="true" style="width:120px;padding:8px;background:#fd0">Write report</div>
-<div id="done" style="margin-top:40px;width:300px;height:100px;border:2px dashed #999">Done</div><p id="out"></p>
-<script>
-const card = document.getElementById('card'), done = document.getElementById('done');
-card.addEventListener('dragstart', e => e.dataTransfer.setData('text/plain', 'card'));
-done.addEventListener('dragover', e => e.preventDefault());
-done.addEventListener('drop', e => { e.preventDefault(); done.appendChild(card); out.textContent = card.textContent + ' is done'; });
-</script>`})
+	srv := site(t, map[string]string{"/": html5Board})
 	id, out, p := start(t, protocol.AuthorRecord, srv.URL+"/")
 	m := manager(t)
 	cx, cy := center(t, p, "#card")

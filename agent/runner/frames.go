@@ -137,6 +137,8 @@ func (f *frameClock) tick() {
 		select {
 		case <-f.stop:
 			return
+		case <-f.sess.gone: // the page closed: no frame to ask for
+			return
 		case <-t.C:
 		case <-f.kick:
 		}
@@ -152,8 +154,13 @@ func (f *frameClock) frame(params *proto.HeadlessExperimentalScreenshotParams) (
 	if f.starve.Load() {
 		return &proto.HeadlessExperimentalBeginFrameResult{}, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), frameTimeout)
+	// A page that closed (a popup's window.close()) never answers: its
+	// frame ends with the page, or it would hold every other page's
+	// frames (f.mu) for frameTimeout.
+	ctx, cancel := f.sess.unlessGone(context.Background())
 	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, frameTimeout)
+	defer cancelT()
 	req := proto.HeadlessExperimentalBeginFrame{Interval: &intervalMs, Screenshot: params}
 	var r proto.HeadlessExperimentalBeginFrameResult
 	err := f.sess.w.call(ctx, string(f.sess.id), req.ProtoReq(), req, &r)

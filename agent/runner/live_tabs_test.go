@@ -27,28 +27,11 @@ func TestLivePageFollowsTabs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer owner.Close()
+	t.Cleanup(func() { _ = owner.Close() }) // after the live page's (cleanups run last first)
 	if err := (proto.TargetSetAutoAttach{Flatten: true}).Call(owner.root.with(ctx)); err != nil {
 		t.Fatal(err)
 	}
-	bc, err := proto.TargetCreateBrowserContext{DisposeOnDetach: true}.Call(owner.root.with(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: bc.BrowserContextID}.Call(owner.root.with(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Attach(ctx, owner.url, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	p, err := b.AttachPage(ctx, string(tg.TargetID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p, bc, tg := livePageOf(t, ctx, owner)
 	run := func(steps ...protocol.Step) protocol.RunResult {
 		return p.Run(ctx, protocol.Job{RunID: "ses_test", Document: unsaved(t, steps...)}, &recorder{})
 	}
@@ -68,7 +51,7 @@ func TestLivePageFollowsTabs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ti := range pages.TargetInfos {
-		if ti.Type == proto.TargetTargetInfoTypePage && ti.BrowserContextID == bc.BrowserContextID && ti.TargetID != tg.TargetID {
+		if ti.Type == proto.TargetTargetInfoTypePage && ti.BrowserContextID == bc && ti.TargetID != tg {
 			t.Errorf("a tab of the last run is still open: %s", ti.URL)
 		}
 	}

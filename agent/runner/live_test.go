@@ -22,25 +22,8 @@ func TestLivePageKeepsThePageAndTheGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer owner.Close()
-	bc, err := proto.TargetCreateBrowserContext{DisposeOnDetach: true}.Call(owner.root.with(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: bc.BrowserContextID}.Call(owner.root.with(ctx))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Attach(ctx, testBrowser.url, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	p, err := b.AttachPage(ctx, string(tg.TargetID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	t.Cleanup(func() { _ = owner.Close() }) // after the live page's (cleanups run last first)
+	p, _, _ := livePageOf(t, ctx, owner)
 	run := func(steps ...protocol.Step) (protocol.RunResult, *recorder) {
 		rec := &recorder{}
 		return p.Run(ctx, protocol.Job{RunID: "ses_test", Document: document(t, steps...), Screenshots: true}, rec), rec
@@ -62,4 +45,32 @@ func TestLivePageKeepsThePageAndTheGuard(t *testing.T) {
 	// The page is still there, where it was.
 	res, _ = run(valueIs(css("#email"), "ann@example.com"))
 	mustPass(t, res)
+}
+
+// livePageOf is a live page on a blank tab that owner's connection makes
+// in a context of its own, attached from a second connection to the same
+// browser, as the editor's live session attaches to the authoring
+// browser's page; both go when the test ends.
+// Its context and target are answered too.
+func livePageOf(t *testing.T, ctx context.Context, owner *Browser) (*LivePage, proto.BrowserBrowserContextID, proto.TargetTargetID) {
+	t.Helper()
+	bc, err := proto.TargetCreateBrowserContext{DisposeOnDetach: true}.Call(owner.root.with(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := proto.TargetCreateTarget{URL: "about:blank", BrowserContextID: bc.BrowserContextID}.Call(owner.root.with(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Attach(ctx, owner.url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	p, err := b.AttachPage(ctx, string(tg.TargetID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p, bc.BrowserContextID, tg.TargetID
 }

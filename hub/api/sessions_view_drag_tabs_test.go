@@ -28,23 +28,8 @@ func startViewRecording(t *testing.T, path string) viewRecording {
 	c := o.members[access.Tester]
 	envID := o.owner.do("POST", "/api/environments", obj{"name": "Local", "variables": obj{"baseUrl": site(t)}},
 		ProjectHeader, o.project).want(t, 201).str("id")
-	port := freePort(t)
-	_, codes := startAgentProcess(t, h.srv.URL, t.TempDir(), "--remote-debugging-port", fmt.Sprint(port))
-	select {
-	case code := <-codes:
-		c.do("POST", "/api/agent/pair/"+code, nil).want(t, 201)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the agent printed no pairing code")
-	}
-	waitFor(t, func() bool { return c.do("GET", "/api/agent", nil).json()["needed"] == false })
-	id := c.do("POST", "/api/record/start", obj{"url": path, "environmentId": envID}, ProjectHeader, o.project).want(t, 201).str("id")
-	waitFor(t, func() bool {
-		st := c.do("GET", "/api/record/"+id, nil).want(t, 200).json()
-		if st["status"] == "error" {
-			t.Fatalf("recording failed: %v", st["error"])
-		}
-		return st["status"] == "recording"
-	})
+	port := startDebugAgent(t, h, c)
+	id := startRecording(t, c, o.project, obj{"url": path, "environmentId": envID})
 	return viewRecording{c: c, project: o.project, env: envID, id: id, port: port}
 }
 

@@ -37,14 +37,7 @@ func TestLiveViewChoosesFilesOnHeadlessAgent(t *testing.T) {
 	}
 	waitFor(t, func() bool { return c.do("GET", "/api/agent", nil).json()["needed"] == false })
 
-	id := c.do("POST", "/api/record/start", obj{"url": "/upload.html", "environmentId": envID}, ProjectHeader, o.project).want(t, 201).str("id")
-	waitFor(t, func() bool {
-		st := c.do("GET", "/api/record/"+id, nil).want(t, 200).json()
-		if st["status"] == "error" {
-			t.Fatalf("recording failed: %v", st["error"])
-		}
-		return st["status"] == "recording"
-	})
+	id := startRecording(t, c, o.project, obj{"url": "/upload.html", "environmentId": envID})
 	page := recordingPage(t, port, "/upload.html")
 	v := openView(t, c, id)
 	f := v.next(t)

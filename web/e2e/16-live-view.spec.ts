@@ -5,9 +5,8 @@
 // ${secrets.PASSWORD}), and a click in the picker's picture picks the
 // element and fills the step at once. The agent's DevTools port is used
 // only to learn where elements are, never to act on the page.
-import type { Locator, Page } from "@playwright/test";
 import { expect, shot, test } from "./fixtures";
-import { newProject, pairDebugAgent, stagingEnvironment, type DebugAgent } from "./setup";
+import { clickInPicture, newProject, pairDebugAgent, stagingEnvironment, type DebugAgent } from "./setup";
 
 test.describe.configure({ mode: "serial" });
 
@@ -18,23 +17,6 @@ let agent: DebugAgent | null = null;
 test.afterAll(async () => {
   await agent?.stop();
 });
-
-/** clickInPicture clicks, in the editor's live picture, where the agent's element shows. */
-async function clickInPicture(page: Page, picture: Locator, agentEl: Locator) {
-  const box = await agentEl.boundingBox();
-  const width = await agentEl.page().evaluate(() => window.innerWidth);
-  // The panel settles first (the captured steps above the picture grow as they arrive).
-  let shown = await picture.boundingBox();
-  await expect(async () => {
-    const before = shown;
-    await page.waitForTimeout(300);
-    shown = await picture.boundingBox();
-    expect(shown).toEqual(before);
-  }).toPass();
-  expect(box && shown).toBeTruthy();
-  const scale = shown!.width / width;
-  await page.mouse.click(shown!.x + (box!.x + box!.width / 2) * scale, shown!.y + (box!.y + box!.height / 2) * scale);
-}
 
 test("record and pick through the live view on a headless agent", async ({ page }) => {
   test.setTimeout(240_000);
@@ -65,9 +47,9 @@ test("record and pick through the live view on a headless agent", async ({ page 
 
   await test.step("click and type in the picture: the steps appear", async () => {
     await expect(panel.getByRole("list", { name: /Captured steps/ })).toContainText("Open ${baseUrl}/login.html");
-    await clickInPicture(page, picture, agentSite.getByLabel("Email"));
+    await clickInPicture(picture, agentSite.getByLabel("Email"));
     await page.keyboard.type("lee@shop.test");
-    await clickInPicture(page, picture, agentSite.getByLabel("Password"));
+    await clickInPicture(picture, agentSite.getByLabel("Password"));
     await page.keyboard.type("s3cret");
     await page.keyboard.press("Enter");
     await expect(agentSite.getByTestId("greeting")).toHaveText("Welcome, lee@shop.test", { timeout: 20_000 });
@@ -90,7 +72,7 @@ test("record and pick through the live view on a headless agent", async ({ page 
     const picker = page.getByRole("region", { name: "Pick element" });
     const pickPicture = picker.getByRole("img", { name: /live/ });
     await expect(pickPicture).toBeVisible({ timeout: 30_000 });
-    await clickInPicture(page, pickPicture, agentSite.getByTestId("greeting"));
+    await clickInPicture(pickPicture, agentSite.getByTestId("greeting"));
     await expect(picker.getByText(/Filled with .* and the other unique candidates as fallbacks/)).toBeVisible({ timeout: 20_000 });
     await expect(page.getByLabel("Locator 1 value")).toHaveValue("greeting");
     await expect(page.getByLabel(/^Expected/)).toHaveValue("Welcome, lee@shop.test");

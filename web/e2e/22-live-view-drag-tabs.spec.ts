@@ -4,62 +4,26 @@
 // as dragTo), follows a link into a new tab, sees both tabs in the strip
 // above the picture, goes back and forth, and closes the new tab with its
 // ×. The agent's DevTools port is used only to learn where elements are.
-import { chromium, type Browser, type Locator, type Page } from "@playwright/test";
-import { expect, freePort, shot, startAgent, test, type Agent } from "./fixtures";
+import { expect, shot, test } from "./fixtures";
+import { inPicture, newProject, pairDebugAgent, stagingEnvironment, type DebugAgent } from "./setup";
 
 test.describe.configure({ mode: "serial" });
 
 const kim = { name: "Kim Dragger", email: "kim@drag.e2e.test", password: "kim-password-1" };
 
-let agent: Agent | null = null;
-let cdp: Browser | null = null;
+let agent: DebugAgent | null = null;
 
 test.afterAll(async () => {
-  await cdp?.close().catch(() => {});
   await agent?.stop();
 });
-
-/** agentPage finds the agent's page whose URL contains part (to read where elements are). */
-async function agentPage(port: number, part: string): Promise<Page> {
-  let found: Page | undefined;
-  await expect(async () => {
-    await cdp?.close().catch(() => {});
-    cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
-    found = cdp
-      .contexts()
-      .flatMap((c) => c.pages())
-      .find((p) => p.url().includes(part));
-    expect(found, `a page at ${part} in the agent's browser`).toBeTruthy();
-  }).toPass({ timeout: 30_000 });
-  return found!;
-}
-
-/** inPicture is where, on the editor's live picture, the agent's element's centre shows. */
-async function inPicture(picture: Locator, agentEl: Locator) {
-  const box = await agentEl.boundingBox();
-  const width = await agentEl.page().evaluate(() => window.innerWidth);
-  const shown = await picture.boundingBox();
-  expect(box && shown).toBeTruthy();
-  const scale = shown!.width / width;
-  return { x: shown!.x + (box!.x + box!.width / 2) * scale, y: shown!.y + (box!.y + box!.height / 2) * scale };
-}
 
 test("drag and use tabs through the live view on a headless agent", async ({ page }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1600, height: 1100 });
-  const reg = await page.request.post("/api/auth/register", { data: kim });
-  expect(reg.status(), await reg.text()).toBe(201);
-  const org = await (await page.request.post("/api/orgs", { data: { name: "Draggers" } })).json();
-  const project = await (await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Board" } })).json();
-  const env = await page.request.post("/api/environments", {
-    headers: { "x-project-id": project.id },
-    data: { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" } },
-  });
-  expect(env.status(), await env.text()).toBe(201);
-  const port = await freePort();
-  agent = startAgent(["--remote-debugging-port", String(port)]);
-  const pair = await page.request.post(`/api/agent/pair/${await agent.code}`, { headers: { "X-Project-Id": project.id } });
-  expect(pair.status(), await pair.text()).toBeLessThan(300);
+  const projectId = await newProject(page.request, kim, "Draggers", "Board");
+  await stagingEnvironment(page.request, projectId);
+  const a = await pairDebugAgent(page.request);
+  agent = a;
 
   await page.goto("/tests");
   await page.getByRole("button", { name: "New test" }).click();
@@ -75,7 +39,7 @@ test("drag and use tabs through the live view on a headless agent", async ({ pag
   await expect(panel.getByRole("status").first()).toHaveText("Recording", { timeout: 30_000 });
   const picture = panel.getByRole("img", { name: /The recorded page, .*, live/ });
   await expect(picture).toBeVisible({ timeout: 30_000 });
-  const board = await agentPage(port, "board.html");
+  const board = await a.page("board.html");
   const captured = panel.getByRole("list", { name: /Captured steps/ });
   await expect(captured).toContainText("Open ${baseUrl}/board.html");
 
@@ -99,7 +63,7 @@ test("drag and use tabs through the live view on a headless agent", async ({ pag
     await page.mouse.click(link.x, link.y);
     await expect(strip.getByRole("tab", { name: "Help" })).toHaveAttribute("aria-selected", "true", { timeout: 20_000 });
     await expect(strip.getByRole("tab", { name: "Board" })).toHaveAttribute("aria-selected", "false");
-    const help = await agentPage(port, "help.html");
+    const help = await a.page("help.html");
     await page.waitForTimeout(500); // the picture of the new tab
     const thanks = await inPicture(picture, help.locator("#thanks"));
     await page.mouse.click(thanks.x, thanks.y);

@@ -4,71 +4,30 @@
 // one of the project's files, the page receives it, and the recording
 // has the upload of that project file, with nothing offered again; the
 // recorded test then replays green.
-import { chromium, type Browser, type Locator, type Page } from "@playwright/test";
-import { expect, freePort, shot, startAgent, test, type Agent } from "./fixtures";
+import { expect, shot, test } from "./fixtures";
+import { clickInPicture, newProject, pairDebugAgent, stagingEnvironment, type DebugAgent } from "./setup";
 
 const fin = { name: "Fin Chooser", email: "fin@chooser.e2e.test", password: "fin-password-1" };
 
-let agent: Agent | null = null;
-let cdp: Browser | null = null;
+let agent: DebugAgent | null = null;
 
 test.afterAll(async () => {
-  await cdp?.close().catch(() => {});
   await agent?.stop();
 });
-
-/** agentPage finds the agent's page whose URL contains part (to read where elements are). */
-async function agentPage(port: number, part: string): Promise<Page> {
-  let found: Page | undefined;
-  await expect(async () => {
-    await cdp?.close().catch(() => {});
-    cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
-    found = cdp
-      .contexts()
-      .flatMap((c) => c.pages())
-      .find((p) => p.url().includes(part));
-    expect(found, `a page at ${part} in the agent's browser`).toBeTruthy();
-  }).toPass({ timeout: 30_000 });
-  return found!;
-}
-
-/** clickInPicture clicks, in the editor's live picture, where the agent's element shows. */
-async function clickInPicture(page: Page, picture: Locator, agentEl: Locator) {
-  const box = await agentEl.boundingBox();
-  const width = await agentEl.page().evaluate(() => window.innerWidth);
-  let shown = await picture.boundingBox();
-  await expect(async () => {
-    const before = shown;
-    await page.waitForTimeout(300);
-    shown = await picture.boundingBox();
-    expect(shown).toEqual(before);
-  }).toPass();
-  const scale = shown!.width / width;
-  await page.mouse.click(shown!.x + (box!.x + box!.width / 2) * scale, shown!.y + (box!.y + box!.height / 2) * scale);
-}
 
 test("choose a project file for the page through the live view", async ({ page }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1600, height: 1100 });
-  const reg = await page.request.post("/api/auth/register", { data: fin });
-  expect(reg.status(), await reg.text()).toBe(201);
-  const org = await (await page.request.post("/api/orgs", { data: { name: "Filers" } })).json();
-  const project = await (await page.request.post(`/api/orgs/${org.id}/projects`, { data: { name: "Shop" } })).json();
-  const inProject = { "x-project-id": project.id };
-  const env = await page.request.post("/api/environments", {
-    headers: inProject,
-    data: { name: "Staging", variables: { baseUrl: process.env.E2E_SITE ?? "" } },
-  });
-  expect(env.status(), await env.text()).toBe(201);
+  const projectId = await newProject(page.request, fin, "Filers");
+  await stagingEnvironment(page.request, projectId);
+  const inProject = { "x-project-id": projectId };
   const file = await page.request.post("/api/files?name=report.txt", {
     headers: { ...inProject, "content-type": "application/octet-stream" },
     data: Buffer.from("Q3 numbers"),
   });
   expect(file.status(), await file.text()).toBe(201);
-  const port = await freePort();
-  agent = startAgent(["--remote-debugging-port", String(port)]);
-  const pair = await page.request.post(`/api/agent/pair/${await agent.code}`, { headers: inProject });
-  expect(pair.status(), await pair.text()).toBeLessThan(300);
+  const a = await pairDebugAgent(page.request);
+  agent = a;
 
   await page.goto("/tests");
   await page.getByRole("button", { name: "New test" }).click();
@@ -84,10 +43,10 @@ test("choose a project file for the page through the live view", async ({ page }
   await expect(panel.getByRole("status").first()).toHaveText("Recording", { timeout: 30_000 });
   const picture = panel.getByRole("img", { name: /The recorded page, .*, live/ });
   await expect(picture).toBeVisible({ timeout: 30_000 });
-  const agentSite = await agentPage(port, "attach.html");
+  const agentSite = await a.page("attach.html");
 
   await test.step("a click on the file input asks for a file over the picture", async () => {
-    await clickInPicture(page, picture, agentSite.getByText("Attachment"));
+    await clickInPicture(picture, agentSite.getByText("Attachment"));
     const chooser = panel.getByRole("dialog", { name: "The page asks for a file" });
     await expect(chooser).toBeVisible({ timeout: 20_000 });
     await chooser.getByRole("radio", { name: /report\.txt/ }).check();

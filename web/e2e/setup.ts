@@ -3,7 +3,7 @@
 // a project, an environment on the fixture site, and a paired headless
 // agent; for specs that act in the agent's own browser as a person would,
 // an agent whose authoring browser listens on a DevTools port.
-import { chromium, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { chromium, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 import { expect, freePort, startAgent, type Agent } from "./fixtures";
 
 /** post sends data to path (in project projectId, when given), expects success and answers the JSON body. */
@@ -87,4 +87,30 @@ export async function pairDebugAgent(request: APIRequestContext): Promise<DebugA
       await agent.stop();
     },
   };
+}
+
+/**
+ * inPicture is where, on the editor's live picture, the agent's element's
+ * centre shows, once the picture stopped moving (the captured steps above
+ * it grow as they arrive).
+ */
+export async function inPicture(picture: Locator, agentEl: Locator): Promise<{ x: number; y: number }> {
+  const box = await agentEl.boundingBox();
+  const width = await agentEl.page().evaluate(() => window.innerWidth);
+  let shown = await picture.boundingBox();
+  await expect(async () => {
+    const before = shown;
+    await picture.page().waitForTimeout(300);
+    shown = await picture.boundingBox();
+    expect(shown).toEqual(before);
+  }).toPass();
+  expect(box && shown).toBeTruthy();
+  const scale = shown!.width / width;
+  return { x: shown!.x + (box!.x + box!.width / 2) * scale, y: shown!.y + (box!.y + box!.height / 2) * scale };
+}
+
+/** clickInPicture clicks, in the editor's live picture, where the agent's element shows. */
+export async function clickInPicture(picture: Locator, agentEl: Locator) {
+  const at = await inPicture(picture, agentEl);
+  await picture.page().mouse.click(at.x, at.y);
 }

@@ -1,31 +1,12 @@
-import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { FakeEventSource, installFakeEventSource } from "../../../test/eventSource";
 import { fakeFetch, renderPage } from "../../../test/render";
 import { LiveView } from "./LiveView";
 import { pressGesture } from "./liveViewGesture";
 
-/** A stand-in for the EventSource jsdom lacks. */
-class FakeEventSource {
-  static all: FakeEventSource[] = [];
-  private listeners = new Map<string, ((e: MessageEvent) => void)[]>();
-  constructor(readonly url: string) {
-    FakeEventSource.all.push(this);
-  }
-  addEventListener(type: string, fn: (e: MessageEvent) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  close() {}
-  emit(type: string, data: unknown) {
-    act(() => this.listeners.get(type)?.forEach((fn) => fn(new MessageEvent(type, { data: JSON.stringify(data) }))));
-  }
-}
-
-beforeEach(() => {
-  FakeEventSource.all = [];
-  vi.stubGlobal("EventSource", FakeEventSource);
-});
-afterEach(() => vi.unstubAllGlobals());
+installFakeEventSource();
 
 const frame = (seq: number, tabs?: object[]) => ({
   seq,
