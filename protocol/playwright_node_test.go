@@ -28,6 +28,7 @@ const fake = (path) => new Proxy(function () {}, {
     if ((path.endsWith('.once') || path.endsWith('.on')) && typeof args[1] === 'function') {
       args[1](fake(path + '.event')); // a dialog opens, a tab opens
     }
+    if (path.endsWith('.count')) return 5; // a locator finds five elements
     if (path.endsWith('evaluate') && typeof args[0] === 'function') {
       try { // no DOM here
         const v = args[0](args[1]);
@@ -71,6 +72,8 @@ func runRendered(t *testing.T, node, script, text string) []call {
 		{"let body: unknown", "let body"}, {"(timeout: number)", "(timeout)"}, {"(ok: (p: Page) => Promise<boolean>, timeout: number)", "(ok, timeout)"},
 		{"if (Date.now() > end) throw new Error('no open tab matches');", "return page;"},
 		{"(json: string): string[]", "(json)"}, {"const list: unknown", "const list"},
+		{"new Set<string>()", "new Set()"}, {"(name: string, v: unknown): string =>", "(name, v) =>"},
+		{"(name: string, text: string): unknown =>", "(name, text) =>"},
 		// A condition on an element holds: the fakes are not promises.
 		{".then(() => true, () => false)", ""}} {
 		js = strings.ReplaceAll(js, r[0], r[1])

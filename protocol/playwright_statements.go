@@ -128,6 +128,9 @@ func (r *renderer) screenshot(s Step, loc string) {
 }
 
 func (r *renderer) setVariable(s Step, loc string) {
+	if s.From != "count" && r.needs.typed[s.Name] {
+		defer r.line("typed.delete(" + jsQuote(s.Name) + "); // text again")
+	}
 	v := r.ident(s.Name) + " = "
 	switch s.From {
 	case "title":
@@ -147,7 +150,8 @@ func (r *renderer) setVariable(s Step, loc string) {
 	case "attribute":
 		r.line(v + "(await " + loc + ".getAttribute(" + args(r.str(s.Attribute), opts(s)) + ")) ?? '';")
 	case "count":
-		r.line(v + "String(await " + loc + ".count());")
+		r.line(v + "stored(" + jsQuote(s.Name) + ", await " + loc + ".count());")
+		return
 	case "selectedLabel":
 		r.line(v + "await " + loc + ".locator('option:checked').innerText(" + opts(s) + ");")
 	default: // text
@@ -161,7 +165,7 @@ func (r *renderer) script(s Step) {
 	body, refs := scriptBody(s.Code)
 	lhs := "await "
 	if s.Assign != "" {
-		lhs = r.ident(s.Assign) + " = String(await "
+		lhs = r.ident(s.Assign) + " = stored(" + jsQuote(s.Assign) + ", await "
 	}
 	param, arg := "()", ""
 	if len(refs) > 0 {
@@ -222,7 +226,13 @@ func (r *renderer) varsObject(refs []string) string {
 		}
 		if name, ok := strings.CutPrefix(ref, SecretPrefix); ok {
 			secrets = append(secrets, name+": process.env."+name)
-		} else if id := r.ident(ref); id == ref {
+		} else if id := r.ident(ref); r.needs.typed[ref] {
+			key := ref
+			if !identRe.MatchString(ref) {
+				key = jsQuote(ref)
+			}
+			plain = append(plain, key+": valueOf("+jsQuote(ref)+", "+id+")")
+		} else if id == ref {
 			plain = append(plain, ref)
 		} else {
 			plain = append(plain, ref+": "+id)

@@ -34,11 +34,21 @@ func RenderPlaywrightOptions(d Document, opts PlaywrightOptions) string {
 // suiteNeeds says which shared pieces the steps need.
 type suiteNeeds struct {
 	context, newTab, findTab, request, jsonPath, files, listItems bool
+	// typed are the variables that may hold a JSON value rather than
+	// text (a script's result, a count, a request's answer): scripts get
+	// them back as that value, as on the agent (see stored).
+	typed map[string]bool
 }
 
 func needsOf(steps []Step) suiteNeeds {
-	var n suiteNeeds
+	n := suiteNeeds{typed: map[string]bool{}}
 	for _, s := range AllSteps(steps) {
+		switch {
+		case (s.Type == "script" || s.Type == "request") && s.Assign != "":
+			n.typed[s.Assign] = true
+		case s.Type == "setVariable" && s.From == "count":
+			n.typed[s.Name] = true
+		}
 		switch s.Type {
 		case "switchTab":
 			n.context = true
@@ -94,6 +104,22 @@ func (r *renderer) declareModuleHelpers() {
 		r.raw("  for (const k of path) v = v?.[k];")
 		r.raw("  return typeof v === 'string' ? v : JSON.stringify(v) ?? '';")
 		r.raw("};")
+		r.raw("")
+	}
+	if len(r.needs.typed) > 0 {
+		r.raw("// Variables hold text. What a script returned that is not text is kept as its JSON (nothing as ''),")
+		r.raw("// and scripts get such a variable back as that value, as the agent runs them.")
+		r.raw("const typed = new Set<string>();")
+		r.raw("const stored = (name: string, v: unknown): string => {")
+		r.raw("  const json = typeof v === 'string' || v === null ? undefined : JSON.stringify(v);")
+		r.raw("  if (json === undefined) {")
+		r.raw("    typed.delete(name);")
+		r.raw("    return typeof v === 'string' ? v : '';")
+		r.raw("  }")
+		r.raw("  typed.add(name);")
+		r.raw("  return json;")
+		r.raw("};")
+		r.raw("const valueOf = (name: string, text: string): unknown => (typed.has(name) ? JSON.parse(text) : text);")
 		r.raw("")
 	}
 	if r.needs.listItems {
@@ -442,6 +468,7 @@ func (r *renderer) request(s Step) {
 	}
 	if s.Assign != "" {
 		r.line(r.ident(s.Assign) + " = await answerOf(" + res + ");")
+		r.line("typed.add(" + jsQuote(s.Assign) + ");")
 	}
 }
 

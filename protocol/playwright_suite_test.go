@@ -201,45 +201,83 @@ func suiteDocument() Document {
 // every new step type runs green in real Playwright against a local page,
 // unchanged; with a device, the whole file uses the device's profile.
 func TestSuiteStepsRunInPlaywright(t *testing.T) {
+	doc := suiteDocument()
+	if issues := doc.Validate(); len(issues) > 0 {
+		t.Fatalf("the document does not validate: %v", issues)
+	}
+	srv := suiteServer(t)
+	pw := newPlaywrightDir(t)
+	files := filepath.Join(pw.dir, "files")
+	must(t, os.Mkdir(files, 0o755))
+	must(t, os.WriteFile(filepath.Join(files, "report.txt"), []byte("hello"), 0o644))
+	spec := RenderPlaywrightOptions(doc, PlaywrightOptions{FileName: func(id string) (string, bool) {
+		return map[string]string{"fil_report1": "report.txt"}[id], id == "fil_report1"
+	}})
+	pw.spec("suite", spec)
+	device := Document{DSL: 2, Name: "On a phone", Steps: []Step{
+		{ID: "s1", Type: "navigate", URL: "/help"},
+		{ID: "s2", Type: "script", Code: "return window.innerWidth + ' ' + navigator.maxTouchPoints;", Assign: "screen"},
+		{ID: "s3", Type: "assertVariable", Name: "screen", Expected: Ptr("412 1"), Match: "equals"},
+	}}
+	pw.spec("device", RenderPlaywrightOptions(device, PlaywrightOptions{Device: "Pixel 7"}))
+	out := pw.run(srv.URL, "TOKEN=t0k")
+	if !strings.Contains(out, "Signing up ada") {
+		t.Errorf("the log step printed nothing:\n%s", out)
+	}
+}
+
+// playwrightDir is a folder of exported specs that real Playwright Test
+// (web/node_modules) runs in Debian's Chromium.
+type playwrightDir struct {
+	t                  *testing.T
+	node, cli, browser string
+	dir                string
+	specs              map[string]string
+}
+
+// newPlaywrightDir skips the test when node, @playwright/test or Chromium
+// is missing, except in CI (make test installs web/ first), where it fails.
+func newPlaywrightDir(t *testing.T) *playwrightDir {
+	t.Helper()
+	missing := func(what string) {
+		t.Helper()
+		if os.Getenv("CI") != "" {
+			t.Fatal(what)
+		}
+		t.Skip(what)
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed")
+		missing("node is not installed")
 	}
 	modules, _ := filepath.Abs("../web/node_modules")
 	cli := filepath.Join(modules, "@playwright", "test", "cli.js")
 	if _, err := os.Stat(cli); err != nil {
-		t.Skip("@playwright/test is not installed: run npm ci in web/")
+		missing("@playwright/test is not installed: run npm ci in web/")
 	}
 	chromium := os.Getenv("CHROMIUM_PATH")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(chromium); err != nil {
-		t.Skip("no Chromium at " + chromium)
+		missing("no Chromium at " + chromium)
 	}
-	doc := suiteDocument()
-	if issues := doc.Validate(); len(issues) > 0 {
-		t.Fatalf("the document does not validate: %v", issues)
-	}
-	srv := suiteServer(t)
 	dir := t.TempDir()
-	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	files := filepath.Join(dir, "files")
-	must(t, os.Mkdir(files, 0o755))
-	must(t, os.WriteFile(filepath.Join(files, "report.txt"), []byte("hello"), 0o644))
-	spec := RenderPlaywrightOptions(doc, PlaywrightOptions{FileName: func(id string) (string, bool) {
-		return map[string]string{"fil_report1": "report.txt"}[id], id == "fil_report1"
-	}})
-	must(t, os.WriteFile(filepath.Join(dir, "suite.spec.ts"), []byte(spec), 0o644))
-	device := Document{DSL: 2, Name: "On a phone", Steps: []Step{
-		{ID: "s1", Type: "navigate", URL: "/help"},
-		{ID: "s2", Type: "script", Code: "return window.innerWidth + ' ' + navigator.maxTouchPoints;", Assign: "screen"},
-		{ID: "s3", Type: "assertVariable", Name: "screen", Expected: Ptr("412 1"), Match: "equals"},
-	}}
-	deviceSpec := RenderPlaywrightOptions(device, PlaywrightOptions{Device: "Pixel 7"})
-	must(t, os.WriteFile(filepath.Join(dir, "device.spec.ts"), []byte(deviceSpec), 0o644))
+	must(t, os.Symlink(modules, filepath.Join(dir, "node_modules")))
+	return &playwrightDir{t: t, node: node, cli: cli, browser: chromium, dir: dir, specs: map[string]string{}}
+}
+
+// spec adds an exported script as name.spec.ts.
+func (p *playwrightDir) spec(name, script string) {
+	p.t.Helper()
+	p.specs[name] = script
+	must(p.t, os.WriteFile(filepath.Join(p.dir, name+".spec.ts"), []byte(script), 0o644))
+}
+
+// run runs every spec against baseURL, with env added to the environment,
+// and fails the test unless all pass; it answers Playwright's output.
+func (p *playwrightDir) run(baseURL string, env ...string) string {
+	p.t.Helper()
 	config := `import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: '.',
@@ -248,32 +286,35 @@ export default defineConfig({
   reporter: 'line',
   use: {
     browserName: 'chromium',
-    baseURL: ` + jsQuote(srv.URL) + `,
-    launchOptions: { executablePath: ` + jsQuote(chromium) + `, args: ['--no-sandbox', '--disable-gpu'] },
+    baseURL: ` + jsQuote(baseURL) + `,
+    launchOptions: { executablePath: ` + jsQuote(p.browser) + `, args: ['--no-sandbox', '--disable-gpu'] },
   },
 });
 `
-	must(t, os.WriteFile(filepath.Join(dir, "playwright.config.ts"), []byte(config), 0o644))
-	cmd := exec.Command(node, cli, "test", "--config", filepath.Join(dir, "playwright.config.ts"))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TOKEN=t0k", "PLAYWRIGHT_BROWSERS_PATH="+filepath.Join(dir, "browsers"), "CI=1", "FORCE_COLOR=0")
+	must(p.t, os.WriteFile(filepath.Join(p.dir, "playwright.config.ts"), []byte(config), 0o644))
+	cmd := exec.Command(p.node, p.cli, "test", "--config", filepath.Join(p.dir, "playwright.config.ts"))
+	cmd.Dir = p.dir
+	cmd.Env = append(append(os.Environ(), env...), "PLAYWRIGHT_BROWSERS_PATH="+filepath.Join(p.dir, "browsers"), "CI=1", "FORCE_COLOR=0")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	done := make(chan error, 1)
-	must(t, cmd.Start())
+	must(p.t, cmd.Start())
 	go func() { done <- cmd.Wait() }()
+	var err error
 	select {
 	case err = <-done:
 	case <-time.After(3 * time.Minute):
 		_ = cmd.Process.Kill()
 		err = <-done
 	}
-	if err != nil || !strings.Contains(out.String(), "2 passed") {
-		t.Fatalf("playwright: %v\n%s\n--- suite.spec.ts\n%s\n--- device.spec.ts\n%s", err, out.String(), spec, deviceSpec)
+	if want := fmt.Sprintf("%d passed", len(p.specs)); err != nil || !strings.Contains(out.String(), want) {
+		var specs strings.Builder
+		for name, s := range p.specs {
+			fmt.Fprintf(&specs, "\n--- %s.spec.ts\n%s", name, s)
+		}
+		p.t.Fatalf("playwright: %v (want %s)\n%s%s", err, want, out.String(), specs.String())
 	}
-	if !strings.Contains(out.String(), "Signing up ada") {
-		t.Errorf("the log step printed nothing:\n%s", out.String())
-	}
+	return out.String()
 }
 
 func must(t *testing.T, err error) {
