@@ -118,7 +118,7 @@ func checkNote(l *issueList, path, v string) string {
 // content turns a valid document into what the store keeps.
 func content(d protocol.Document) store.TestContent {
 	data, _ := json.Marshal(d)
-	return store.TestContent{Name: d.Name, Suite: d.Suite, Tags: d.Tags, StepCount: len(d.Steps), Document: data}
+	return store.TestContent{Name: d.Name, Suite: d.Suite, Tags: d.Tags, StepCount: protocol.CountSteps(d.Steps), Document: data}
 }
 
 // parseStored reads a document the hub saved; it was valid when saved.

@@ -71,6 +71,13 @@ func TestCreateAndGetTest(t *testing.T) {
 	if got := c.test(t, id); num(got["steps"]) != 3 || got["visibility"] != "Shared" {
 		t.Errorf("document create: %v", got)
 	}
+	// The count of steps counts the steps inside blocks too (docs/flow.md).
+	blocks := doc("Blocks", 2)
+	blocks["steps"] = append(blocks["steps"].([]map[string]any), map[string]any{"id": "loop", "type": "repeat", "times": 2,
+		"steps": []any{map[string]any{"id": "in", "type": "log", "message": "x"}, map[string]any{"id": "in2", "type": "log", "message": "y"}}})
+	if got := c.test(t, c.createTest(t, o.project, blocks)); num(got["steps"]) != 5 {
+		t.Errorf("a test with a block of 2 steps after 2 steps counts %v steps, want 5", got["steps"])
+	}
 	suites := c.do("GET", "/api/settings", nil, ProjectHeader, o.project).want(t, 200)
 	if !strings.Contains(string(suites.body), `"Accounts"`) || !strings.Contains(string(suites.body), `"Shop"`) {
 		t.Errorf("settings modules: %s", suites.body)

@@ -1,6 +1,9 @@
 // A test document shown read-only: its facts, its steps as a readable list
 // (type and main fields) and the JSON itself.
 import type { Locator, Step, Target, TestDocument } from "../../api";
+import { describeBlock } from "../editor/blockText";
+import { countSteps } from "../runs/outline";
+import type { JsonObject } from "../../api/editorApi";
 
 export function describeLocator(l: Locator): string {
   const name = l.name ? ` name="${l.name}"` : "";
@@ -31,6 +34,7 @@ export function stepFields(s: Step): [string, string][] {
   if (s.ms !== undefined) out.push(["ms", String(s.ms)]);
   if (s.state) out.push(["state", s.state]);
   if (s.name) out.push(["name", s.name]);
+  if (s.message) out.push(["message", s.message]);
   if (s.fullPage) out.push(["fullPage", "yes"]);
   if (s.code) out.push(["code", clip(s.code.replace(/\s+/g, " "))]);
   if (s.assign) out.push(["assign", s.assign]);
@@ -47,24 +51,40 @@ export function stepFields(s: Step): [string, string][] {
   return out;
 }
 
-export function StepList({ steps }: { steps: Step[] }) {
+export function StepList({ steps, label }: { steps: Step[]; label?: string }) {
   if (steps.length === 0) return <p className="muted">No steps.</p>;
   return (
-    <ol className="tl-steps">
-      {steps.map((s, i) => (
-        <li key={`${s.id}-${i}`}>
-          <span className="tl-step-type">{s.type}</span>
-          {s.description && <span className="tl-step-desc"> {s.description}</span>}
-          <dl className="tl-step-fields">
-            {stepFields(s).map(([k, v]) => (
-              <div key={k}>
-                <dt>{k}</dt>
-                <dd className="mono">{v}</dd>
+    <ol className="tl-steps" aria-label={label}>
+      {steps.map((s, i) => {
+        // A block (docs/flow.md) reads as the editor's line, its steps nested below.
+        const block = describeBlock(s as unknown as JsonObject);
+        return (
+          <li key={`${s.id}-${i}`}>
+            <span className="tl-step-type">{block ?? s.type}</span>
+            {s.description && <span className="tl-step-desc"> {s.description}</span>}
+            <dl className="tl-step-fields">
+              {stepFields(s).map(([k, v]) => (
+                <div key={k}>
+                  <dt>{k}</dt>
+                  <dd className="mono">{v}</dd>
+                </div>
+              ))}
+            </dl>
+            {block !== null && (
+              <div className="tl-block">
+                {s.type === "if" && <span className="tl-step-desc">Then</span>}
+                <StepList steps={s.steps ?? []} label={`Steps of ${block}`} />
+                {s.type === "if" && (s.else ?? []).length > 0 && (
+                  <>
+                    <span className="tl-step-desc">Else</span>
+                    <StepList steps={s.else ?? []} label={`Else of ${block}`} />
+                  </>
+                )}
               </div>
-            ))}
-          </dl>
-        </li>
-      ))}
+            )}
+          </li>
+        );
+      })}
     </ol>
   );
 }
@@ -101,7 +121,7 @@ export function DocumentView({ document: d }: { document: TestDocument }) {
           </div>
         )}
       </dl>
-      <h3>Steps ({d.steps.length})</h3>
+      <h3>Steps ({countSteps(d.steps)})</h3>
       <StepList steps={d.steps} />
       <details className="tl-json">
         <summary>JSON</summary>

@@ -108,6 +108,41 @@ describe("VersionsPage", () => {
     expect(within(panel).getByLabelText("Document JSON").textContent).toContain('"type": "navigate"');
   });
 
+  it("shows a version's blocks as nested lists with their lines", async () => {
+    const log = (id: string, message: string) => ({ id, type: "log", message });
+    const css = (value: string) => ({ locators: [{ kind: "css", value }] });
+    fakeFetch({
+      "GET /api/tests/tc_1": { body: makeTest() },
+      "GET /api/tests/tc_1/versions": VERSIONS,
+      "GET /api/tests/tc_1/versions/2": {
+        body: makeVersion(2, {
+          document: {
+            dsl: 2,
+            name: "Blocks",
+            steps: [
+              {
+                id: "b1",
+                type: "if",
+                condition: { kind: "visible", target: css("#accept") },
+                steps: [{ id: "c", type: "click", target: css("#accept") }],
+                else: [log("n", "no banner")],
+              },
+              { id: "b2", type: "repeat", times: 5, steps: [log("x", "again")] },
+            ],
+          },
+        }),
+      },
+    });
+    renderVersions();
+    await userEvent.click(await screen.findByRole("button", { name: "View version 2" }));
+    const panel = await screen.findByRole("region", { name: "Version 2" });
+    expect(await within(panel).findByRole("heading", { name: "Steps (5)" })).toBeInTheDocument();
+    const then = within(panel).getByRole("list", { name: /^Steps of If/ });
+    expect(within(then).getByRole("listitem")).toHaveTextContent("css=#accept");
+    expect(within(panel).getByRole("list", { name: /^Else of If/ })).toHaveTextContent("no banner");
+    expect(within(panel).getByRole("list", { name: "Steps of Repeat 5 times" })).toHaveTextContent("again");
+  });
+
   it("compares two versions step by step, with every note shown", async () => {
     const nav = (id: string, url: string) => ({ id, type: "navigate", url });
     const v1 = { dsl: 2, name: "Sign in", steps: [nav("s1", "${baseUrl}/login"), nav("s2", "${baseUrl}/old")] };
