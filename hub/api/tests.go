@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/hub/components"
 	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/store"
 	"github.com/testautomation/ta/protocol"
@@ -222,18 +223,28 @@ func (s *Server) createTest(w http.ResponseWriter, r *http.Request) {
 }
 
 // saveNewTests creates tests owned by the caller and answers the first.
-func (s *Server) saveNewTests(w http.ResponseWriter, r *http.Request, sc scope, visibility string, docs ...protocol.Document) []store.Test {
+// docsValid answers whether docs pass a save's checks, components read
+// from src; otherwise it has written the 422 with every document's
+// issues (tests[i]. in front when there are several).
+func (s *Server) docsValid(w http.ResponseWriter, r *http.Request, src components.Source, projectID string, docs []protocol.Document) bool {
 	var issues []protocol.Issue
 	for i := range docs {
-		is, err := s.documentIssues(r.Context(), sc.Project.ID, &docs[i])
+		is, err := s.documentIssuesFrom(r.Context(), src, projectID, &docs[i])
 		if err != nil {
 			s.internal(w, r, err)
-			return nil
+			return false
 		}
 		issues = append(issues, withPrefix(is, len(docs) > 1, i)...)
 	}
 	if len(issues) > 0 {
 		invalidDocument(issues).write(w)
+		return false
+	}
+	return true
+}
+
+func (s *Server) saveNewTests(w http.ResponseWriter, r *http.Request, sc scope, visibility string, docs ...protocol.Document) []store.Test {
+	if !s.docsValid(w, r, s.store, sc.Project.ID, docs) {
 		return nil
 	}
 	u, _ := currentUser(r)

@@ -71,17 +71,7 @@ func (s *Server) saveSideImport(w http.ResponseWriter, r *http.Request, sc scope
 		pending.versions[c.ID] = store.ComponentVersion{ComponentID: c.ID, Name: c.Name, Version: 1, Steps: ncs[i].Steps}
 	}
 	// The checks of a save, with the new components as if they were there.
-	var issues []protocol.Issue
-	for i := range docs {
-		is, err := s.documentIssuesFrom(ctx, pending, sc.Project.ID, &docs[i])
-		if err != nil {
-			s.internal(w, r, err)
-			return nil
-		}
-		issues = append(issues, withPrefix(is, len(docs) > 1, i)...)
-	}
-	if len(issues) > 0 {
-		invalidDocument(issues).write(w)
+	if !s.docsValid(w, r, pending, sc.Project.ID, docs) {
 		return nil
 	}
 	u, _ := currentUser(r)

@@ -106,8 +106,10 @@ function ParamField(props: ParamProps) {
     case "target":
       return <TargetField {...props} />;
     case "condition":
+    case "items": {
+      const BlockField = p.type === "condition" ? ConditionField : ItemsField;
       return (
-        <ConditionField
+        <BlockField
           param={p}
           label={label}
           hint={hint}
@@ -118,19 +120,7 @@ function ParamField(props: ParamProps) {
           idBase={props.idBase}
         />
       );
-    case "items":
-      return (
-        <ItemsField
-          param={p}
-          label={label}
-          hint={hint}
-          value={value}
-          issues={issues}
-          onChange={set}
-          kinds={props.kinds}
-          idBase={props.idBase}
-        />
-      );
+    }
     case "list":
       if (p.name === "files") return <FilesField label={label} hint={hint} value={value} issues={issues} onChange={set} />;
       return (

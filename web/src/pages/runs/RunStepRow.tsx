@@ -97,36 +97,3 @@ export function StepRow({
     </li>
   );
 }
-
-/** A step that has not run: still to come in a live run, or not run (a branch not taken, a block that did not run). */
-export function AbsentStepRow({
-  doc,
-  number,
-  absent,
-  text,
-  rowId,
-}: {
-  doc: Step;
-  number: string;
-  absent: "pending" | "not run";
-  text: string;
-  rowId: string;
-}) {
-  return (
-    <li className={`run-step run-step-pending run-step-${absent === "pending" ? "to-come" : "not-run"}`} data-testid={rowId}>
-      <span className="run-step-num">
-        <span className="sr-only">Step </span>
-        {number}
-      </span>
-      <div className="run-step-main">
-        <div className="run-step-head">
-          <code className="run-step-type">{doc.type}</code>
-          {text && <span className="run-step-text">{text}</span>}
-        </div>
-      </div>
-      <div className="run-step-side">
-        <StatusBadge status={absent} />
-      </div>
-    </li>
-  );
-}

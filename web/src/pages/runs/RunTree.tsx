@@ -6,7 +6,8 @@
 import { useState } from "react";
 import { isBlock, iterationWords } from "./outline";
 import type { TreeIteration, TreeStep } from "./runTree";
-import { AbsentStepRow, StepRow, stepText } from "./RunStepRow";
+import { StepRow, stepText } from "./RunStepRow";
+import { AbsentStepRow } from "./runStepParts";
 import { groupByCall } from "./runCalls";
 import "./runTree.css";
 

@@ -56,29 +56,46 @@ export function PendingSteps({
     <ol className="run-steps run-steps-pending" aria-label="Steps to come">
       {steps.map(({ index, doc }) => {
         const text = describe(doc);
-        return (
-          <li key={index} className="run-step run-step-pending" data-testid={`pending-${index + 1}`}>
-            <span className="run-step-num">
-              <span className="sr-only">Step </span>
-              {numbers(index)}
-            </span>
-            <div className="run-step-main">
-              <div className="run-step-head">
-                <code className="run-step-type">{doc.type}</code>
-                {text && <span className="run-step-text">{text}</span>}
-              </div>
-            </div>
-            <div className="run-step-side">
-              <StatusBadge status="pending" />
-            </div>
-          </li>
-        );
+        return <AbsentStepRow key={index} doc={doc} number={numbers(index)} absent="pending" text={text} rowId={`pending-${index + 1}`} />;
       })}
     </ol>
   );
 }
 
 /** One picture of the filmstrip. */
+/** A step that has not run: still to come in a live run, or not run (a branch not taken, a block that did not run). */
+export function AbsentStepRow({
+  doc,
+  number,
+  absent,
+  text,
+  rowId,
+}: {
+  doc: Step;
+  number: string;
+  absent: "pending" | "not run";
+  text: string;
+  rowId: string;
+}) {
+  return (
+    <li className={`run-step run-step-pending run-step-${absent === "pending" ? "to-come" : "not-run"}`} data-testid={rowId}>
+      <span className="run-step-num">
+        <span className="sr-only">Step </span>
+        {number}
+      </span>
+      <div className="run-step-main">
+        <div className="run-step-head">
+          <code className="run-step-type">{doc.type}</code>
+          {text && <span className="run-step-text">{text}</span>}
+        </div>
+      </div>
+      <div className="run-step-side">
+        <StatusBadge status={absent} />
+      </div>
+    </li>
+  );
+}
+
 export interface FilmShot {
   name: string;
   /** The step's index, and its number as the editor shows it. */
