@@ -69,3 +69,50 @@ func TestRunWithBlocks(t *testing.T) {
 		t.Errorf("row.say finished %d times", n)
 	}
 }
+
+// TestRowsAndHealingInBlocks (issue 29): a data-driven test whose steps
+// sit in blocks runs once per row through a real agent, each row taking
+// its own branch; a click inside a loop whose first locator matches
+// nothing is healed by its fallback, and the result inside the block
+// says so.
+func TestRowsAndHealingInBlocks(t *testing.T) {
+	f := newRunFixture(t)
+	set := f.user.projectDo(f.o.project, "POST", "/api/test-data", map[string]any{"name": "People",
+		"columns": []string{"who", "adds"}, "rows": []map[string]string{{"who": "Ann", "adds": "2"}, {"who": "Bo", "adds": "0"}}}).
+		want(t, 201).str("id")
+	doc := map[string]any{"name": "Rows in blocks", "data": map[string]any{"set": set}, "steps": []any{
+		map[string]any{"id": "open", "type": "navigate", "url": "${baseUrl}/flow.html"},
+		map[string]any{"id": "adds", "type": "if", "condition": map[string]any{"kind": "variable", "name": "adds", "expected": "0", "match": "equals"},
+			"steps": []any{map[string]any{"id": "none", "type": "log", "message": "${who} adds nothing"}},
+			"else": []any{map[string]any{"id": "each", "type": "forEach", "items": []string{"a", "b"}, "steps": []any{
+				map[string]any{"id": "add", "type": "click", "target": target(loc("css", "#no-such-button"), loc("css", "#add"))},
+			}}}},
+		map[string]any{"id": "name", "type": "fill", "target": target(loc("label", "Name")), "value": "${who}"},
+		map[string]any{"id": "save", "type": "click", "target": target(loc("css", "#save"))},
+		map[string]any{"id": "saved", "type": "assertText", "target": target(loc("css", "#saved")), "expected": "${who}", "match": "equals"},
+	}}
+	runID := f.start(t, doc, nil)
+	f.user.sse(t, runID)
+	run := f.user.do("GET", "/api/runs/"+runID, nil).want(t, 200).json()
+	if run["status"] != "passed" || len(run["rows"].([]any)) != 2 {
+		t.Fatalf("run %v: %v rows %v", run["status"], run["error"], run["rows"])
+	}
+	var ann, bo struct {
+		Steps []protocol.StepResult `json:"steps"`
+	}
+	_ = json.Unmarshal(f.user.do("GET", "/api/runs/"+runID+"/rows/0", nil).want(t, 200).body, &ann)
+	_ = json.Unmarshal(f.user.do("GET", "/api/runs/"+runID+"/rows/1", nil).want(t, 200).body, &bo)
+	if len(ann.Steps) != 5 || ann.Steps[1].Branch != "else" || len(bo.Steps) != 5 || bo.Steps[1].Branch != "then" {
+		t.Fatalf("rows' trees: Ann %+v\nBo %+v", ann.Steps, bo.Steps)
+	}
+	loop := ann.Steps[1].Steps
+	if len(loop) != 1 || len(loop[0].Iterations) != 2 {
+		t.Fatalf("Ann's forEach: %+v", loop)
+	}
+	for _, it := range loop[0].Iterations {
+		add := it.Steps[0]
+		if add.Status != "passed" || add.HealedBy == nil || add.HealedBy.Value != "#add" {
+			t.Errorf("iteration %d's click: %+v, want healed by css #add", it.Iteration, add)
+		}
+	}
+}
