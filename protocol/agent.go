@@ -253,6 +253,9 @@ type Job struct {
 	// FirstSeq is the Seq of the run's first event in this attempt: a run
 	// queued again after its agent vanished continues the numbering.
 	FirstSeq int64 `json:"firstSeq"`
+	// Trace is the run option trace (trace.go): TraceOn, TraceFailures
+	// or TraceOff; "" is TraceFailures.
+	Trace string `json:"trace,omitempty"`
 	// Rows makes the run data-driven: the document runs once per row, each
 	// in a fresh browser context, its values read as ${column} (over the
 	// environment's variables), at most the agent's parallel slots at once.
