@@ -45,6 +45,9 @@ type runRequest struct {
 	// Device names the profile every page of the runs emulates (GET
 	// /api/registry lists them); "" for the agent's desktop window.
 	Device string `json:"device"`
+	// Trace is what the runs record of each step (docs/trace.md): on,
+	// failures (the default) or off.
+	Trace string `json:"trace" enum:"on|failures|off"`
 	// A data-driven run of one test: the data set (else the test's
 	// binding) and the rows to run (else all), 0-based.
 	DataSetID string `json:"dataSetId"`
@@ -78,7 +81,7 @@ type batchStarted struct {
 // startBatch answers POST /api/runs with testIds or suite.
 func (s *Server) startBatch(w http.ResponseWriter, r *http.Request, sc scope, in runRequest) {
 	b := store.Batch{ID: ids.New(kindBatch), ProjectID: sc.Project.ID, UserID: currentUserID(r), EnvironmentID: in.EnvironmentID,
-		Headed: in.Headed, Screenshots: in.Screenshots == nil || *in.Screenshots, Device: in.Device, Source: "tests", CreatedAt: s.Now()}
+		Headed: in.Headed, Screenshots: in.Screenshots == nil || *in.Screenshots, Device: in.Device, Trace: in.Trace, Source: "tests", CreatedAt: s.Now()}
 	path := "testIds"
 	testIDs := in.TestIDs
 	if (in.Suite != nil) && (in.Tag != nil) {
@@ -179,7 +182,7 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 			continue
 		}
 		runs = append(runs, store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version,
-			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots, Device: b.Device,
+			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots, Device: b.Device, Trace: b.Trace,
 			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond), Document: plan.doc,
 			DataSetID: plan.dataSetID, Rows: plan.rows, AgentPin: choice.pin, AgentLabels: choice.labels}) // queued in the order chosen
 	}
@@ -291,6 +294,7 @@ type batchJSON struct {
 		Headed      bool   `json:"headed"`
 		Screenshots bool   `json:"screenshots"`
 		Device      string `json:"device,omitempty"`
+		Trace       string `json:"trace,omitempty" enum:"on|failures|off"`
 	} `json:"options"`
 	StartedBy     string    `json:"startedBy"`
 	StartedByName *string   `json:"startedByName"`
@@ -318,7 +322,7 @@ func toBatchJSON(b store.Batch, runs []store.Run, now time.Time) batchJSON {
 		out.Suite = &b.Suite
 	}
 	out.Tag = strPtr(b.Tag)
-	out.Options.Headed, out.Options.Screenshots, out.Options.Device = b.Headed, b.Screenshots, b.Device
+	out.Options.Headed, out.Options.Screenshots, out.Options.Device, out.Options.Trace = b.Headed, b.Screenshots, b.Device, b.Trace
 	for _, st := range runStatuses {
 		out.Counts[st] = 0
 	}
@@ -414,6 +418,6 @@ func (s *Server) rerunBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b := store.Batch{ID: ids.New(kindBatch), ProjectID: old.ProjectID, UserID: currentUserID(r), EnvironmentID: old.EnvironmentID,
-		Headed: old.Headed, Screenshots: old.Screenshots, Device: old.Device, Source: "rerun", RerunOf: old.ID, CreatedAt: s.Now()}
+		Headed: old.Headed, Screenshots: old.Screenshots, Device: old.Device, Trace: old.Trace, Source: "rerun", RerunOf: old.ID, CreatedAt: s.Now()}
 	s.queueBatch(w, r, sc, b, "tests", testIDs, agentChoice{})
 }

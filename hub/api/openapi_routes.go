@@ -84,11 +84,19 @@ func apiRoutes() []apiRoute {
 		route("GET", "/runs/{id}/events", "The run's live events (server-sent events; Last-Event-ID resumes); ends within a second when the caller loses access").
 			file(200, "text/event-stream", "Events run.started, step.started, step.retry, step.finished, artifact, log, run.finished"),
 		route("GET", "/runs/{id}/artifacts/{name}", "A screenshot or other artifact of the run").
-			file(200, "application/octet-stream", "The artifact, with its own content type"),
+			file(200, "application/octet-stream", "The artifact, with its own content type; a trace step (trace-*.json) is JSON, a DOM snapshot (dom-*.html) sandboxed HTML").
+			out(200, protocol.TraceStep{}),
 		route("GET", "/runs/{id}/rows/{row}", "One row of a data-driven run: 202 while running, 200 once finished").
 			out(200, rowJSON{}).out(202, rowJSON{}),
 		route("GET", "/runs/{id}/rows/{row}/artifacts/{name}", "An artifact of one row").
-			file(200, "application/octet-stream", "The artifact, with its own content type"),
+			file(200, "application/octet-stream", "The artifact, with its own content type; a trace step (trace-*.json) is JSON, a DOM snapshot (dom-*.html) sandboxed HTML").
+			out(200, protocol.TraceStep{}),
+		route("GET", "/runs/{id}/rows/{row}/trace", "One row's trace: its steps in the order they ran (202 while the run goes on)").
+			out(200, traceJSON{}).out(202, traceJSON{}),
+		route("GET", "/runs/{id}/trace", "The run's trace: per step execution, in the order they ran, its console, network and DOM snapshots (202 while the run goes on)").
+			out(200, traceJSON{}).out(202, traceJSON{}),
+		route("GET", "/runs/{id}/trace.zip", "The run's trace for reading offline (a download): its trace artifacts and screenshots, run.json and index.html").
+			file(200, "application/zip", "A zip: run.json, index.html, the trace artifacts and screenshots (a row's under r<N>/)"),
 		route("POST", "/runs/{id}/cancel", "Cancel a queued or running run").out(202, runStarted),
 		route("GET", "/runs/{id}/junit", "The run's result as JUnit XML (a download)").
 			file(200, "application/xml", "JUnit XML: a testcase per test, or per row of a data-driven run"),

@@ -124,12 +124,17 @@ func (s *Server) deleteOrg(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	runIDs, ok := s.runsOf(w, r, "org", org.ID)
+	if !ok {
+		return
+	}
 	fileIDs, err := s.store.DeleteOrg(r.Context(), org.ID)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
 	s.dropFileContents(r.Context(), fileIDs)
+	s.dropRunArtifacts(r.Context(), runIDs)
 	w.WriteHeader(http.StatusNoContent)
 }
 

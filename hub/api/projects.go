@@ -48,12 +48,17 @@ func (s *Server) deleteProject(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	runIDs, ok := s.runsOf(w, r, "project", sc.Project.ID)
+	if !ok {
+		return
+	}
 	fileIDs, err := s.store.DeleteProject(r.Context(), sc.Project.ID)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
 	s.dropFileContents(r.Context(), fileIDs)
+	s.dropRunArtifacts(r.Context(), runIDs)
 	w.WriteHeader(http.StatusNoContent)
 }
 

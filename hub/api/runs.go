@@ -37,6 +37,8 @@ type runJSON struct {
 		Headed      bool   `json:"headed"`
 		Screenshots bool   `json:"screenshots"`
 		Device      string `json:"device,omitempty"`
+		// Trace is the mode the run records its trace with (docs/trace.md).
+		Trace string `json:"trace,omitempty" enum:"on|failures|off"`
 	} `json:"options"`
 	Result struct {
 		Steps []protocol.StepResult `json:"steps"`
@@ -93,7 +95,7 @@ func toRunJSON(r store.Run) runJSON {
 		out.DataSetID = &d
 	}
 	out.AgentID, out.Labels = r.AgentPin, r.AgentLabels
-	out.Options.Headed, out.Options.Screenshots, out.Options.Device = r.Headed, r.Screenshots, r.Device
+	out.Options.Headed, out.Options.Screenshots, out.Options.Device, out.Options.Trace = r.Headed, r.Screenshots, r.Device, r.Trace
 	out.Result.Steps = []protocol.StepResult{}
 	if len(r.Result) > 0 {
 		_ = json.Unmarshal(r.Result, &out.Result.Steps)
@@ -124,6 +126,9 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 				Message: fmt.Sprintf("unknown device %q: use one of %s", in.Device, strings.Join(protocol.DeviceNames(), ", "))}})
 			return
 		}
+	}
+	if !checkTrace(w, &in) {
+		return
 	}
 	many := in.TestIDs != nil || in.Suite != nil || in.Tag != nil
 	if in.TestID != "" && many {
@@ -203,7 +208,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	screenshots := in.Screenshots == nil || *in.Screenshots
 	run := store.Run{AgentPin: in.AgentID, AgentLabels: in.Labels, ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
-		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, Device: in.Device, CreatedAt: s.Now(), Document: doc,
+		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, Device: in.Device, Trace: in.Trace, CreatedAt: s.Now(), Document: doc,
 		DataSetID: plan.dataSetID, Rows: plan.rows}
 	if err := s.store.CreateRun(r.Context(), run); err != nil {
 		s.internal(w, r, err)
@@ -381,14 +386,7 @@ func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request, run store
 		return
 	}
 	defer f.Close()
-	w.Header().Set("Content-Type", a.ContentType)
-	w.Header().Set("Cache-Control", "private, max-age=86400")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	// An agent chose these bytes: never let them run as a page of the hub.
-	w.Header().Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'")
-	if !strings.HasPrefix(a.ContentType, "image/") {
-		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	}
+	artifactHeaders(w, name, a.ContentType) // runs_trace.go
 	http.ServeContent(w, r, name, time.Time{}, f)
 }
 

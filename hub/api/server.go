@@ -247,6 +247,9 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/runs/{id}/junit", s.runJUnit)
 	r.Get("/runs/{id}/rows/{row}", s.getRunRow)
 	r.Get("/runs/{id}/rows/{row}/artifacts/{name}", s.runRowArtifact)
+	r.Get("/runs/{id}/rows/{row}/trace", s.getRunRowTrace) // runs_trace.go
+	r.Get("/runs/{id}/trace", s.getRunTrace)
+	r.Get("/runs/{id}/trace.zip", s.runTraceZip)
 	r.Post("/runs/{id}/cancel", s.cancelRun)
 	r.Get("/batches/{id}", s.getBatch)
 	r.Get("/batches/{id}/junit", s.batchJUnit)

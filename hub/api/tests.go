@@ -346,6 +346,10 @@ func (s *Server) deleteTest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	userID := currentUserID(r)
+	runIDs, ok := s.runsOf(w, r, "test", t.ID) // runs_retention.go
+	if !ok {
+		return
+	}
 	err := s.store.DeleteTest(r.Context(), t.ID, func(cur store.Test) error {
 		return decideDelete(sc, userID, cur)
 	})
@@ -358,6 +362,7 @@ func (s *Server) deleteTest(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		s.internal(w, r, err)
 	default:
+		s.dropRunArtifacts(r.Context(), runIDs)
 		w.WriteHeader(http.StatusNoContent)
 	}
 }

@@ -104,8 +104,9 @@ func (h *Hub) recovering(now time.Time) bool {
 }
 
 // DefaultLimits bound one run: room for a 500-step test with retries and
-// logs many times over, and a full-page screenshot of every step.
-var DefaultLimits = store.RunLimits{Events: 20000, EventBytes: 32 << 20, ArtifactBytes: 1 << 30}
+// logs many times over, and a full-page screenshot of every step; its
+// trace has a budget of its own (trace.go).
+var DefaultLimits = store.RunLimits{Events: 20000, EventBytes: 32 << 20, ArtifactBytes: 1 << 30, TraceBytes: 512 << 20}
 
 // New returns a dispatcher; call Run to start its housekeeping.
 func New(cfg Config) *Hub {
@@ -138,6 +139,9 @@ func New(cfg Config) *Hub {
 	}
 	if cfg.Limits.ArtifactBytes == 0 {
 		cfg.Limits.ArtifactBytes = DefaultLimits.ArtifactBytes
+	}
+	if cfg.Limits.TraceBytes == 0 {
+		cfg.Limits.TraceBytes = DefaultLimits.TraceBytes
 	}
 	h := &Hub{Config: cfg, log: cfg.Logger, jobs: Jobs{Source: cfg.Store, Secrets: cfg.Secrets}, agents: map[string]*conn{}, admitting: map[string]*conn{}, waiting: map[string]*conn{},
 		watchers: map[string]map[chan struct{}]struct{}{}, kicking: map[string]*sync.Mutex{}}

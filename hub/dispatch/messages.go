@@ -31,10 +31,11 @@ func badRow(row *int) bool { return row != nil && (*row < 0 || *row > maxRow) }
 // maxSeq bounds event sequence numbers from an agent.
 const maxSeq = 1 << 30
 
-// artifactTypes are the content types an artifact may be served with;
-// others are stored as application/octet-stream.
+// artifactTypes are the content types any artifact may be served with;
+// others are stored as application/octet-stream, but for a trace's
+// (artifactType, trace.go).
 var artifactTypes = map[string]bool{
-	"image/png": true, "image/jpeg": true, "image/webp": true, "text/plain": true, "application/json": true, "application/zip": true,
+	"image/png": true, "image/jpeg": true, "image/webp": true, "text/plain": true, "application/zip": true,
 }
 
 // ackEvery bounds how many stored messages wait for an ack while more
@@ -223,8 +224,8 @@ func (c *conn) event(ctx context.Context, m protocol.Message, hr *heldRun) error
 	e := *m.Event
 	e.RunID = m.RunID
 	hr.mask.event(&e)
-	if !artifactTypes[e.ContentType] && e.ContentType != "" {
-		e.ContentType = "application/octet-stream"
+	if e.ContentType != "" {
+		e.ContentType = artifactType(e.Name, e.ContentType)
 	}
 	if e.Time.IsZero() {
 		e.Time = h.Now().UTC()
@@ -284,9 +285,9 @@ func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun, f 
 		c.h.log.Warn("agent sent an artifact with an unsafe name", "run", m.RunID)
 		return nil
 	}
-	ct := a.ContentType
-	if !artifactTypes[ct] {
-		ct = "application/octet-stream"
+	ct := artifactType(name, a.ContentType)
+	if isTrace(name) {
+		return c.traceArtifact(ctx, m.RunID, hr, store.ArtifactRow{Name: name, ContentType: ct, Step: a.Step}, f.data)
 	}
 	row := store.ArtifactRow{Name: name, ContentType: ct, Size: int64(len(f.data)), Step: a.Step}
 	got, err := c.h.Store.AddArtifactWithin(ctx, m.RunID, row, c.h.Limits)

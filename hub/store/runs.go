@@ -22,6 +22,7 @@ type Run struct {
 	Headed        bool
 	Screenshots   bool
 	Device        string // the device profile the run emulates; "" for none
+	Trace         string // the run option trace: protocol.TraceOn, TraceFailures or TraceOff
 	Passed, Total int
 	DurationMs    int64
 	Error         string
@@ -51,7 +52,7 @@ type Run struct {
 const runCols = `r.id, r.project_id, r.test_id, r.version, coalesce(r.environment_id, ''), coalesce(r.user_id, ''), r.status,
 	r.headed, r.screenshots, r.passed, r.total, r.duration_ms, r.error, r.result, coalesce(r.agent_id, ''), r.attempts, r.assignments,
 	r.cancel_requested, r.created_at, r.started_at, r.finished_at, t.name, t.visibility, coalesce(t.owner_id, ''), coalesce(u.name, ''),
-	coalesce(r.batch_id, ''), coalesce(r.agent_pin, ''), coalesce(r.data_set_id, ''), r.agent_labels, r.device`
+	coalesce(r.batch_id, ''), coalesce(r.agent_pin, ''), coalesce(r.data_set_id, ''), r.agent_labels, r.device, r.trace`
 
 const runFrom = ` FROM runs r JOIN tests t ON t.id = r.test_id LEFT JOIN users u ON u.id = r.user_id `
 
@@ -60,7 +61,7 @@ func scanRun(row pgx.Row) (Run, error) {
 	err := row.Scan(&r.ID, &r.ProjectID, &r.TestID, &r.Version, &r.EnvironmentID, &r.UserID, &r.Status,
 		&r.Headed, &r.Screenshots, &r.Passed, &r.Total, &r.DurationMs, &r.Error, &r.Result, &r.AgentID, &r.Attempts, &r.Assignments,
 		&r.CancelRequested, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.TestName, &r.TestVisibility, &r.TestOwnerID, &r.UserName,
-		&r.BatchID, &r.AgentPin, &r.DataSetID, &r.AgentLabels, &r.Device)
+		&r.BatchID, &r.AgentPin, &r.DataSetID, &r.AgentLabels, &r.Device, &r.Trace)
 	if isNoRows(err) {
 		return Run{}, ErrNotFound
 	}
@@ -97,10 +98,11 @@ func createRun(ctx context.Context, db interface {
 		rows = &v
 	}
 	_, err := db.Exec(ctx, `INSERT INTO runs (id, project_id, test_id, version, environment_id, user_id, status, headed, screenshots, created_at, batch_id, document,
-			data_set_id, rows, agent_pin, agent_labels, device)
-		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9, nullif($10, ''), $11, nullif($12, ''), $13, nullif($14, ''), $15, $16)`,
+			data_set_id, rows, agent_pin, agent_labels, device, trace)
+		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9, nullif($10, ''), $11, nullif($12, ''), $13, nullif($14, ''), $15, $16,
+			coalesce(nullif($17, ''), 'failures'))`,
 		r.ID, r.ProjectID, r.TestID, r.Version, r.EnvironmentID, r.UserID, r.Headed, r.Screenshots, r.CreatedAt, r.BatchID, doc,
-		r.DataSetID, rows, r.AgentPin, labels, r.Device)
+		r.DataSetID, rows, r.AgentPin, labels, r.Device, r.Trace)
 	return err
 }
 
@@ -361,6 +363,7 @@ type RunLimits struct {
 	Events        int   // events
 	EventBytes    int64 // bytes of event data
 	ArtifactBytes int64 // bytes of artifacts
+	TraceBytes    int64 // bytes of trace artifacts, a budget of their own (traces.go)
 }
 
 // Stored says what became of an agent's event or artifact.
