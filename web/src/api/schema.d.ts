@@ -1249,6 +1249,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/{id}/rows/{row}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One row's trace: its steps in the order they ran (202 while the run goes on) */
+        get: operations["getRunsIdRowsRowTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The run's trace: per step execution, in the order they ran, its console, network and DOM snapshots (202 while the run goes on) */
+        get: operations["getRunsIdTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{id}/trace.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The run's trace for reading offline (a download): its trace artifacts and screenshots, run.json and index.html */
+        get: operations["getRunsIdTraceZip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/script": {
         parameters: {
             query?: never;
@@ -1901,6 +1952,8 @@ export interface components {
                 device?: string;
                 headed: boolean;
                 screenshots: boolean;
+                /** @enum {string} */
+                trace?: "on" | "failures" | "off";
             };
             passed: number;
             projectId: string;
@@ -2020,6 +2073,17 @@ export interface components {
             match?: string;
             name?: string;
             target?: components["schemas"]["Target"];
+        };
+        ConsoleEntry: {
+            column?: number;
+            /** @enum {string} */
+            level: "debug" | "log" | "info" | "warning" | "error";
+            line?: number;
+            /** @enum {string} */
+            source: "console" | "exception" | "browser";
+            text: string;
+            timeMs: number;
+            url?: string;
         };
         ConsoleLine: {
             level: string;
@@ -2321,6 +2385,17 @@ export interface components {
         NameInput: {
             name?: string;
         };
+        NetworkEntry: {
+            durationMs: number;
+            failure?: string;
+            method: string;
+            requestBytes: number;
+            responseBytes: number;
+            status?: number;
+            timeMs: number;
+            type: string;
+            url: string;
+        };
         NoteInput: {
             note?: string | null;
         };
@@ -2563,6 +2638,8 @@ export interface components {
                 device?: string;
                 headed: boolean;
                 screenshots: boolean;
+                /** @enum {string} */
+                trace?: "on" | "failures" | "off";
             };
             passed: number;
             pool?: unknown;
@@ -2600,6 +2677,8 @@ export interface components {
             tag?: string | null;
             testId?: string;
             testIds?: string[];
+            /** @enum {string} */
+            trace?: "on" | "failures" | "off";
         };
         SavedProfile: {
             user: components["schemas"]["User"];
@@ -2842,6 +2921,29 @@ export interface components {
             name: string;
             projectId?: string;
             role?: string;
+        };
+        Trace: {
+            dropped: number;
+            /** @enum {string} */
+            mode: "on" | "failures" | "off";
+            rows?: number[];
+            steps: components["schemas"]["TraceStep"][];
+        };
+        TraceStep: {
+            before?: string;
+            console: components["schemas"]["ConsoleEntry"][];
+            dropped?: number;
+            durationMs: number;
+            id: string;
+            index: number;
+            iteration?: number[];
+            light?: boolean;
+            network: components["schemas"]["NetworkEntry"][];
+            snapshot?: string;
+            startMs: number;
+            /** @enum {string} */
+            status: "passed" | "failed" | "skipped";
+            type: string;
         };
         TryError: {
             message: string;
@@ -5155,12 +5257,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The artifact, with its own content type */
+            /** @description The artifact, with its own content type; a trace step (trace-*.json) is JSON, a DOM snapshot (dom-*.html) sandboxed HTML */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["TraceStep"];
                     "application/octet-stream": string;
                 };
             };
@@ -5285,13 +5388,102 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The artifact, with its own content type */
+            /** @description The artifact, with its own content type; a trace step (trace-*.json) is JSON, a DOM snapshot (dom-*.html) sandboxed HTML */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["TraceStep"];
                     "application/octet-stream": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getRunsIdRowsRowTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                row: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trace"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trace"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getRunsIdTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trace"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trace"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getRunsIdTraceZip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A zip: run.json, index.html, the trace artifacts and screenshots (a row's under r<N>/) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
                 };
             };
             default: components["responses"]["Error"];
