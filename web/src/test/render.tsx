@@ -34,7 +34,9 @@ export type FakeRoute = FakeAnswer | ((call: FakeCall) => FakeAnswer);
 
 /**
  * fakeFetch answers calls by "METHOD /path" (the query string is ignored
- * unless the key has one); unknown routes answer 404. Calls are recorded.
+ * unless the key has one); unknown routes answer 404. Bodies go as JSON,
+ * but a string body with a non-JSON Content-Type header goes as it is.
+ * Calls are recorded.
  */
 export function fakeFetch(routes: Record<string, FakeRoute>) {
   const calls: FakeCall[] = [];
@@ -62,7 +64,9 @@ export function fakeFetch(routes: Record<string, FakeRoute>) {
           ? route(call)
           : route;
     const status = ans.status ?? 200;
-    return new Response(status === 204 || ans.body === undefined ? null : JSON.stringify(ans.body), {
+    // A string body under another Content-Type than JSON (a snapshot's text/html) goes as it is.
+    const raw = typeof ans.body === "string" && !!ans.headers?.["Content-Type"] && !ans.headers["Content-Type"].includes("json");
+    return new Response(status === 204 || ans.body === undefined ? null : raw ? (ans.body as string) : JSON.stringify(ans.body), {
       status,
       headers: { "Content-Type": "application/json", ...ans.headers },
     });

@@ -20,7 +20,6 @@ import {
   type RunStatus,
 } from "../../api/runs";
 import {
-  boxOnImage,
   FILM,
   filmView,
   initialRunView,
@@ -36,7 +35,7 @@ import { useFollowProject, useWorkspace } from "../../session";
 import { useRunStream, type StreamState } from "./useRunStream";
 import { envName, useEnvironmentNames, useStarterName } from "./runBits";
 import { callStepText, groupByCall, numberOf } from "./runCalls";
-import { Filmstrip, PendingSteps, shotPlace, type FilmShot } from "./runStepParts";
+import { Filmstrip, PendingSteps, ShotImage, shotPlace, type FilmShot } from "./runStepParts";
 import { StepRow, stepText } from "./RunStepRow";
 import { allSteps, documentStepNumbers, hasBlocks, iterationWords } from "./outline";
 import { buildRunTree, passedSteps, treeExecutions } from "./runTree";
@@ -47,6 +46,8 @@ import "./runs.css";
 import { keys, listAgents } from "../../api/admin";
 import { RunDataFacts, RunRows, isDataDriven } from "./RunRows";
 import { rowsView } from "./rowState";
+import { TracePanel } from "./trace/TracePanel";
+import { isTraceArtifact } from "../../api/traceApi";
 
 export { stepText };
 
@@ -187,7 +188,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
       : passedSteps(steps);
   const startedAt = run.startedAt ? new Date(run.startedAt).getTime() : null;
   const duration = finish ? finish.durationMs : status === "running" && startedAt !== null ? Math.max(0, now - startedAt) : null;
-  const otherArtifacts = view.artifacts.filter((a) => a.step === null || !a.contentType.startsWith("image/"));
+  // The trace's own artifacts are shown in the Trace section.
+  const otherArtifacts = view.artifacts.filter((a) => (a.step === null || !a.contentType.startsWith("image/")) && !isTraceArtifact(a.name));
   const gallery: Shot[] = ordered.flatMap((s) =>
     s.screenshots.map((name, nth) => ({
       name,
@@ -349,6 +351,10 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         )}
       </section>
 
+      {finish && !dataDriven && (
+        <TracePanel runId={run.runId} executions={ordered} number={num} describe={(i) => stepText(flat[i], fileNames)} />
+      )}
+
       {otherArtifacts.length > 0 && (
         <section aria-labelledby="run-artifacts-heading">
           <h2 id="run-artifacts-heading">Artifacts</h2>
@@ -431,30 +437,6 @@ function ResultBox({ finish, unit = "step" }: { finish: RunFinish; unit?: "step"
       </p>
       {finish.error && <p className="run-error">{finish.error}</p>}
     </section>
-  );
-}
-
-/** A screenshot with its step's element outlined, when the box fits the image. */
-function ShotImage({ src, alt, box, lazy }: { src: string; alt: string; box: RunBox | null; lazy?: boolean }) {
-  // The image's size, once loaded: the box may come after the image (step.finished follows its artifact).
-  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
-  const rect = size ? boxOnImage(box, size.width, size.height) : null;
-  return (
-    <span className="run-shot-frame">
-      <img
-        src={src}
-        alt={alt}
-        loading={lazy ? "lazy" : undefined}
-        onLoad={(e) => setSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
-      />
-      {rect && (
-        <span
-          className="run-shot-box"
-          data-testid="element-box"
-          style={{ left: `${rect.left}%`, top: `${rect.top}%`, width: `${rect.width}%`, height: `${rect.height}%` }}
-        />
-      )}
-    </span>
   );
 }
 

@@ -1,11 +1,13 @@
 // Parts of a run's steps shared by the run page and a row's steps: what a
 // step used and produced (a script's value and console, the value
 // setVariable captured), a missing screenshot said on the step, the steps
-// still to come of a live run, and the filmstrip of the run's screenshots.
-import type { ReactNode } from "react";
+// still to come of a live run, the filmstrip of the run's screenshots, and
+// a screenshot with its element outlined (the lightbox's, the trace's).
+import { useState, type ReactNode } from "react";
 import { StatusBadge } from "../../components/ui";
 import type { Step } from "../../api";
-import { consoleLines, usedWords } from "./runState";
+import type { RunBox } from "../../api/runs";
+import { boxOnImage, consoleLines, usedWords } from "./runState";
 
 /** What the step used and produced, and a script's console lines. */
 export function StepOutput({ type, used, testId }: { type: string; used: Record<string, string> | null; testId?: string }) {
@@ -157,5 +159,29 @@ export function Filmstrip({
         ))}
       </ol>
     </section>
+  );
+}
+
+/** A screenshot with its step's element outlined, when the box fits the image. */
+export function ShotImage({ src, alt, box, lazy }: { src: string; alt: string; box: RunBox | null; lazy?: boolean }) {
+  // The image's size, once loaded: the box may come after the image (step.finished follows its artifact).
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  const rect = size ? boxOnImage(box, size.width, size.height) : null;
+  return (
+    <span className="run-shot-frame">
+      <img
+        src={src}
+        alt={alt}
+        loading={lazy ? "lazy" : undefined}
+        onLoad={(e) => setSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
+      />
+      {rect && (
+        <span
+          className="run-shot-box"
+          data-testid="element-box"
+          style={{ left: `${rect.left}%`, top: `${rect.top}%`, width: `${rect.width}%`, height: `${rect.height}%` }}
+        />
+      )}
+    </span>
   );
 }

@@ -1,0 +1,112 @@
+// A run's trace (issue 30, docs/trace.md): what the agent recorded around
+// each execution of a step (console, network, DOM snapshots), as
+// GET /api/runs/:id/trace lists it (protocol/trace.go), and the snapshots,
+// served as text/html artifacts. Written by hand until the hub's OpenAPI
+// document has the route; the lead swaps them for Schema<...> at merge.
+import { ApiError, get, recordCall } from "./client";
+
+export type TraceMode = "on" | "failures" | "off";
+
+/** protocol.ConsoleEntry: a console message, an uncaught page error or a browser's own log line. */
+export interface ConsoleEntry {
+  /** Milliseconds since the run (its row) started. */
+  timeMs: number;
+  level: "debug" | "log" | "info" | "warning" | "error";
+  source: "console" | "exception" | "browser";
+  text: string;
+  url?: string;
+  line?: number;
+  column?: number;
+}
+
+/** protocol.NetworkEntry: one request a page made; status absent when no answer came. */
+export interface NetworkEntry {
+  timeMs: number;
+  method: string;
+  url: string;
+  status?: number;
+  type: string;
+  durationMs: number;
+  requestBytes: number;
+  responseBytes: number;
+  /** dns, refused, blocked, cors, aborted, timeout, or the browser's own words. */
+  failure?: string;
+}
+
+/** protocol.TraceStep: the trace of one execution of a step. */
+export interface TraceStep {
+  index: number;
+  iteration?: number[];
+  id: string;
+  type: string;
+  status: "passed" | "failed" | "skipped";
+  startMs: number;
+  durationMs: number;
+  console: ConsoleEntry[];
+  network: NetworkEntry[];
+  /** Artifact names of the DOM after the step and before it; absent when not kept. */
+  snapshot?: string;
+  before?: string;
+  /** Only console and network were kept (trace: failures, a passed run's step). */
+  light?: boolean;
+  /** Entries left out over 2,000 per list. */
+  dropped?: number;
+}
+
+/** GET /api/runs/:id/trace */
+export interface RunTrace {
+  mode: TraceMode;
+  steps: TraceStep[];
+}
+
+export const traceKeys = {
+  trace: (runId: string) => ["run-trace", runId] as const,
+  snapshot: (runId: string, name: string) => ["run-trace", runId, "snapshot", name] as const,
+};
+
+/** fetchRunTrace answers the run's trace, or null when the hub has none for it (404). */
+export async function fetchRunTrace(runId: string, signal?: AbortSignal): Promise<RunTrace | null> {
+  try {
+    return await get<RunTrace>(`/api/runs/${encodeURIComponent(runId)}/trace`, { ...recordCall, signal });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
+}
+
+/** The download of every trace artifact and screenshot of the run, for offline reading. */
+export const traceZipUrl = (runId: string) => `/api/runs/${encodeURIComponent(runId)}/trace.zip`;
+
+/**
+ * fetchSnapshot reads a DOM snapshot artifact as text (the hub serves it as
+ * text/html, not JSON), for the run page to show in a sandboxed iframe.
+ */
+export async function fetchSnapshot(runId: string, name: string, signal?: AbortSignal): Promise<string> {
+  const path = `/api/runs/${encodeURIComponent(runId)}/artifacts/${encodeURIComponent(name)}`;
+  let res: Response;
+  try {
+    res = await fetch(path, { credentials: "same-origin", signal });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === "AbortError") throw e;
+    throw new ApiError(0, "The hub cannot be reached. Check that it is running and try again.", "network");
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    let msg = `${res.status} ${res.statusText}`;
+    let code = "";
+    try {
+      const body = JSON.parse(text) as { error?: unknown; code?: unknown };
+      if (typeof body.error === "string") msg = body.error;
+      if (typeof body.code === "string") code = body.code;
+    } catch {
+      // Not the hub's JSON error: the status says it.
+    }
+    throw new ApiError(res.status, msg, code);
+  }
+  return text;
+}
+
+/** isTraceArtifact: protocol.IsTraceArtifact, a trace's or a snapshot's artifact (the run page lists them in the trace, not as artifacts). */
+export function isTraceArtifact(name: string): boolean {
+  return (name.startsWith("trace-") && name.endsWith(".json")) || (name.startsWith("dom-") && name.endsWith(".html"));
+}
