@@ -113,6 +113,15 @@
 // a clash) and stands in for the after-step screenshot. Artifact names pass
 // protocol.ValidArtifactName.
 //
+// # Traces
+//
+// job.Trace (docs/trace.md; "" is failures) records, per step execution,
+// the console and network of every page of the run and a DOM snapshot
+// after the step, sent as trace-NNN-ID.json and dom-NNN-ID.html artifacts
+// (protocol.TraceArtifact, SnapshotArtifact): with on all of it, with
+// failures the snapshots only of a failed step and the steps held before
+// it, with off nothing (trace.go).
+//
 // # Variables and secrets
 //
 // ${name} resolves, highest precedence first, to a value set by an earlier

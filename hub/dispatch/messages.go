@@ -35,6 +35,7 @@ const maxSeq = 1 << 30
 // others are stored as application/octet-stream.
 var artifactTypes = map[string]bool{
 	"image/png": true, "image/jpeg": true, "image/webp": true, "text/plain": true, "application/json": true, "application/zip": true,
+	"text/html": true, // a trace's DOM snapshot: served sandboxed, as every artifact
 }
 
 // ackEvery bounds how many stored messages wait for an ack while more
