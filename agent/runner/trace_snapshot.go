@@ -21,7 +21,24 @@ import (
 // the next step acts, and the run waits for no round trip.
 
 //go:embed trace_snapshot.js
-var snapshotJS string
+var snapshotSource string
+
+// snapshotJS is the serializer without its comments and indentation: it
+// goes to the page after every step.
+var snapshotJS = compactJS(snapshotSource)
+
+// compactJS drops the lines that are comments and every line's indentation.
+func compactJS(src string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "//") {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
 
 // The serializer called on the step's target element (this), or with none.
 var (
@@ -47,8 +64,9 @@ type snapshotCall struct {
 	plain *wireRequest
 }
 
-// snapshotLoc is the locator whose matches the snapshot marks: the one that
-// found the step's element, else the first (it may match several).
+// snapshotLoc is the locator whose matches the snapshot marks: the first,
+// when no locator found the step's element (it may match several; the one
+// that found it matches it alone).
 type snapshotLoc struct {
 	Kind  string `json:"kind"`
 	Value string `json:"value"`
@@ -58,11 +76,9 @@ type snapshotLoc struct {
 // postSnapshot sends the request for the DOM after step s.
 func (r *run) postSnapshot(ctx context.Context, s *stepRun) *snapshotCall {
 	var loc *snapshotLoc
-	if t := s.target; t != nil && len(t.Locators) > 0 && len(t.Frame) == 0 {
-		l := t.Locators[min(s.healed, len(t.Locators)-1)]
-		if l.Kind != "role" {
-			loc = &snapshotLoc{l.Kind, l.Value, l.Exact}
-		}
+	if t := s.target; t != nil && s.last.obj == "" && len(t.Locators) > 0 && len(t.Frame) == 0 && t.Locators[0].Kind != "role" {
+		l := t.Locators[0]
+		loc = &snapshotLoc{l.Kind, l.Value, l.Exact}
 	}
 	locJSON, _ := json.Marshal(loc)
 	plain := wireRequest{"Runtime.evaluate", proto.RuntimeEvaluate{

@@ -240,6 +240,21 @@ func TestTracePassedRunIsLight(t *testing.T) {
 	}
 }
 
+// A step whose locator matches several elements fails; its snapshot marks
+// them all.
+func TestTraceMarksMatches(t *testing.T) {
+	res, rec := runTraced(t, "", document(t, nav("/trace.html"), short(click(css(".row")), 500)))
+	if res.Status != protocol.RunFailed {
+		t.Fatalf("run %s: %s", res.Status, res.Error)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	dom := string(rec.artifacts["dom-002-s2.html"])
+	if strings.Count(dom, `class="row" data-ta-match=""`) != 2 || strings.Contains(dom, "data-ta-target") {
+		t.Errorf("the snapshot of a step whose locator matched two elements: %s", dom)
+	}
+}
+
 func TestTraceFailureNames(t *testing.T) {
 	for _, c := range []struct {
 		text     string
