@@ -62,6 +62,7 @@
 //	  step.finished  Status passed or failed, DurationMs, Error, HealedBy, Screenshot, Box, Used
 //	per step after a failure, a cancellation or a browser crash:
 //	  step.finished  Status skipped (no step.started)
+//	artifact       a trace's (see Traces): any time after its step, before run.finished
 //	run.finished   Status, Passed, Total, DurationMs, Error
 //
 // Index is the step's 0-based position in the document. RunResult.Steps has
