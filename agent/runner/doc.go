@@ -62,6 +62,7 @@
 //	  step.finished  Status passed or failed, DurationMs, Error, HealedBy, Screenshot, Box, Used
 //	per step after a failure, a cancellation or a browser crash:
 //	  step.finished  Status skipped (no step.started)
+//	artifact       a trace's (see Traces): any time after its step, before run.finished
 //	run.finished   Status, Passed, Total, DurationMs, Error
 //
 // Index is the step's 0-based position in the document. RunResult.Steps has
@@ -112,6 +113,15 @@
 // its name parameter or its id (sanitised, ".png" added, "-2", "-3" ... on
 // a clash) and stands in for the after-step screenshot. Artifact names pass
 // protocol.ValidArtifactName.
+//
+// # Traces
+//
+// job.Trace (docs/trace.md; "" is failures) records, per step execution,
+// the console and network of every page of the run and a DOM snapshot
+// after the step, sent as trace-NNN-ID.json and dom-NNN-ID.html artifacts
+// (protocol.TraceArtifact, SnapshotArtifact): with on all of it, with
+// failures the snapshots only of a failed step and the steps held before
+// it, with off nothing (trace.go).
 //
 // # Variables and secrets
 //

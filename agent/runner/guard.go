@@ -145,6 +145,7 @@ var (
 // paused requests and records refusals on their tab. It runs on the
 // connection's reader, so it never waits for the browser.
 func (b *Browser) observe(data []byte) {
+	b.traceEvent(data)
 	if !bytes.HasPrefix(data, fetchPaused) && !bytes.HasPrefix(data, logEntry) && !bytes.HasPrefix(data, windowOpen) {
 		return
 	}

@@ -7,8 +7,9 @@ package runner
 
 // queryJS finds the elements a locator matches in a document (and its open
 // shadow roots): the element when exactly one matches, else their count,
-// or a string when the locator is malformed.
-const queryJS = `function (kind, value, exact) {
+// or a string when the locator is malformed; with all, every element it
+// matches (a trace's snapshot marks them, trace_snapshot.js).
+const queryJS = `function (kind, value, exact, all) {
   const doc = this;
   const norm = s => (s || '').replace(/\s+/g, ' ').trim();
   const want = norm(value), lower = want.toLowerCase();
@@ -99,6 +100,7 @@ const queryJS = `function (kind, value, exact) {
   } catch (e) {
     return 'invalid ' + kind + ' ' + JSON.stringify(value) + ': ' + e.message;
   }
+  if (all) return found;
   return found.length === 1 ? found[0] : found.length;
 }`
 

@@ -127,6 +127,7 @@ func gate(name string) chan struct{} {
 //	/cookie?wait=G        waits for gate G, then shows the request's cookies
 //	/redirect?to=U        redirects to U (302), whatever it is
 //	/slow                 answers after 300 ms
+//	/api/fail             answers 500 (trace.html)
 func siteHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir("testdata/site")))
@@ -157,6 +158,9 @@ func siteHandler() http.Handler {
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Location", r.URL.Query().Get("to"))
 		w.WriteHeader(http.StatusFound)
+	})
+	mux.HandleFunc("/api/fail", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":"orders are down"}`, http.StatusInternalServerError)
 	})
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(300 * time.Millisecond)

@@ -46,6 +46,7 @@ type run struct {
 	emu     emulation               // the device and viewport (viewport.go)
 	live    *tab                    // a live page's tab (live.go): used, never disposed of
 	stop    context.CancelCauseFunc // ends the run with a cause (crash, time limit)
+	trace   *tracer                 // the run's trace (trace.go); nil when off
 	current atomic.Int64            // the index of the step running, -1 between steps
 
 	vars map[string]string // set by setVariable and script assign; only the run's goroutine uses it
@@ -94,6 +95,7 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 		}
 	} else {
 		defer r.close()
+		r.traceStart(ctx, start)
 	}
 	f := &flow{res: &res}
 	res.Steps = r.runSteps(ctx, steps, 0, f)
@@ -106,6 +108,7 @@ func (r *run) execute(parent context.Context) protocol.RunResult {
 	res.Passed, res.Total = f.counts(total)
 	total = res.Total
 	r.flush()
+	r.traceEnd()
 	r.drain(&res)
 	res.DurationMs = time.Since(start).Milliseconds()
 	r.out.event(protocol.Event{Kind: protocol.RunFinished, Status: res.Status, Passed: &res.Passed,

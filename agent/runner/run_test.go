@@ -49,7 +49,7 @@ func TestPassingRunEvents(t *testing.T) {
 	defer cancel()
 	doc := document(t, nav("/login.html"), fillStep(tgt(loc("label", "Email")), "a@b.c"),
 		protocol.Step{Type: "assertTitle", Expected: protocol.Ptr("Login")})
-	res, rec := runJob(t, ctx, protocol.Job{Version: 7, Document: doc, Screenshots: true})
+	res, rec := runJob(t, ctx, protocol.Job{Version: 7, Document: doc, Screenshots: true, Trace: protocol.TraceOff}) // traces: trace_test.go
 	mustPass(t, res)
 	want := []string{"run.started",
 		"step.started[0]", "artifact", "step.finished[0]:passed",
@@ -91,7 +91,7 @@ func TestFailingAssertion(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	doc := document(t, nav("/login.html"), short(textIs(css("h1"), "equals", "Log in"), 1500), fillStep(css("#email"), "x"))
-	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: true})
+	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: true, Trace: protocol.TraceOff}) // traces: trace_test.go
 	if res.Status != protocol.RunFailed || res.Passed != 1 {
 		t.Fatalf("status %s passed %d, want failed 1", res.Status, res.Passed)
 	}
@@ -199,7 +199,7 @@ func TestScreenshotsOff(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	doc := document(t, nav("/login.html"), fillStep(css("#email"), "x"), short(typed("assertVisible", css("#nope")), 1000))
-	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: false})
+	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: false, Trace: protocol.TraceOff}) // traces: trace_test.go
 	if res.Status != protocol.RunFailed {
 		t.Fatalf("status %s", res.Status)
 	}
@@ -224,7 +224,7 @@ func TestScreenshotStepArtifacts(t *testing.T) {
 		protocol.Step{Type: "screenshot", Name: "Login page: ünïcode?"},
 		protocol.Step{Type: "screenshot", Name: "Login page: ünïcode?", FullPage: true},
 		protocol.Step{ID: "logo", Type: "screenshot", Target: tgt(loc("alt", "Company logo"))})
-	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: true})
+	res, rec := runJob(t, ctx, protocol.Job{Version: 1, Document: doc, Screenshots: true, Trace: protocol.TraceOff}) // traces: trace_test.go
 	mustPass(t, res)
 	var got []string
 	for _, s := range res.Steps {
@@ -369,7 +369,7 @@ func screenshotsShowTheirSteps(t *testing.T, b *Browser) {
 	want = append(want, "#ff0000", "#00ff00", "#000000", "#ff00ff", "#ffff00", "#ffffff", "#0000ff", "#0000ff")
 	res, rec := unlessStalled(t, b, func(rec *recorder) protocol.RunResult {
 		mask := newMasker(nil)
-		r := &run{b: b, job: protocol.Job{RunID: "run_colors", Version: 1, Document: document(t, steps...), Screenshots: true},
+		r := &run{b: b, job: protocol.Job{RunID: "run_colors", Version: 1, Document: document(t, steps...), Screenshots: true, Trace: protocol.TraceOff},
 			mask: mask, vars: map[string]string{}, parent: ctx, out: &output{emit: rec, mask: mask, log: b.log},
 			shotDelay: 150 * time.Millisecond}
 		r.current.Store(-1)

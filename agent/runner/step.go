@@ -27,6 +27,8 @@ type stepRun struct {
 	last      elem          // the element found last (see found)
 	stale     bool          // last is to be measured when the step ends
 	used      protocol.Used // the values the step used, interpolated
+
+	target *protocol.Target // the interpolated step's: its trace's snapshot marks its matches
 }
 
 // stepFunc performs one step type with the interpolated step.
@@ -72,6 +74,7 @@ func (r *run) step(ctx context.Context, i int, st protocol.Step) protocol.StepRe
 		r.out.logf("warn", &i, "step %s: %s; healed by the fallback locator %s: update the test to put it first",
 			st.ID, s.healNote, describe(l))
 	}
+	r.traceStep(ctx, s, res, start)
 	res.Screenshot = s.shot
 	if ctx.Err() == nil {
 		switch {
@@ -113,6 +116,7 @@ func (s *stepRun) execute(ctx context.Context) error {
 		return err
 	}
 	s.used = usedOf(st)
+	s.target = st.Target
 	fn := stepFuncs[st.Type]
 	if fn == nil {
 		return fmt.Errorf("unknown step type %q", st.Type)

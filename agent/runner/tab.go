@@ -21,7 +21,8 @@ type tab struct {
 	sess   session
 	clock  frameClock // runs while a run uses the tab, with Browser.frames
 
-	refusals refusals // what its page tried to open and was refused (guard.go)
+	refusals refusals               // what its page tried to open and was refused (guard.go)
+	trace    atomic.Pointer[tracer] // the trace of the run using it, if traced (trace.go)
 
 	// Set while a run uses the tab (see watch).
 	stop     func(error)                              // cancels the run with a cause

@@ -71,6 +71,10 @@ func (r *run) popup(held *proto.TargetAttachedToTarget) {
 		proto.EmulationSetFocusEmulationEnabled{Enabled: true}}, guardRequests()...), r.emulation()...) {
 		reqs = append(reqs, wireRequest{req.ProtoReq(), req})
 	}
+	if tr := r.first.trace.Load(); tr != nil { // a traced run's pages are all traced
+		t.trace.Store(tr)
+		reqs = append(reqs, traceRequests()...)
+	}
 	reqs = append(reqs, wireRequest{"Runtime.runIfWaitingForDebugger", proto.RuntimeRunIfWaitingForDebugger{}})
 	if err := b.root.w.pipeline(ctx, string(held.SessionID), reqs...); err != nil {
 		b.log.Debug("preparing a new tab", "err", err)
