@@ -30,6 +30,11 @@ type casts struct {
 
 // cast is one page's screencast and who watches it.
 type cast struct {
+	// send orders the cast's frames: one is made and sent at a time
+	// (broadcast), so a frame made before a change never reaches a viewer
+	// after the frame made after it (a file choice shown again once
+	// answered). Taken before casts.mu.
+	send    sync.Mutex
 	viewers map[string]client.FrameSink // guarded by casts.mu: session → sink
 	last    protocol.ViewFrame          // guarded by casts.mu: sent again when a dialog opens or closes
 	chooser *pendingChooser             // guarded by casts.mu: the file choice the page waits for
@@ -182,16 +187,33 @@ func (m *Manager) sendFrame(pg *pageState, c *cast, e *proto.PageScreencastFrame
 		PageWidth: e.Metadata.DeviceWidth, PageHeight: e.Metadata.DeviceHeight,
 		ScrollX: e.Metadata.ScrollOffsetX, ScrollY: e.Metadata.ScrollOffsetY}
 	f.Dialog = pg.shownDialog()
+	m.broadcast(c, func() (protocol.ViewFrame, bool) {
+		if c.chooser != nil {
+			f.FileChooser = c.chooser.shown
+		}
+		c.last = f
+		return f, true
+	})
+}
+
+// broadcast sends the frame that frame makes (with casts.mu held; false:
+// none) to the cast's viewers, each with its session's tabs, in the
+// order the frames are made (cast.send). A frame without a picture is
+// not sent: the screencast's first frame, coming, carries what it would
+// say.
+func (m *Manager) broadcast(c *cast, frame func() (protocol.ViewFrame, bool)) {
+	c.send.Lock()
+	defer c.send.Unlock()
 	m.views.mu.Lock()
-	if c.chooser != nil {
-		f.FileChooser = c.chooser.shown
-	}
-	c.last = f
+	f, ok := frame()
 	viewers := make(map[string]client.FrameSink, len(c.viewers))
 	for id, out := range c.viewers {
 		viewers[id] = out
 	}
 	m.views.mu.Unlock()
+	if !ok || len(f.Data) == 0 {
+		return
+	}
 	for id, out := range viewers {
 		out.Frame(id, m.withTabs(id, f))
 	}

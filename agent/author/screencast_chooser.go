@@ -55,27 +55,17 @@ func (m *Manager) chooserOpened(pg *pageState, c *cast, e *proto.PageFileChooser
 // showChooser sets the cast's pending choice (nil: none) and sends the
 // last picture again with it to the page's watchers.
 func (m *Manager) showChooser(pg *pageState, c *cast, ch *pendingChooser) {
-	m.views.mu.Lock()
-	if m.views.of[pg] != c {
-		m.views.mu.Unlock()
-		return
-	}
-	c.chooser = ch
-	c.last.FileChooser = nil
-	if ch != nil {
-		c.last.FileChooser = ch.shown
-	}
-	f := c.last
-	viewers := make(map[string]client.FrameSink, len(c.viewers))
-	for id, out := range c.viewers {
-		viewers[id] = out
-	}
-	m.views.mu.Unlock()
-	if len(f.Data) > 0 { // else the screencast's first frame, coming, carries it
-		for id, out := range viewers {
-			out.Frame(id, f)
+	m.broadcast(c, func() (protocol.ViewFrame, bool) {
+		if m.views.of[pg] != c {
+			return protocol.ViewFrame{}, false
 		}
-	}
+		c.chooser = ch
+		c.last.FileChooser = nil
+		if ch != nil {
+			c.last.FileChooser = ch.shown
+		}
+		return c.last, true
+	})
 }
 
 // chooseFiles answers the page's pending file choice: no files cancel it;

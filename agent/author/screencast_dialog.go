@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
-	"github.com/testautomation/ta/agent/client"
 	"github.com/testautomation/ta/protocol"
 )
 
@@ -31,22 +30,15 @@ func (m *Manager) showDialog(pg *pageState, d *protocol.ViewDialog) bool {
 	pg.mu.Unlock()
 	m.views.mu.Lock()
 	c := m.views.of[pg]
+	m.views.mu.Unlock()
 	if c == nil {
-		m.views.mu.Unlock()
 		return false
 	}
-	f := c.last
-	f.Dialog = d
-	viewers := make(map[string]client.FrameSink, len(c.viewers))
-	for id, out := range c.viewers {
-		viewers[id] = out
-	}
-	m.views.mu.Unlock()
-	if len(f.Data) > 0 { // else the screencast's first frame, coming, carries it
-		for id, out := range viewers {
-			out.Frame(id, m.withTabs(id, f))
-		}
-	}
+	m.broadcast(c, func() (protocol.ViewFrame, bool) {
+		f := c.last
+		f.Dialog = d
+		return f, m.views.of[pg] == c
+	})
 	return true
 }
 

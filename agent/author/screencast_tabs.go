@@ -163,16 +163,21 @@ func (r *recorder) closedByPerson(pg *pageState) {
 // pixel, so no new frame would say it is gone.
 func (m *Manager) refreshTabs(s *session) {
 	m.views.mu.Lock()
-	var f protocol.ViewFrame
-	var out interface {
-		Frame(string, protocol.ViewFrame)
-	}
-	for _, c := range m.views.of {
-		if o, ok := c.viewers[s.id]; ok {
-			f, out = c.last, o
+	var c *cast
+	for _, cc := range m.views.of {
+		if _, ok := cc.viewers[s.id]; ok {
+			c = cc
 			break
 		}
 	}
+	m.views.mu.Unlock()
+	if c == nil {
+		return
+	}
+	c.send.Lock() // in order with the cast's other frames (broadcast)
+	defer c.send.Unlock()
+	m.views.mu.Lock()
+	f, out := c.last, c.viewers[s.id]
 	m.views.mu.Unlock()
 	if out != nil && len(f.Data) > 0 {
 		out.Frame(s.id, m.withTabs(s.id, f))

@@ -26,12 +26,9 @@ func TestPopupClosingItselfReturnsToOpener(t *testing.T) {
 			job := protocol.Job{Version: 1, RunID: "r", Document: document(t, nav("/tabs.html"),
 				click(css("#window")), switchTo("new"), click(css("#close")),
 				click(tgt(role("button", "Open a popup"))), switchTo("new"), titleIs("Second tab"))}
-			start := time.Now()
+			// Held up, the role locator's step times out and the run fails.
 			res, _ := unlessStalled(t, b, func(rec *recorder) protocol.RunResult { return b.Run(ctx, job, rec) })
 			mustPass(t, res)
-			if took := time.Since(start); took > 5*time.Second {
-				t.Errorf("the run took %s: the opener waited for the closed popup", took)
-			}
 		})
 	}
 }

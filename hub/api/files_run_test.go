@@ -31,8 +31,10 @@ func TestRunUploadsFile(t *testing.T) {
 	if r := run(); r["status"] != "passed" {
 		t.Fatalf("run: %v", r)
 	}
+	// Only this run's copy counts: other packages' tests running beside
+	// this one make ta-files- folders of their own in the same TMPDIR.
 	leftover := func() []string {
-		m, _ := filepath.Glob(filepath.Join(os.TempDir(), "ta-files-*"))
+		m, _ := filepath.Glob(filepath.Join(os.TempDir(), "ta-files-*", file))
 		return m
 	}
 	for deadline := time.Now().Add(5 * time.Second); len(leftover()) > 0 && time.Now().Before(deadline); {

@@ -1,7 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { fakeFetch, renderPage } from "../../test/render";
+import { renderPage } from "../../test/render";
+import { serveRun, storedRun } from "./runPageFixtures";
 import { installFakeEventSource } from "../../test/eventSource";
 import type { Run } from "../../api/runs";
 import { RunPage } from "./RunPage";
@@ -21,18 +22,11 @@ const document = {
 };
 
 function makeRun(over: Partial<Run> = {}): Run {
-  return {
-    runId: "run_1",
-    testId: "tc_1",
+  return storedRun({
     testName: "Rows",
-    batchId: null,
-    projectId: "prj_1",
-    environmentId: null,
     status: "failed",
     passed: 3,
     total: 4,
-    durationMs: 900,
-    version: 1,
     options: { headed: true, screenshots: true },
     result: {
       steps: [
@@ -59,27 +53,13 @@ function makeRun(over: Partial<Run> = {}): Run {
       ],
     },
     document,
-    attempts: 1,
-    startedBy: "usr_me",
-    startedByName: "Mia Tester",
-    createdAt: "2026-11-02T10:00:00Z",
-    startedAt: "2026-11-02T10:00:01Z",
-    finishedAt: "2026-11-02T10:00:02Z",
     ...over,
-  };
-}
-
-function serve(run: Run, status = 200) {
-  fakeFetch({
-    "GET /api/runs/run_1": { status, body: run },
-    "GET /api/tests/tc_1/versions/1": { body: { version: 1, document } },
-    "GET /api/agent": { body: { agents: [], needed: false } },
   });
 }
 
 describe("RunPage steps", () => {
   it("shows what a script returned and logged, and what setVariable captured", async () => {
-    serve(makeRun());
+    serveRun(makeRun(), document);
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     const script = await screen.findByTestId("step-2");
     expect(within(script).getByTestId("step-2-used")).toHaveTextContent("value 3");
@@ -88,7 +68,7 @@ describe("RunPage steps", () => {
   });
 
   it("says on the step when its screenshot is missing", async () => {
-    serve(makeRun());
+    serveRun(makeRun(), document);
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     const script = await screen.findByTestId("step-2");
     expect(within(script).getByRole("note")).toHaveTextContent("No screenshot: the browser drew no picture of the page in 3s");
@@ -96,7 +76,7 @@ describe("RunPage steps", () => {
   });
 
   it("shows the screenshots as a filmstrip with each step's number and status", async () => {
-    serve(makeRun());
+    serveRun(makeRun(), document);
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     const film = await screen.findByRole("region", { name: "Screenshots" });
     const items = within(film).getAllByRole("listitem");
@@ -109,13 +89,14 @@ describe("RunPage steps", () => {
   });
 
   it("lists the steps still to come of a live run, greyed", async () => {
-    serve(
+    serveRun(
       makeRun({
         status: "running",
         passed: 0,
         finishedAt: null,
         result: { steps: [{ index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 100 }] },
       }),
+      document,
       202,
     );
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });

@@ -6,6 +6,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeFetch, renderPage } from "../../test/render";
+import { serveRun, storedRun } from "./runPageFixtures";
 import { FakeEventSource, installFakeEventSource } from "../../test/eventSource";
 import type { Run, RunEvent, StepResult } from "../../api/runs";
 import { RunPage } from "./RunPage";
@@ -104,36 +105,15 @@ function resultTree(branch: "then" | "else" | "none" = "else"): StepResult[] {
 }
 
 function makeRun(over: Partial<Run> = {}): Run {
-  return {
-    runId: "run_1",
-    testId: "tc_1",
+  return storedRun({
     testName: "Blocks",
-    batchId: null,
-    projectId: "prj_1",
-    environmentId: null,
     status: "failed",
     passed: 7,
     total: 10,
-    durationMs: 900,
-    version: 1,
     options: { headed: false, screenshots: true },
     result: { steps: resultTree() },
     document: document as Run["document"],
-    attempts: 1,
-    startedBy: "usr_me",
-    startedByName: "Mia Tester",
-    createdAt: "2026-11-02T10:00:00Z",
-    startedAt: "2026-11-02T10:00:01Z",
-    finishedAt: "2026-11-02T10:00:02Z",
     ...over,
-  };
-}
-
-function serve(run: Run, status = 200) {
-  fakeFetch({
-    "GET /api/runs/run_1": { status, body: run },
-    "GET /api/tests/tc_1/versions/1": { body: { version: 1, document } },
-    "GET /api/agent": { body: { agents: [], needed: false } },
   });
 }
 
@@ -150,7 +130,7 @@ beforeEach(() => {
 
 describe("RunPage with blocks", () => {
   it("shows the else branch taken, the then-steps not run, with outline numbers", async () => {
-    serve(makeRun());
+    serveRun(makeRun(), document);
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     const banner = await screen.findByTestId("step-2");
     expect(within(banner).getByText('If the button "Accept cookies" is visible')).toBeInTheDocument();
@@ -168,7 +148,7 @@ describe("RunPage with blocks", () => {
   });
 
   it("says no branch when the condition was false, both branches not run", async () => {
-    serve(makeRun({ result: { steps: resultTree("none") } }));
+    serveRun(makeRun({ result: { steps: resultTree("none") } }), document);
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     expect(await screen.findByTestId("step-2-branch")).toHaveTextContent("no branch: condition false");
     expect(within(screen.getByTestId("step-3")).getByText("not run")).toBeInTheDocument();
@@ -176,7 +156,7 @@ describe("RunPage with blocks", () => {
   });
 
   it("shows the then branch's steps run", async () => {
-    serve(makeRun({ result: { steps: resultTree("then") } }));
+    serveRun(makeRun({ result: { steps: resultTree("then") } }), document);
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     expect(await screen.findByTestId("step-2-branch")).toHaveTextContent("then");
     expect(within(screen.getByTestId("step-3")).getByText("passed")).toBeInTheDocument();
@@ -184,7 +164,7 @@ describe("RunPage with blocks", () => {
   });
 
   it("folds each iteration, the failed one open with its error, nested loops too", async () => {
-    serve(makeRun());
+    serveRun(makeRun(), document);
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     const failed = await screen.findByTestId("iteration-5-2");
     expect(failed).toHaveAttribute("open");
@@ -217,7 +197,7 @@ describe("RunPage with blocks", () => {
   });
 
   it("shows every execution's screenshot in order, labelled with its iteration", async () => {
-    serve(makeRun());
+    serveRun(makeRun(), document);
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     const film = await screen.findByRole("region", { name: "Screenshots" });
     const items = within(film).getAllByRole("listitem");
@@ -283,7 +263,7 @@ describe("RunPage with blocks", () => {
   });
 
   it("fills the tree in live as events with iterations come", async () => {
-    serve(makeRun({ status: "running", result: { steps: [] }, passed: 0, total: 0, finishedAt: null }), 202);
+    serveRun(makeRun({ status: "running", result: { steps: [] }, passed: 0, total: 0, finishedAt: null }), document, 202);
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     await waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
     const es = FakeEventSource.latest();
