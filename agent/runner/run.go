@@ -29,11 +29,12 @@ func (b *Browser) Run(ctx context.Context, job protocol.Job, emit Emitter) proto
 
 // run is the state of one Run.
 type run struct {
-	b      *Browser // the shared browser
-	job    protocol.Job
-	mask   *masker
-	out    *output
-	parent context.Context // the caller's: its end means cancelled
+	b       *Browser // the shared browser
+	job     protocol.Job
+	mask    *masker
+	secrets secretWorld // where screenshots show secrets (shot_secrets.go)
+	out     *output
+	parent  context.Context // the caller's: its end means cancelled
 
 	browser *Browser // the browser in use: b, or own for a headed run
 	own     *Browser

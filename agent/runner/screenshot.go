@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,8 +42,34 @@ const shotBound = 10 * time.Second
 
 // stepShot captures the viewport as the JPEG of an after-step screenshot.
 // frozen is closed once what the image shows is fixed: the page may change
-// from then on (see frames.go); at the latest when stepShot returns.
+// from then on (see frames.go); at the latest when stepShot returns. With
+// secrets, where the page shows one is asked for once the image is fixed,
+// before the page may change (frozen waits for the answer), and painted
+// over (shot_secrets.go).
 func (r *run) stepShot(ctx context.Context, frozen chan struct{}, late time.Duration) ([]byte, error) {
+	if len(r.mask.forms) == 0 {
+		return r.stepShotAsIs(ctx, frozen, late)
+	}
+	fixed := make(chan struct{})
+	var boxes *shotBoxes
+	var berr error
+	found := make(chan struct{})
+	go func() {
+		<-fixed // closed at the latest when stepShotAsIs returns
+		boxes, berr = r.secretBoxes(ctx, false)
+		close(found)
+		close(frozen)
+	}()
+	data, err := r.stepShotAsIs(ctx, fixed, late)
+	<-found
+	if err = cmp.Or(err, berr); err != nil {
+		return nil, err
+	}
+	return paintSecrets(data, true, boxes)
+}
+
+// stepShotAsIs is stepShot without the secrets' boxes.
+func (r *run) stepShotAsIs(ctx context.Context, frozen chan struct{}, late time.Duration) ([]byte, error) {
 	if r.browser.frames {
 		data, err := r.tab.clock.shot(ctx, proto.PageCaptureScreenshotFormatJpeg, stepShotQuality, frozen, late)
 		if !errors.Is(err, errNoImage) {
@@ -195,8 +222,22 @@ func (r *run) drain(res *protocol.RunResult) {
 	fill(res.Steps)
 }
 
-// capture takes a PNG of the viewport, or of the whole page.
+// capture takes a PNG of the viewport, or of the whole page, secrets
+// painted over.
 func (r *run) capture(ctx context.Context, fullPage bool) ([]byte, error) {
+	boxes, err := r.secretBoxes(ctx, fullPage)
+	if err != nil {
+		return nil, err
+	}
+	data, err := r.captureAsIs(ctx, fullPage)
+	if err != nil {
+		return nil, err
+	}
+	return paintSecrets(data, false, boxes)
+}
+
+// captureAsIs is capture without painting secrets over.
+func (r *run) captureAsIs(ctx context.Context, fullPage bool) ([]byte, error) {
 	var size *proto.PageViewport
 	if fullPage {
 		m, err := proto.PageGetLayoutMetrics{}.Call(r.sess(ctx))
@@ -344,7 +385,21 @@ func (r *run) captureElement(ctx context.Context, el elem) ([]byte, error) {
 		pageX, pageY = float64(m.CSSLayoutViewport.PageX), float64(m.CSSLayoutViewport.PageY)
 	}
 	clip := &proto.PageViewport{X: pageX + minX, Y: pageY + minY, Width: maxX - minX, Height: maxY - minY, Scale: 1}
-	return r.captureCall(ctx, proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, Clip: clip})
+	boxes, err := r.secretBoxes(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	data, err := r.captureCall(ctx, proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, Clip: clip})
+	if err != nil || boxes == nil {
+		return data, err
+	}
+	// The boxes are the viewport's; the image is the clip's.
+	for i := range boxes.Boxes {
+		boxes.Boxes[i][0] -= minX
+		boxes.Boxes[i][1] -= minY
+	}
+	boxes.Width = maxX - minX
+	return paintSecrets(data, false, boxes)
 }
 
 // cropPNG cuts the box (CSS pixels of a viewport cssWidth wide) out of the

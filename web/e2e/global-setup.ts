@@ -43,6 +43,12 @@ function serveSite(dir: string): Promise<Server> {
   return new Promise((ok) => {
     const srv = createServer((req, res) => {
       const name = (req.url ?? "/").split("?")[0].replace(/^\/+/, "") || "login.html";
+      // /status/NNN answers that status: a page's API call that fails (26-trace.spec.ts).
+      const status = /^status\/([2-5][0-9][0-9])$/.exec(name);
+      if (status) {
+        res.writeHead(Number(status[1]), { "Content-Type": "application/json" }).end(`{"status":${status[1]}}`);
+        return;
+      }
       const file = join(dir, name);
       if (!/^[a-z0-9-]+\.html$/.test(name) || !existsSync(file)) {
         res.writeHead(404).end("not found");

@@ -61,6 +61,13 @@ describe("traceModel", () => {
     expect(SNAPSHOT_CSP).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:");
   });
 
+  it("keeps the page's address of a snapshot's <base> without letting it set the frame's base", () => {
+    const doc = snapshotDoc('<html><head><base href="https://shop.test/cart?x=1"><BASE target="_top" HREF="/a"></head></html>');
+    expect(doc).not.toMatch(/<base[^>]*\shref=/i);
+    expect(doc).toContain('<base data-ta-href="https://shop.test/cart?x=1">');
+    expect(doc).toContain('<base target="_top" data-ta-href="/a">');
+  });
+
   it("names a console line's source by its script's file, line and column", () => {
     expect(sourcePlace(con(0, "error", "x", { url: "https://shop.test/js/cart.js?v=2", line: 12, column: 5 }))).toBe("cart.js:12:5");
     expect(sourcePlace(con(0, "error", "x", { url: "https://shop.test/", line: 3 }))).toBe("shop.test:3");

@@ -79,14 +79,18 @@ export const HIGHLIGHT_CSS =
  * as a <meta> before anything of the snapshot (after its doctype, which
  * must stay first or the page renders in quirks mode), so nothing in it
  * can load; the highlight styles at the very end, so they come last in
- * the cascade and beat the page's own rules.
+ * the cascade and beat the page's own rules. A <base href> (the agent
+ * records the page's address in one) is renamed data-ta-href: a srcdoc
+ * frame keeps the web app's own policy, whose base-uri 'self' refuses it
+ * with a console error, and nothing in a snapshot loads through it.
  */
 export function snapshotDoc(html: string): string {
   const meta = `<meta http-equiv="Content-Security-Policy" content="${SNAPSHOT_CSP}">`;
   const style = `<style data-ta-trace>${HIGHLIGHT_CSS}</style>`;
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
   const head = doctype ? doctype[0] : "";
-  return `${head}${meta}${html.slice(head.length)}${style}`;
+  const body = html.slice(head.length).replace(/<base(\s[^>]*?)?\shref=/gi, "<base$1 data-ta-href=");
+  return `${head}${meta}${body}${style}`;
 }
 
 /** "+1.25 s": a time since the run started, as the lists show it. */
