@@ -104,8 +104,8 @@ func weirdQueries() []string {
 			out = append(out, "?"+p+"="+v)
 		}
 	}
-	// The last two go to record routes too.
-	return append(out, "?q=x&q=y&suite=a&unsorted=true", "?q=%00&cursor=%ff&limit=%00")
+	// The last two go to record routes too (with: a run's comparison).
+	return append(out, "?q=x&q=y&suite=a&unsorted=true&with=run_aaaaaaaaaaaaaaaa", "?q=%00&cursor=%ff&limit=%00&with=%00")
 }
 
 // skipped are routes a request/response exchange cannot exercise.

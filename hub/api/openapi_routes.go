@@ -97,6 +97,10 @@ func apiRoutes() []apiRoute {
 			out(200, traceJSON{}).out(202, traceJSON{}),
 		route("GET", "/runs/{id}/trace.zip", "The run's trace for reading offline (a download): its trace artifacts and screenshots, run.json and index.html").
 			file(200, "application/zip", "A zip: run.json, index.html, the trace artifacts and screenshots (a row's under r<N>/)"),
+		route("GET", "/runs/{id}/compare", "Since it last passed: the finished run beside the last passed run of its test on its environment (or ?with=): where they diverged, changed requests, new console errors, the document's diff (409 while running, 422 for a data-driven run)").
+			q("with", "compare with this run (run_...) of the same test instead").out(200, compareJSON{}),
+		route("GET", "/runs/{id}/compare/pixels.png", "The pixel difference of the diverging step's screenshots: transparent where they agree, magenta where they differ (404 without both screenshots, 422 when sizes differ)").
+			q("with", "compare with this run (run_...) of the same test instead").file(200, "image/png", "A PNG the size of this run's screenshot"),
 		route("POST", "/runs/{id}/cancel", "Cancel a queued or running run").out(202, runStarted),
 		route("GET", "/runs/{id}/junit", "The run's result as JUnit XML (a download)").
 			file(200, "application/xml", "JUnit XML: a testcase per test, or per row of a data-driven run"),

@@ -81,6 +81,7 @@ type Server struct {
 	// sign-in takes as long whether or not the account exists.
 	dummyHash string
 	scryptSem chan struct{} // bounds concurrent scrypt work (memory)
+	pixelSem  chan struct{} // bounds concurrent screenshot comparisons (memory; runs_compare_pixels.go)
 	// background counts work that outlives its request (reset links).
 	background sync.WaitGroup
 	pairs      pairGuard
@@ -142,7 +143,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy, origin: origin, baseHost: originHost(origin),
-		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pairs: pairGuard{misses: map[string][]time.Time{}}}
+		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pixelSem: make(chan struct{}, 2), pairs: pairGuard{misses: map[string][]time.Time{}}}
 	cfg.Metrics.Gauge("ta_sse_subscribers", "Live run event streams (server-sent events) now.",
 		func() float64 { return float64(s.sseSubscribers.Load()) })
 	if cfg.Dispatch != nil {
@@ -250,6 +251,8 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/runs/{id}/rows/{row}/trace", s.getRunRowTrace) // runs_trace.go
 	r.Get("/runs/{id}/trace", s.getRunTrace)
 	r.Get("/runs/{id}/trace.zip", s.runTraceZip)
+	r.Get("/runs/{id}/compare", s.getRunCompare) // runs_compare.go
+	r.Get("/runs/{id}/compare/pixels.png", s.runComparePixels)
 	r.Post("/runs/{id}/cancel", s.cancelRun)
 	r.Get("/batches/{id}", s.getBatch)
 	r.Get("/batches/{id}/junit", s.batchJUnit)

@@ -1181,6 +1181,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/{id}/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Since it last passed: the finished run beside the last passed run of its test on its environment (or ?with=): where they diverged, changed requests, new console errors, the document's diff (409 while running, 422 for a data-driven run) */
+        get: operations["getRunsIdCompare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{id}/compare/pixels.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pixel difference of the diverging step's screenshots: transparent where they agree, magenta where they differ (404 without both screenshots, 422 when sizes differ) */
+        get: operations["getRunsIdComparePixelsPng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/{id}/events": {
         parameters: {
             query?: never;
@@ -2003,6 +2037,28 @@ export interface components {
             before?: components["schemas"]["Step"];
             op: string;
         };
+        Compare: {
+            baseline: components["schemas"]["CompareBaseline"] | null;
+            consoleDropped?: number;
+            consoleErrors: components["schemas"]["ConsoleError"][];
+            diverged: components["schemas"]["Diverged"] | null;
+            document: components["schemas"]["DocumentChange"] | null;
+            note?: string;
+            requests: components["schemas"]["RequestChange"][];
+            requestsDropped?: number;
+            runId: string;
+        };
+        CompareBaseline: {
+            durationMs: number;
+            finishedAt: string | null;
+            runId: string;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "passed" | "failed" | "error" | "cancelled";
+            /** @enum {string} */
+            trace: "on" | "failures" | "off";
+            version: number;
+        };
         Component: {
             createdAt: string;
             createdBy: components["schemas"]["Ref"] | null;
@@ -2083,6 +2139,16 @@ export interface components {
             source: "console" | "exception" | "browser";
             text: string;
             timeMs: number;
+            url?: string;
+        };
+        ConsoleError: {
+            column?: number;
+            index: number;
+            iteration?: number[];
+            /** @enum {string} */
+            level: "debug" | "log" | "info" | "warning" | "error";
+            line?: number;
+            text: string;
             url?: string;
         };
         ConsoleLine: {
@@ -2203,6 +2269,26 @@ export interface components {
             name: string;
             userAgent: string;
             width: number;
+        };
+        Diverged: {
+            baselineScreenshot: string;
+            /** @enum {string} */
+            baselineStatus: "" | "passed" | "failed";
+            id: string;
+            index: number;
+            iteration?: number[];
+            pixels: components["schemas"]["Pixels"] | null;
+            /** @enum {string} */
+            reason: "failed" | "not_in_baseline" | "not_run" | "status";
+            screenshot: string;
+            /** @enum {string} */
+            status: "" | "passed" | "failed";
+            type: string;
+        };
+        DocumentChange: {
+            baselineVersion: number;
+            diff: components["schemas"]["Change"][];
+            version: number;
         };
         DuplicateInput: {
             name?: string | null;
@@ -2489,6 +2575,12 @@ export interface components {
             target: components["schemas"]["PickedTarget"] | null;
             url: string;
         };
+        Pixels: {
+            different: number;
+            height: number;
+            total: number;
+            width: number;
+        };
         PoolRecord: {
             index: number;
             runId?: string;
@@ -2578,6 +2670,16 @@ export interface components {
             email: string;
             name: string;
             password: string;
+        };
+        RequestChange: {
+            baselineFailure?: string;
+            baselineStatus: number;
+            failure?: string;
+            index: number;
+            iteration?: number[];
+            method: string;
+            status: number;
+            url: string;
         };
         RerunInput: {
             failedOnly?: boolean;
@@ -5291,6 +5393,58 @@ export interface operations {
                         runId: string;
                         status: string;
                     };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getRunsIdCompare: {
+        parameters: {
+            query?: {
+                /** @description compare with this run (run_...) of the same test instead */
+                with?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Compare"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getRunsIdComparePixelsPng: {
+        parameters: {
+            query?: {
+                /** @description compare with this run (run_...) of the same test instead */
+                with?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A PNG the size of this run's screenshot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
                 };
             };
             default: components["responses"]["Error"];
