@@ -47,7 +47,7 @@ import { keys, listAgents } from "../../api/admin";
 import { RunDataFacts, RunRows, isDataDriven } from "./RunRows";
 import { rowsView } from "./rowState";
 import { TracePanel } from "./trace/TracePanel";
-import { isTraceArtifact } from "../../api/traceApi";
+import { isTraceArtifact, type TraceMode } from "../../api/traceApi";
 
 export { stepText };
 
@@ -137,6 +137,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           environmentId: run.environmentId ?? undefined,
           headed: run.options.headed,
           screenshots: run.options.screenshots,
+          ...(run.options.trace ? { trace: run.options.trace } : {}),
           ...(run.options.device ? { device: run.options.device } : {}),
           // The same rows of the same data set.
           ...(run.dataSetId ? { dataSetId: run.dataSetId, rows: run.rows?.map((r) => r.row) } : {}),
@@ -281,6 +282,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
             {run.options.headed ? (headedLost ? "Headed asked, ran headless" : "Headed") : "Headless"}; screenshots of{" "}
             {run.options.screenshots ? "every step" : "failures only"}
             {run.options.device && `; as a ${run.options.device}`}
+            {run.options.trace && `; ${TRACE_WORDS[run.options.trace]}`}
           </dd>
         </div>
         <RunDataFacts run={run} />
@@ -416,6 +418,9 @@ function QueuedNotice({ run }: { run: Run }) {
     </div>
   );
 }
+
+/** The run's trace mode, as its facts say it. */
+const TRACE_WORDS: Record<TraceMode, string> = { failures: "trace on failure", on: "trace of every step", off: "trace off" };
 
 const resultWords: Record<RunStatus, string> = {
   passed: "Passed",
