@@ -46,7 +46,8 @@ import "./runs.css";
 import { keys, listAgents } from "../../api/admin";
 import { RunDataFacts, RunRows, isDataDriven } from "./RunRows";
 import { rowsView } from "./rowState";
-import { TracePanel } from "./trace/TracePanel";
+import { TracePanel, type TraceFocus } from "./trace/TracePanel";
+import { ComparePanel } from "./compare/ComparePanel";
 import { isTraceArtifact, type TraceMode } from "../../api/traceApi";
 
 export { stepText };
@@ -153,6 +154,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   });
   // The lightbox shows the screenshot of this name.
   const [shot, setShot] = useState<string | null>(null);
+  // The step execution the comparison asks the Trace section to select.
+  const [traceFocus, setTraceFocus] = useState<TraceFocus | null>(null);
 
   // The run's own document has component calls expanded, so its indexes match the steps'.
   const testSteps: Step[] = docQ.data?.document?.steps ?? [];
@@ -353,8 +356,16 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         )}
       </section>
 
+      {finish && !dataDriven && (status === "failed" || status === "error") && (
+        <ComparePanel
+          runId={run.runId}
+          number={num}
+          describe={(i) => stepText(flat[i], fileNames)}
+          onShowInTrace={(key) => setTraceFocus({ key, at: Date.now() })}
+        />
+      )}
       {finish && !dataDriven && (
-        <TracePanel runId={run.runId} executions={ordered} number={num} describe={(i) => stepText(flat[i], fileNames)} />
+        <TracePanel runId={run.runId} executions={ordered} number={num} describe={(i) => stepText(flat[i], fileNames)} focus={traceFocus} />
       )}
 
       {otherArtifacts.length > 0 && (
