@@ -156,7 +156,7 @@ export interface RunEvent {
  * step; false: only of failures. dataSetId: another data set than the test
  * binds (runs once per row); rows: the rows (0-based) to run, absent: every row.
  */
-export type StartRunInput = Pick<Body<"/api/runs", "post">, "environmentId" | "dataSetId" | "agentId" | "labels"> & {
+export type StartRunInput = Pick<Body<"/api/runs", "post">, "environmentId" | "dataSetId" | "agentId" | "labels" | "trace"> & {
   testId: string;
   headed: boolean;
   screenshots: boolean;

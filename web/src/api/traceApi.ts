@@ -1,63 +1,40 @@
 // A run's trace (issue 30, docs/trace.md): what the agent recorded around
 // each execution of a step (console, network, DOM snapshots), as
 // GET /api/runs/:id/trace lists it (protocol/trace.go), and the snapshots,
-// served as text/html artifacts. Written by hand until the hub's OpenAPI
-// document has the route; the lead swaps them for Schema<...> at merge.
+// served as text/html artifacts. The shapes are the hub's OpenAPI document's.
 import { ApiError, get, recordCall } from "./client";
+import type { Schema } from "./types";
 
-export type TraceMode = "on" | "failures" | "off";
+/** The run option trace: on, failures (the default) or off. */
+export type TraceMode = Schema<"Trace">["mode"];
 
-/** protocol.ConsoleEntry: a console message, an uncaught page error or a browser's own log line. */
-export interface ConsoleEntry {
-  /** Milliseconds since the run (its row) started. */
-  timeMs: number;
-  level: "debug" | "log" | "info" | "warning" | "error";
-  source: "console" | "exception" | "browser";
-  text: string;
-  url?: string;
-  line?: number;
-  column?: number;
-}
+/**
+ * protocol.ConsoleEntry: a console message, an uncaught page error or a
+ * browser's own log line; timeMs since the run (its row) started.
+ */
+export type ConsoleEntry = Schema<"ConsoleEntry">;
 
-/** protocol.NetworkEntry: one request a page made; status absent when no answer came. */
-export interface NetworkEntry {
-  timeMs: number;
-  method: string;
-  url: string;
-  status?: number;
-  type: string;
-  durationMs: number;
-  requestBytes: number;
-  responseBytes: number;
-  /** dns, refused, blocked, cors, aborted, timeout, or the browser's own words. */
-  failure?: string;
-}
+/**
+ * protocol.NetworkEntry: one request a page made; status absent when no
+ * answer came; failure: dns, refused, blocked, cors, aborted, timeout, or
+ * the browser's own words.
+ */
+export type NetworkEntry = Schema<"NetworkEntry">;
 
-/** protocol.TraceStep: the trace of one execution of a step. */
-export interface TraceStep {
-  index: number;
-  iteration?: number[];
-  id: string;
-  type: string;
-  status: "passed" | "failed" | "skipped";
-  startMs: number;
-  durationMs: number;
-  console: ConsoleEntry[];
-  network: NetworkEntry[];
-  /** Artifact names of the DOM after the step and before it; absent when not kept. */
-  snapshot?: string;
-  before?: string;
-  /** Only console and network were kept (trace: failures, a passed run's step). */
-  light?: boolean;
-  /** Entries left out over 2,000 per list. */
-  dropped?: number;
-}
+/**
+ * protocol.TraceStep: the trace of one execution of a step. snapshot and
+ * before name the DOM artifacts after and before it (absent when not
+ * kept); light: only console and network were kept; dropped: entries
+ * left out over 2,000 per list.
+ */
+export type TraceStep = Schema<"TraceStep">;
 
-/** GET /api/runs/:id/trace */
-export interface RunTrace {
-  mode: TraceMode;
-  steps: TraceStep[];
-}
+/**
+ * GET /api/runs/:id/trace: the steps in the order they ran, the mode,
+ * dropped (trace artifacts over the run's budget) and, on a data-driven
+ * run, the rows that have a trace.
+ */
+export type RunTrace = Schema<"Trace">;
 
 export const traceKeys = {
   trace: (runId: string) => ["run-trace", runId] as const,

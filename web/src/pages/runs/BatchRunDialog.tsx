@@ -9,7 +9,7 @@ import { ErrorBox, IssueList, Modal, FormActions } from "../../components/ui";
 import { startBatch, type BatchSelection } from "../../api/batches";
 import { PROTECTED_RULE } from "../environments/protection";
 import "./runs.css";
-import { EnvironmentField, RunOptionsFields, rememberEnvironment, useRunOptions } from "./RunOptionsFields";
+import { EnvironmentField, RunOptionsFields, rememberEnvironment, traceChoice, useRunOptions } from "./RunOptionsFields";
 import { AgentChoiceField, useAgentChoice } from "./AgentChoiceField";
 
 export function BatchRunDialog({
@@ -29,7 +29,7 @@ export function BatchRunDialog({
 }) {
   const navigate = useNavigate();
   const options = useRunOptions(projectId);
-  const { envId, chosen, headed, screenshots, device } = options;
+  const { envId, chosen, headed, screenshots, device, trace } = options;
   const agent = useAgentChoice();
 
   const start = useMutation({
@@ -37,7 +37,14 @@ export function BatchRunDialog({
       const sel = typeof selection === "function" ? await selection() : selection;
       return startBatch(
         sel,
-        { ...(envId ? { environmentId: envId } : {}), headed, screenshots, ...(device ? { device } : {}), ...agent.extra },
+        {
+          ...(envId ? { environmentId: envId } : {}),
+          headed,
+          screenshots,
+          ...traceChoice(trace),
+          ...(device ? { device } : {}),
+          ...agent.extra,
+        },
         projectId,
       );
     },

@@ -1,12 +1,14 @@
 // The options of a run, the same for one test and for many: the
 // environment (remembered per project), a visible window or not, which
-// steps get a screenshot, and the device the pages emulate.
+// steps get a screenshot, the device the pages emulate, and what the
+// trace keeps (docs/trace.md).
 
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ErrorBox } from "../../components/ui";
 import { environmentChoicesKey, listEnvironmentChoices } from "../../api/runs";
 import { fetchRegistry } from "../../api/editorApi";
+import type { TraceMode } from "../../api/traceApi";
 
 const LAST_ENV = "ta.lastEnvironment.";
 
@@ -50,13 +52,19 @@ export function useRunOptions(projectId: string) {
   const [headed, setHeaded] = useState(false);
   const [screenshots, setScreenshots] = useState(true);
   const [device, setDevice] = useState("");
+  const [trace, setTrace] = useState<TraceMode>("failures");
   // A remembered environment that was deleted since counts as not chosen.
   const envId = chooseEnvironment(environmentId, envs.data);
   const chosen = envs.data?.find((e) => e.id === envId);
-  return { envs, envId, setEnvironmentId, chosen, headed, setHeaded, screenshots, setScreenshots, device, setDevice };
+  return { envs, envId, setEnvironmentId, chosen, headed, setHeaded, screenshots, setScreenshots, device, setDevice, trace, setTrace };
 }
 
 export type RunOptions = ReturnType<typeof useRunOptions>;
+
+/** traceChoice is the trace part of a run request: sent when it is not the hub's default (failures), as an environment is sent only when chosen. */
+export function traceChoice(trace: TraceMode): { trace?: TraceMode } {
+  return trace === "failures" ? {} : { trace };
+}
 
 /** EnvironmentField picks the environment; many: runs of many tests. */
 export function EnvironmentField({ options, many }: { options: RunOptions; many?: boolean }) {
@@ -88,7 +96,7 @@ export function EnvironmentField({ options, many }: { options: RunOptions; many?
 
 /** RunOptionsFields are the browser options; many: runs of many tests, each with its own window. */
 export function RunOptionsFields({ options, many }: { options: RunOptions; many?: boolean }) {
-  const { headed, setHeaded, screenshots, setScreenshots, device, setDevice } = options;
+  const { headed, setHeaded, screenshots, setScreenshots, device, setDevice, trace, setTrace } = options;
   const registry = useQuery({ queryKey: ["registry"], queryFn: fetchRegistry, staleTime: Infinity });
   return (
     <>
@@ -121,6 +129,17 @@ export function RunOptionsFields({ options, many }: { options: RunOptions; many?
           Failures only
         </label>
       </fieldset>
+      <div className="field">
+        <label>
+          Trace
+          <select value={trace} onChange={(e) => setTrace(e.target.value as TraceMode)}>
+            <option value="failures">On failure (default)</option>
+            <option value="on">Every step</option>
+            <option value="off">Off</option>
+          </select>
+        </label>
+        <span className="hint">Console, requests and the page&apos;s DOM per step, shown on the run page to explain a failure.</span>
+      </div>
     </>
   );
 }

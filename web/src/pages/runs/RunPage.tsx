@@ -46,8 +46,9 @@ import "./runs.css";
 import { keys, listAgents } from "../../api/admin";
 import { RunDataFacts, RunRows, isDataDriven } from "./RunRows";
 import { rowsView } from "./rowState";
-import { TracePanel } from "./trace/TracePanel";
-import { isTraceArtifact } from "../../api/traceApi";
+import { TracePanel, type TraceFocus } from "./trace/TracePanel";
+import { ComparePanel } from "./compare/ComparePanel";
+import { isTraceArtifact, type TraceMode } from "../../api/traceApi";
 
 export { stepText };
 
@@ -137,6 +138,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           environmentId: run.environmentId ?? undefined,
           headed: run.options.headed,
           screenshots: run.options.screenshots,
+          ...(run.options.trace ? { trace: run.options.trace } : {}),
           ...(run.options.device ? { device: run.options.device } : {}),
           // The same rows of the same data set.
           ...(run.dataSetId ? { dataSetId: run.dataSetId, rows: run.rows?.map((r) => r.row) } : {}),
@@ -152,6 +154,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   });
   // The lightbox shows the screenshot of this name.
   const [shot, setShot] = useState<string | null>(null);
+  // The step execution the comparison asks the Trace section to select.
+  const [traceFocus, setTraceFocus] = useState<TraceFocus | null>(null);
 
   // The run's own document has component calls expanded, so its indexes match the steps'.
   const testSteps: Step[] = docQ.data?.document?.steps ?? [];
@@ -281,6 +285,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
             {run.options.headed ? (headedLost ? "Headed asked, ran headless" : "Headed") : "Headless"}; screenshots of{" "}
             {run.options.screenshots ? "every step" : "failures only"}
             {run.options.device && `; as a ${run.options.device}`}
+            {run.options.trace && `; ${TRACE_WORDS[run.options.trace]}`}
           </dd>
         </div>
         <RunDataFacts run={run} />
@@ -351,8 +356,16 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         )}
       </section>
 
+      {finish && !dataDriven && (status === "failed" || status === "error") && (
+        <ComparePanel
+          runId={run.runId}
+          number={num}
+          describe={(i) => stepText(flat[i], fileNames)}
+          onShowInTrace={(key) => setTraceFocus({ key, at: Date.now() })}
+        />
+      )}
       {finish && !dataDriven && (
-        <TracePanel runId={run.runId} executions={ordered} number={num} describe={(i) => stepText(flat[i], fileNames)} />
+        <TracePanel runId={run.runId} executions={ordered} number={num} describe={(i) => stepText(flat[i], fileNames)} focus={traceFocus} />
       )}
 
       {otherArtifacts.length > 0 && (
@@ -416,6 +429,9 @@ function QueuedNotice({ run }: { run: Run }) {
     </div>
   );
 }
+
+/** The run's trace mode, as its facts say it. */
+const TRACE_WORDS: Record<TraceMode, string> = { failures: "trace on failure", on: "trace of every step", off: "trace off" };
 
 const resultWords: Record<RunStatus, string> = {
   passed: "Passed",

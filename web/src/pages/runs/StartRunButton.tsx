@@ -11,7 +11,7 @@ import { useWorkspace } from "../../session";
 import { PROTECTED_RULE, protectedRefusal } from "../environments/protection";
 import { AgentNotice } from "./AgentNotice";
 import "./runs.css";
-import { EnvironmentField, RunOptionsFields, rememberEnvironment, useRunOptions } from "./RunOptionsFields";
+import { EnvironmentField, RunOptionsFields, rememberEnvironment, traceChoice, useRunOptions } from "./RunOptionsFields";
 import { DataRunFields, useDataRunChoice } from "./DataRunFields";
 import { AgentChoiceField, useAgentChoice } from "./AgentChoiceField";
 
@@ -52,7 +52,7 @@ export function StartRunButton({
 function StartRunDialog({ test, document, onClose }: { test: Test; document?: unknown; onClose: () => void }) {
   const navigate = useNavigate();
   const options = useRunOptions(test.projectId);
-  const { envId, chosen, headed, screenshots, device } = options;
+  const { envId, chosen, headed, screenshots, device, trace } = options;
   const ws = useWorkspace();
   const role = ws.project?.id === test.projectId ? ws.role : null;
   const refusal = chosen?.protected ? protectedRefusal(chosen.name, test, role) : null;
@@ -67,6 +67,7 @@ function StartRunDialog({ test, document, onClose }: { test: Test; document?: un
           ...(envId ? { environmentId: envId } : {}),
           headed,
           screenshots,
+          ...traceChoice(trace),
           ...(device ? { device } : {}),
           ...data.extra,
           ...agent.extra,

@@ -3,7 +3,7 @@
 // one, its screenshot, its DOM snapshot, and the console lines and
 // requests of it and the steps around it. The failed step is selected on
 // open; filters narrow the lists to errors and failed requests.
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ErrorBox, Loading } from "../../../components/ui";
 import { artifactUrl, type RunBox } from "../../../api/runs";
@@ -25,6 +25,13 @@ export interface TracePanelProps {
   number: (index: number) => string;
   /** What a step does, in words, by index. */
   describe: (index: number) => string;
+  /** A step execution to select (its execKey), asked from outside (the comparison); at tells two asks apart. */
+  focus?: TraceFocus | null;
+}
+
+export interface TraceFocus {
+  key: string;
+  at: number;
 }
 
 export function TracePanel(props: TracePanelProps) {
@@ -34,8 +41,13 @@ export function TracePanel(props: TracePanelProps) {
     staleTime: Infinity,
   });
   const trace = q.data;
+  // Asked to show a step: the section comes into view.
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (props.focus) ref.current?.scrollIntoView?.({ block: "start", behavior: "smooth" });
+  }, [props.focus]);
   return (
-    <section aria-labelledby="run-trace-heading" className="run-trace">
+    <section aria-labelledby="run-trace-heading" className="run-trace" ref={ref}>
       <h2 id="run-trace-heading">Trace</h2>
       {q.isPending ? (
         <Loading label="Loading the trace" />
@@ -52,9 +64,16 @@ export function TracePanel(props: TracePanelProps) {
   );
 }
 
-function TraceView({ trace, runId, executions, number, describe }: TracePanelProps & { trace: RunTrace }) {
+function TraceView({ trace, runId, executions, number, describe, focus }: TracePanelProps & { trace: RunTrace }) {
   const steps = trace.steps;
   const [picked, setPicked] = useState<number | null>(null);
+  // A step asked from outside is selected once per ask; the timeline's own selection goes on from there.
+  const [asked, setAsked] = useState<TraceFocus | null | undefined>(null);
+  if (focus && focus !== asked) {
+    setAsked(focus);
+    const p = steps.findIndex((s) => traceKey(s) === focus.key);
+    if (p >= 0) setPicked(p);
+  }
   const [errorsOnly, setErrorsOnly] = useState(false);
   const [failedOnly, setFailedOnly] = useState(false);
   const [all, setAll] = useState(false);

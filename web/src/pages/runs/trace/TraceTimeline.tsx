@@ -6,7 +6,7 @@
 import { useId, type KeyboardEvent } from "react";
 import { StatusBadge, formatDuration } from "../../../components/ui";
 import type { TraceStep } from "../../../api/traceApi";
-import { iterationWords } from "../outline";
+import { execLabel } from "../compare/compareModel";
 import type { StepMarks } from "./traceModel";
 import { Windowed } from "./Windowed";
 
@@ -16,8 +16,7 @@ const PAGE = 8;
 
 /** "3.1 · iteration 2": a step execution's number as the run page says it. */
 export function stepLabel(s: TraceStep, number: (index: number) => string): string {
-  const it = s.iteration?.length ? ` · iteration ${iterationWords(s.iteration)}` : "";
-  return `${number(s.index)}${it}`;
+  return execLabel(s.index, s.iteration, number);
 }
 
 export function TraceTimeline({

@@ -132,7 +132,7 @@ export const tracedSteps: TraceStep[] = [
   }),
 ];
 
-export const tracedTrace: RunTrace = { mode: "failures", steps: tracedSteps };
+export const tracedTrace: RunTrace = { mode: "failures", steps: tracedSteps, dropped: 0 };
 
 export const snapshotAfter =
   '<!DOCTYPE html><html><head><base href="https://shop.test/shop.html"><style>p{color:red}</style></head>' +

@@ -99,7 +99,7 @@ export function sinceStart(ms: number): string {
 }
 
 /** "app.js:12:5": where a console line came from, the script's last path part (the whole URL in a title). */
-export function sourcePlace(c: ConsoleEntry): string {
+export function sourcePlace(c: Pick<ConsoleEntry, "url" | "line" | "column">): string {
   if (!c.url) return "";
   let name = c.url;
   try {
