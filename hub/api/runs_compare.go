@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 
 	"github.com/testautomation/ta/hub/components"
 	"github.com/testautomation/ta/hub/ids"
@@ -97,11 +98,10 @@ func (s *Server) getRunCompare(w http.ResponseWriter, r *http.Request) {
 		out.Requests, out.RequestsDropped = changedRequests(traces[0], traces[1])
 		out.ConsoleErrors, out.ConsoleDropped = newConsoleErrors(traces[0], traces[1])
 	}
-	if run.Version != base.Version {
-		if out.Document, err = s.documentChange(ctx, run, *base); err != nil {
-			s.internal(w, r, err)
-			return
-		}
+	// A Draft saved again keeps its version number: the documents tell.
+	if out.Document, err = s.documentChange(ctx, run, *base); err != nil {
+		s.internal(w, r, err)
+		return
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -195,7 +195,8 @@ func (s *Server) divergence(ctx context.Context, run, base store.Run) (*divergen
 	return diverge(results[0], results[1]), nil
 }
 
-// documentChange diffs the documents both runs executed.
+// documentChange diffs the documents both runs executed: nil when they
+// ran the same version and the same steps.
 func (s *Server) documentChange(ctx context.Context, run, base store.Run) (*documentChangeJSON, error) {
 	var docs [2]protocol.Document
 	for i, id := range []string{run.ID, base.ID} {
@@ -205,5 +206,9 @@ func (s *Server) documentChange(ctx context.Context, run, base store.Run) (*docu
 		}
 		_ = json.Unmarshal(d.Document, &docs[i])
 	}
-	return &documentChangeJSON{Version: run.Version, BaselineVersion: base.Version, Diff: components.Diff(docs[1].Steps, docs[0].Steps)}, nil
+	diff := components.Diff(docs[1].Steps, docs[0].Steps)
+	if run.Version == base.Version && !slices.ContainsFunc(diff, func(c components.Change) bool { return c.Op != "same" }) {
+		return nil, nil
+	}
+	return &documentChangeJSON{Version: run.Version, BaselineVersion: base.Version, Diff: diff}, nil
 }

@@ -263,6 +263,18 @@ func TestRunCompareWithoutTraceAndDataDriven(t *testing.T) {
 		t.Errorf("the comparison shows the secret")
 	}
 	f.user.do("GET", "/api/runs/"+on+"/compare/pixels.png?with="+off, nil).want(t, 404)
+	// A Draft saved again keeps its version number; the comparison still
+	// shows what changed in it.
+	edited := traceDoc("Twice")
+	edited["steps"].([]map[string]any)[2]["expected"] = "Welcome back"
+	f.user.do("PUT", "/api/tests/"+test, edited).want(t, 200)
+	again := start(map[string]any{"trace": "on"})
+	c = compareJSON{}
+	r = f.user.do("GET", "/api/runs/"+again+"/compare?with="+on, nil).want(t, 200)
+	if err := json.Unmarshal(r.body, &c); err != nil || c.Document == nil || c.Document.Version != c.Document.BaselineVersion ||
+		!strings.Contains(string(r.body), `"op":"change"`) || !strings.Contains(string(r.body), "Welcome back") {
+		t.Errorf("a Draft edited between the runs: %s", r.body)
+	}
 	set := f.user.projectDo(f.o.project, "POST", "/api/test-data", map[string]any{"name": "Users", "columns": []string{"user"},
 		"rows": []map[string]string{{"user": "ann"}}}).want(t, 201).str("id")
 	rows := start(map[string]any{"dataSetId": set})

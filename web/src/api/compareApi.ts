@@ -2,32 +2,16 @@
 // with a baseline run of the same test, as GET /api/runs/:id/compare
 // answers: where the two runs diverged, that step's screenshots and how
 // many pixels differ, requests whose outcome changed, new console errors
-// and the document's diff. Written by hand against the shape the lead
-// fixed, until the hub's OpenAPI document has the route; the lead swaps
-// them for Schema<...> at merge.
+// and the document's diff. The shapes are the hub's OpenAPI document's.
 import { get, recordCall } from "./client";
 import type { ComponentChange } from "./components";
-import type { TraceMode } from "./traceApi";
+import type { Schema } from "./types";
 
 /** The run compared with: by default the last passed run of the test on the same environment before this one. */
-export interface CompareBaseline {
-  runId: string;
-  status: string;
-  version: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-  durationMs: number;
-  /** The baseline run's trace mode. */
-  trace: TraceMode;
-}
+export type CompareBaseline = Schema<"CompareBaseline">;
 
 /** How two screenshots of the same size differ. */
-export interface ComparePixels {
-  width: number;
-  height: number;
-  different: number;
-  total: number;
-}
+export type ComparePixels = Schema<"Pixels">;
 
 /**
  * Why the runs diverged at that step execution. failed: it failed here and
@@ -35,65 +19,21 @@ export interface ComparePixels {
  * did not; not_run: the baseline ran it, this run did not; status: any
  * other status difference.
  */
-export type DivergeReason = "failed" | "not_in_baseline" | "not_run" | "status";
+export type DivergeReason = Schema<"Diverged">["reason"];
 
-/** The first step execution where the two runs differ. */
-export interface CompareDiverged {
-  index: number;
-  iteration?: number[];
-  id: string;
-  type: string;
-  /** This run's status of it; "" when this run did not run it. */
-  status: string;
-  /** The baseline's; "" when the baseline did not run it. */
-  baselineStatus: string;
-  reason: DivergeReason;
-  /** This run's result screenshot of it (an artifact of this run); "" without one. */
-  screenshot: string;
-  /** The baseline's (an artifact of the baseline run). */
-  baselineScreenshot: string;
-  /** Set when both screenshots exist and have the same size. */
-  pixels: ComparePixels | null;
-}
+/** The first step execution where the two runs differ; a status "" means that run did not run it. */
+export type CompareDiverged = Schema<"Diverged">;
 
 /** A request whose outcome changed; status 0: no answer. */
-export interface CompareRequest {
-  method: string;
-  url: string;
-  status: number;
-  baselineStatus: number;
-  failure?: string;
-  baselineFailure?: string;
-  /** The step execution it belongs to (this run's). */
-  index: number;
-  iteration?: number[];
-}
+export type CompareRequest = Schema<"RequestChange">;
 
 /** A console error of this run no error of the baseline has. */
-export interface CompareConsoleError {
-  index: number;
-  iteration?: number[];
-  level: string;
-  text: string;
-  url?: string;
-  line?: number;
-  column?: number;
-}
+export type CompareConsoleError = Schema<"ConsoleError">;
 
-/** GET /api/runs/:id/compare */
-export interface RunComparison {
-  runId: string;
-  baseline: CompareBaseline | null;
-  /** Why there is no baseline, when there is none. */
-  note?: string;
-  diverged: CompareDiverged | null;
-  requests: CompareRequest[];
-  requestsDropped?: number;
-  consoleErrors: CompareConsoleError[];
-  consoleDropped?: number;
-  /** null when both runs ran the same version. */
-  document: { version: number; baselineVersion: number; diff: ComponentChange[] } | null;
-}
+/** GET /api/runs/:id/compare; document is null when both runs ran the same steps. */
+export type RunComparison = Omit<Schema<"Compare">, "document"> & {
+  document: (Omit<Schema<"DocumentChange">, "diff"> & { diff: ComponentChange[] }) | null;
+};
 
 export const compareKeys = {
   compare: (runId: string) => ["run-compare", runId] as const,

@@ -43,8 +43,8 @@ describe("Since it last passed", () => {
       iteration: [1],
       id: "add",
       type: "click",
-      status: "passed",
-      baselineStatus: "",
+      status: "passed" as const,
+      baselineStatus: "" as const,
       reason: "not_in_baseline" as const,
       screenshot: "",
       baselineScreenshot: "",
@@ -68,7 +68,7 @@ describe("Since it last passed", () => {
   });
 
   it("says a step the baseline ran and this run did not", async () => {
-    const d = { ...comparison().diverged!, status: "", baselineStatus: "passed", reason: "not_run" as const };
+    const d = { ...comparison().diverged!, status: "" as const, baselineStatus: "passed" as const, reason: "not_run" as const };
     fakeFetch(comparedRoutes({ body: comparison({ diverged: d }) }));
     open();
     const reason = await within(await section()).findByTestId("cmp-diverged-reason");
@@ -131,11 +131,21 @@ describe("Since it last passed", () => {
     expect(diff[2]).toHaveTextContent("(coupon)");
   });
 
-  it("says the version is the same when the document did not change", async () => {
+  it("says the steps are the same when the document did not change", async () => {
     fakeFetch(comparedRoutes({ body: comparison({ document: null }) }));
     open();
     const doc = await within(await section()).findByRole("region", { name: "Document changes" });
-    expect(doc).toHaveTextContent("Same version (1).");
+    expect(doc).toHaveTextContent("Same steps (version 1).");
+  });
+
+  it("shows the changes of a Draft saved again under the same version", async () => {
+    const base = comparison();
+    fakeFetch(comparedRoutes({ body: comparison({ document: { ...base.document!, version: 1, baselineVersion: 1 } }) }));
+    open();
+    const doc = await within(await section()).findByRole("region", { name: "Document changes" });
+    expect(doc).toHaveTextContent("Both ran version 1, edited in between (a Draft saved again).");
+    const diff = within(within(doc).getByRole("list", { name: "Changes to version 1 since the last passed run" })).getAllByRole("listitem");
+    expect(diff.map((li) => li.getAttribute("data-op"))).toEqual(["same", "change", "add"]);
   });
 
   it("says in one line that there is no passed run to compare with", async () => {

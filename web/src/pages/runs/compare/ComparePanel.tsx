@@ -116,16 +116,22 @@ function Comparison({ c, runId, number, describe, onShowInTrace }: ComparePanelP
         {c.document ? (
           <>
             <p>
-              This run ran version {c.document.version}; {other} ran version {c.document.baselineVersion}.
+              {c.document.version === c.document.baselineVersion
+                ? `Both ran version ${c.document.version}, edited in between (a Draft saved again).`
+                : `This run ran version ${c.document.version}; ${other} ran version ${c.document.baselineVersion}.`}
             </p>
             <StepDiff
               diff={c.document.diff ?? []}
               registry={registry.data}
-              label={`Changes from version ${c.document.baselineVersion} to ${c.document.version}`}
+              label={
+                c.document.version === c.document.baselineVersion
+                  ? `Changes to version ${c.document.version} since ${other}`
+                  : `Changes from version ${c.document.baselineVersion} to ${c.document.version}`
+              }
             />
           </>
         ) : (
-          <p className="muted">Same version ({b.version}).</p>
+          <p className="muted">Same steps (version {b.version}).</p>
         )}
       </section>
     </>

@@ -7,7 +7,7 @@ import { tracedRoutes, tracedRun, traceDocument } from "../trace/traceFixtures";
 
 export const baselineRun = {
   runId: "run_0",
-  status: "passed",
+  status: "passed" as const,
   version: 1,
   startedAt: "2026-11-01T09:00:00Z",
   finishedAt: "2026-11-01T09:00:02Z",

@@ -20,8 +20,9 @@ describe("the comparison's words", () => {
   });
 
   it("says any other status difference with both statuses", () => {
-    expect(divergeWords({ reason: "status", status: "skipped", baselineStatus: "passed" }, "the last passed run")).toBe(
-      "Skipped here; passed in the last passed run",
+    // Compared with a run that failed (?with=): this run passed the step it failed.
+    expect(divergeWords({ reason: "status", status: "passed", baselineStatus: "failed" }, "the run compared with")).toBe(
+      "Passed here; failed in the run compared with",
     );
   });
 });
