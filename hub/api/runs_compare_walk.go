@@ -154,9 +154,10 @@ func unanswered(e protocol.NetworkEntry) bool { return e.Status == 0 && e.Failur
 func badOutcome(e protocol.NetworkEntry) bool { return e.Failure != "" || e.Status >= 400 }
 
 // changedRequests pairs both runs' requests by method and URL (the
-// fragment dropped) in order of occurrence and lists those whose outcome
-// changed, then those only one run made that failed there: this run's in
-// its order, then the baseline's.
+// fragment dropped) in order of occurrence and lists, in this run's
+// order, those whose outcome changed and those only this run made that
+// failed. A request only the baseline made is not listed, even failed
+// there: what no longer fails explains no failure.
 func changedRequests(run, base []protocol.TraceStep) ([]requestChangeJSON, int) {
 	out, dropped := []requestChangeJSON{}, 0
 	add := func(c requestChangeJSON) {
@@ -170,7 +171,6 @@ func changedRequests(run, base []protocol.TraceStep) ([]requestChangeJSON, int) 
 	for _, e := range placedRequests(base) {
 		queued[requestKey(e.NetworkEntry)] = append(queued[requestKey(e.NetworkEntry)], e)
 	}
-	paired := map[string]int{}
 	for _, e := range placedRequests(run) {
 		c := requestChangeJSON{Method: e.Method, URL: e.URL, Status: e.Status, Failure: e.Failure, Index: e.index, Iteration: e.iter}
 		k := requestKey(e.NetworkEntry)
@@ -181,20 +181,13 @@ func changedRequests(run, base []protocol.TraceStep) ([]requestChangeJSON, int) 
 			}
 			continue
 		}
-		queued[k], paired[k] = q[1:], paired[k]+1
+		queued[k] = q[1:]
 		b := q[0]
 		if unanswered(e.NetworkEntry) || unanswered(b.NetworkEntry) || e.Status == b.Status && e.Failure == b.Failure {
 			continue
 		}
 		c.BaselineStatus, c.BaselineFailure = b.Status, b.Failure
 		add(c)
-	}
-	seen := map[string]int{}
-	for _, b := range placedRequests(base) {
-		k := requestKey(b.NetworkEntry)
-		if seen[k]++; seen[k] > paired[k] && badOutcome(b.NetworkEntry) {
-			add(requestChangeJSON{Method: b.Method, URL: b.URL, BaselineStatus: b.Status, BaselineFailure: b.Failure, Index: b.index, Iteration: b.iter})
-		}
 	}
 	return out, dropped
 }

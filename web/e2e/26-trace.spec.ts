@@ -76,14 +76,14 @@ test("a failed run's trace and what changed since it last passed", async ({ page
     await expect(consoleLines).toContainText("price service failed with 500");
     await expect(consoleLines).toContainText("applying coupon ***");
     const requests = trace.getByRole("table", { name: "Network requests" });
-    const row500 = requests.getByRole("row").filter({ hasText: "/status/500" });
+    const row500 = requests.getByRole("row").filter({ hasText: "/price" });
     await expect(row500).toContainText("500");
 
     await trace.getByRole("checkbox", { name: "Errors only" }).check();
     await expect(consoleLines).toContainText("price service failed with 500");
     await expect(consoleLines).not.toContainText("applying coupon");
     await trace.getByRole("checkbox", { name: "Failed requests only" }).check();
-    await expect(requests.getByRole("row").filter({ hasText: "/status/500" })).toHaveCount(1);
+    await expect(requests.getByRole("row").filter({ hasText: "/price" })).toHaveCount(1);
     await expect(requests).not.toContainText("shop.html");
 
     const dom = trace.getByRole("region", { name: "DOM snapshot" });
@@ -109,5 +109,37 @@ test("a failed run's trace and what changed since it last passed", async ({ page
     await expect(trace.getByRole("heading", { name: /^Step 4 assertText/ })).toBeVisible();
   });
 
-  // COMPARE: filled in once the comparison section lands.
+  await test.step("since it last passed: the diverging step, its screenshots, the changed request, the new error, the diff", async () => {
+    const since = page.getByRole("region", { name: "Since it last passed" });
+    await expect(since.getByTestId("compare-baseline")).toContainText("version 1");
+    await expect(since.getByRole("link").first()).toHaveAttribute("href", `/runs/${passed}`);
+    const diverged = since.getByRole("region", { name: "Where the runs diverged" });
+    await expect(diverged.getByTestId("cmp-diverged-step")).toContainText("Step 4 assertText");
+    await expect(diverged.getByTestId("cmp-diverged-reason")).toHaveText("Failed here; passed in the last passed run.");
+
+    const shots = since.getByRole("region", { name: "Screenshots of that step" });
+    await expect(shots.getByRole("img", { name: "Screenshot of this run" })).toBeVisible();
+    await expect(shots.getByRole("img", { name: "Screenshot of the last passed run" })).toBeVisible();
+    await expect(shots.getByTestId("cmp-pixels")).toContainText("of the pixels differ");
+    await shots.getByRole("checkbox", { name: "Show differences" }).check();
+    const overlay = shots.getByRole("img", { name: "Pixels that differ, in magenta" });
+    await expect(overlay).toBeVisible();
+    await expect.poll(() => overlay.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+
+    const requests = since.getByRole("table", { name: "Requests whose status changed" });
+    const price = requests.getByRole("row").filter({ hasText: "/price" });
+    await expect(price).toContainText("200");
+    await expect(price).toContainText("500");
+    await expect(since.getByRole("list", { name: "New console errors" })).toContainText("price service failed with 500");
+    const doc = since.getByRole("region", { name: "Document changes" });
+    await expect(doc).toContainText("This run ran version 2; the last passed run ran version 1.");
+    await expect(doc.getByRole("listitem").filter({ hasText: "broken" })).toHaveCount(1);
+    await since.scrollIntoViewIfNeeded();
+    await shot(page, "26-trace-since-it-last-passed");
+
+    // From the comparison to the step in the trace.
+    await trace.getByRole("listbox", { name: "Steps of the trace" }).getByRole("option").first().click();
+    await diverged.getByRole("button", { name: "Show step 4 in the trace" }).click();
+    await expect(trace.getByRole("heading", { name: /^Step 4 assertText/ })).toBeVisible();
+  });
 });

@@ -43,10 +43,12 @@ function serveSite(dir: string): Promise<Server> {
   return new Promise((ok) => {
     const srv = createServer((req, res) => {
       const name = (req.url ?? "/").split("?")[0].replace(/^\/+/, "") || "login.html";
-      // /status/NNN answers that status: a page's API call that fails (26-trace.spec.ts).
-      const status = /^status\/([2-5][0-9][0-9])$/.exec(name);
-      if (status) {
-        res.writeHead(Number(status[1]), { "Content-Type": "application/json" }).end(`{"status":${status[1]}}`);
+      // /price: the price service shop.html calls, failing (500) for a page
+      // opened with ?broken (its Referer says so): the same request changes
+      // its status between two runs (26-trace.spec.ts).
+      if (name === "price") {
+        const broken = (req.headers.referer ?? "").includes("broken");
+        res.writeHead(broken ? 500 : 200, { "Content-Type": "application/json" }).end(broken ? '{"error":"down"}' : '{"total":"42.00"}');
         return;
       }
       const file = join(dir, name);
