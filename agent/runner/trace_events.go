@@ -43,7 +43,7 @@ const traceMaxPost = 64 << 10
 // traceEvent records the event data for the traced run of its page, if any.
 func (b *Browser) traceEvent(data []byte) {
 	if !bytes.HasPrefix(data, traceNetwork) && !bytes.HasPrefix(data, traceConsole) &&
-		!bytes.HasPrefix(data, traceException) && !bytes.HasPrefix(data, logEntry) {
+		!bytes.HasPrefix(data, traceException) && !bytes.HasPrefix(data, logEntry) && !bytes.HasPrefix(data, traceContext) {
 		return
 	}
 	var e struct {
@@ -64,6 +64,8 @@ func (b *Browser) traceEvent(data []byte) {
 	}
 	now := time.Now()
 	switch {
+	case strings.HasPrefix(e.Method, "Runtime.executionContext"):
+		tr.worldEvent(e.SessionID, string(t.(*tab).target), e.Method, e.Params)
 	case e.Method == "Runtime.consoleAPICalled":
 		var c proto.RuntimeConsoleAPICalled
 		if json.Unmarshal(e.Params, &c) == nil {
