@@ -357,7 +357,7 @@ type started struct {
 // run per test.
 func (c *command) start(ctx context.Context, envID, dataSetID string) (started, error) {
 	var out started
-	body := map[string]any{"screenshots": c.o.Screenshots}
+	body := map[string]any{"screenshots": c.o.Screenshots, "trace": c.o.TraceMode}
 	if envID != "" {
 		body["environmentId"] = envID
 	}
