@@ -62,7 +62,8 @@ type snapshotCall struct {
 	// plain is the request by the serializer's source without the target
 	// element, sent should a handle be gone (the step navigated).
 	plain *wireRequest
-	// install, when world is not "", installs the serializer there.
+	// When world is not "", install installs the serializer there, and
+	// its answer goes to tr (trace_install.go).
 	tr      *tracer
 	world   string
 	install postedRequest
