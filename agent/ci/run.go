@@ -357,7 +357,10 @@ type started struct {
 // run per test.
 func (c *command) start(ctx context.Context, envID, dataSetID string) (started, error) {
 	var out started
-	body := map[string]any{"screenshots": c.o.Screenshots, "trace": c.o.TraceMode}
+	body := map[string]any{"screenshots": c.o.Screenshots}
+	if c.o.TraceMode != "" { // "" (Options not from ParseFlags): the hub's default
+		body["trace"] = c.o.TraceMode
+	}
 	if envID != "" {
 		body["environmentId"] = envID
 	}
