@@ -2,7 +2,7 @@
 //
 //	ta-agent ci --hub URL --token T (--suite NAME | --test ID... | --tag TAG)
 //	    [--project NAME] [--environment NAME] [--data-set NAME] [--parallel N]
-//	    [--junit FILE] [--remote]
+//	    [--junit FILE] [--trace DIR] [--trace-mode on|failures|off] [--remote]
 //
 // It starts the tests on the hub with an API token, follows them live (a
 // line per test, a step counter, links to each run page, a summary table),
@@ -10,6 +10,11 @@
 // passed, 1 when a test failed, 2 on anything else: a refused request, a
 // run that ended in error or was cancelled, a hub that stopped answering
 // (after trying again for --hub-wait). Ctrl-C cancels its runs.
+//
+// The runs record a trace as --trace-mode says (the run option trace,
+// default failures); --trace DIR downloads the trace of each run that
+// failed or errored into DIR (<test>-<run id>.zip), for the CI server to
+// keep, and the JUnit report names it (docs/trace.md "Exports").
 //
 // By default the tests run here: the command joins the hub as an
 // ephemeral agent of the token's user (client.Config.APIToken: no
@@ -29,6 +34,7 @@ import (
 	"time"
 
 	"github.com/testautomation/ta/agent/client"
+	"github.com/testautomation/ta/protocol"
 )
 
 // Exit codes.
@@ -48,6 +54,8 @@ type Options struct {
 	DataSet             string
 	Parallel            int
 	JUnit               string
+	Trace               string // --trace: the folder failed runs' trace zips go to, "" for none
+	TraceMode           string // --trace-mode: the run option trace
 	Remote              bool
 	Browser             string
 	HeadlessShell       string // "auto" finds one, "off" (default) runs headless in Browser
@@ -89,6 +97,8 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.DataSet, "data-set", "", "test data set name or id: each --test runs once per row")
 	fs.IntVar(&o.Parallel, "parallel", 1, "tests at once on this computer (1 to 16)")
 	fs.StringVar(&o.JUnit, "junit", "", "write a JUnit XML report to this file (failure screenshots next to it)")
+	fs.StringVar(&o.Trace, "trace", "", "write the trace of each test that failed or errored to this folder, as <test>-<run id>.zip (for CI artifacts; the JUnit report names it)")
+	fs.StringVar(&o.TraceMode, "trace-mode", protocol.TraceFailures, "what the runs record in their trace: on (every step), failures (the failed step's DOM and what led to it) or off")
 	fs.BoolVar(&o.Remote, "remote", false, "run on your paired agents instead of here")
 	fs.StringVar(&o.Browser, "browser", "", "Chromium or Google Chrome to drive (default: found on PATH)")
 	fs.StringVar(&o.HeadlessShell, "headless-shell", "off", "Chromium's headless shell to run in, with faster screenshots: auto (found) or a path; off (default): use --browser")
@@ -135,6 +145,11 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	}
 	if o.Remote && o.HeadlessShell != "off" {
 		return o, errors.New("--headless-shell has no effect with --remote (your paired agents use their own)")
+	}
+	if m, ok := protocol.TraceMode(o.TraceMode); !ok || o.TraceMode == "" {
+		return o, fmt.Errorf("--trace-mode %q: use on, failures or off", o.TraceMode)
+	} else if m == protocol.TraceOff && o.Trace != "" {
+		return o, errors.New("--trace has nothing to write with --trace-mode off")
 	}
 	if o.HubWait <= 0 || o.Timeout <= 0 {
 		return o, errors.New("--hub-wait and --timeout must be positive")

@@ -23,6 +23,7 @@ type runState struct {
 	durationMs int64
 	detail     *runDetail // once finished
 	err        error      // following it failed
+	traceFile  string     // where --trace wrote its trace, "" for nowhere
 }
 
 // snapshot is a copy of a run's state without its lock.
@@ -33,13 +34,14 @@ type snapshot struct {
 	durationMs                   int64
 	detail                       *runDetail
 	err                          error
+	traceFile                    string
 }
 
 func (r *runState) get() snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return snapshot{id: r.id, testID: r.testID, testName: r.testName, status: r.status, done: r.done, total: r.total,
-		passed: r.passed, rows: r.rows, durationMs: r.durationMs, detail: r.detail, err: r.err}
+		passed: r.passed, rows: r.rows, durationMs: r.durationMs, detail: r.detail, err: r.err, traceFile: r.traceFile}
 }
 
 func (r *runState) update(f func(*runState)) {
@@ -176,4 +178,5 @@ func (c *command) follow(ctx context.Context, r *runState) {
 		})
 	}
 	c.out.finished(r.get(), c.pageURL("/runs/"+r.id))
+	c.saveTrace(ctx, r)
 }

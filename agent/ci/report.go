@@ -27,7 +27,8 @@ func (c *command) writeJUnit(runs []*runState) error {
 	rep := junit.Report{Name: c.reportName(), Timestamp: time.Now(), Hostname: c.env.Hostname}
 	for _, r := range runs {
 		s := r.get()
-		jr := junit.Run{Name: name(s), Status: s.status, DurationMs: s.durationMs, URL: c.pageURL("/runs/" + s.id)}
+		jr := junit.Run{Name: name(s), Status: s.status, DurationMs: s.durationMs, URL: c.pageURL("/runs/" + s.id),
+			Trace: s.traceFile, TraceFile: s.traceFile != ""}
 		if s.err != nil {
 			jr.Error = s.err.Error()
 		}

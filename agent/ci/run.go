@@ -358,6 +358,9 @@ type started struct {
 func (c *command) start(ctx context.Context, envID, dataSetID string) (started, error) {
 	var out started
 	body := map[string]any{"screenshots": c.o.Screenshots}
+	if c.o.TraceMode != "" { // "" (Options not from ParseFlags): the hub's default
+		body["trace"] = c.o.TraceMode
+	}
 	if envID != "" {
 		body["environmentId"] = envID
 	}

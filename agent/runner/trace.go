@@ -24,6 +24,10 @@ type tracer struct {
 	mu   sync.Mutex           // guards the fields below; held for no call
 	open *traceExec           // where entries go: the step running, or the next
 	reqs map[string]*traceReq // requests in flight, by session and request id
+	// By session: the uniqueId of its page's main world, and the
+	// serializer installed in it (trace_install.go).
+	worlds map[string]string
+	fns    map[string]snapshotFn
 
 	jobs chan traceJob // to the sender, in the order the steps ran
 	sent chan struct{} // closed when the sender is done
@@ -47,6 +51,7 @@ const traceTextMax = 4 << 10
 
 func newTracer(mode string, start time.Time) *tracer {
 	return &tracer{mode: mode, start: start, open: &traceExec{}, reqs: map[string]*traceReq{},
+		worlds: map[string]string{}, fns: map[string]snapshotFn{},
 		jobs: make(chan traceJob, 64), sent: make(chan struct{})}
 }
 

@@ -21,10 +21,24 @@ import (
 // held for no call.
 
 var (
-	traceNetwork   = []byte(`{"method":"Network.`)
 	traceConsole   = []byte(`{"method":"Runtime.consoleAPICalled"`)
 	traceException = []byte(`{"method":"Runtime.exceptionThrown"`)
+	// traceNetwork are the Network events tracer.network reads: the
+	// others (a response's every chunk, the headers' extra info) are left
+	// before they are decoded, on the reader every answer waits for.
+	traceNetwork = [][]byte{[]byte(`{"method":"Network.requestWillBeSent"`), []byte(`{"method":"Network.responseReceived"`),
+		[]byte(`{"method":"Network.loadingFinished"`), []byte(`{"method":"Network.loadingFailed"`)}
 )
+
+// traceNetworkEvent says whether data is a Network event the trace reads.
+func traceNetworkEvent(data []byte) bool {
+	for _, p := range traceNetwork {
+		if bytes.HasPrefix(data, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // traceRequests turn on, in a page's session, the events a trace records.
 // The browser passes a request's body to the event up to traceMaxPost (the
@@ -42,8 +56,8 @@ const traceMaxPost = 64 << 10
 
 // traceEvent records the event data for the traced run of its page, if any.
 func (b *Browser) traceEvent(data []byte) {
-	if !bytes.HasPrefix(data, traceNetwork) && !bytes.HasPrefix(data, traceConsole) &&
-		!bytes.HasPrefix(data, traceException) && !bytes.HasPrefix(data, logEntry) {
+	if !traceNetworkEvent(data) && !bytes.HasPrefix(data, traceConsole) &&
+		!bytes.HasPrefix(data, traceException) && !bytes.HasPrefix(data, logEntry) && !bytes.HasPrefix(data, traceContext) {
 		return
 	}
 	var e struct {
@@ -64,6 +78,8 @@ func (b *Browser) traceEvent(data []byte) {
 	}
 	now := time.Now()
 	switch {
+	case strings.HasPrefix(e.Method, "Runtime.executionContext"):
+		tr.worldEvent(e.SessionID, string(t.(*tab).target), e.Method, e.Params)
 	case e.Method == "Runtime.consoleAPICalled":
 		var c proto.RuntimeConsoleAPICalled
 		if json.Unmarshal(e.Params, &c) == nil {

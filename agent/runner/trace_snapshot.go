@@ -59,9 +59,14 @@ type snapshotCall struct {
 	sess session         // the page's
 	p    postedRequest
 	err  error
-	// plain is the request without the target element, sent should the
-	// element's handle be gone (the step navigated).
+	// plain is the request by the serializer's source without the target
+	// element, sent should a handle be gone (the step navigated).
 	plain *wireRequest
+	// When world is not "", install installs the serializer there, and
+	// its answer goes to tr (trace_install.go).
+	tr      *tracer
+	world   string
+	install postedRequest
 }
 
 // snapshotLoc is the locator whose matches the snapshot marks: the first,
@@ -73,24 +78,41 @@ type snapshotLoc struct {
 	Exact bool   `json:"exact"`
 }
 
-// postSnapshot sends the request for the DOM after step s.
+// postSnapshot sends the request for the DOM after step s: by the
+// serializer installed in the page's main world when it is there
+// (trace_install.go), else by its source, installing it when the world
+// is known. A target in a frame lives in another world: by the source.
 func (r *run) postSnapshot(ctx context.Context, s *stepRun) *snapshotCall {
 	var loc *snapshotLoc
-	if t := s.target; t != nil && s.last.obj == "" && len(t.Locators) > 0 && len(t.Frame) == 0 && t.Locators[0].Kind != "role" {
+	t := s.target
+	if t != nil && s.last.obj == "" && len(t.Locators) > 0 && len(t.Frame) == 0 && t.Locators[0].Kind != "role" {
 		l := t.Locators[0]
 		loc = &snapshotLoc{l.Kind, l.Value, l.Exact}
 	}
 	locJSON, _ := json.Marshal(loc)
 	plain := wireRequest{"Runtime.evaluate", proto.RuntimeEvaluate{
 		Expression: snapshotExpr(locJSON), ReturnByValue: true}}
-	c := &snapshotCall{ctx: ctx, sess: r.tab.sess}
+	c := &snapshotCall{ctx: ctx, sess: r.tab.sess, tr: r.trace}
+	var fn proto.RuntimeRemoteObjectID
+	if t == nil || len(t.Frame) == 0 {
+		fn, c.world = r.trace.snapshotVia(string(c.sess.id))
+	}
 	req := plain
-	if obj := s.last.obj; obj != "" {
+	switch obj := s.last.obj; {
+	case fn != "":
+		req, c.plain = installedRequest(fn, obj, loc, protocol.MaxSnapshot), &plain
+	case obj != "":
 		req = wireRequest{"Runtime.callFunctionOn", proto.RuntimeCallFunctionOn{ObjectID: obj, FunctionDeclaration: snapshotOn,
 			ReturnByValue: true, Arguments: []*proto.RuntimeCallArgument{{Value: gson.New(loc)}, {Value: gson.New(protocol.MaxSnapshot)}}}}
 		c.plain = &plain
 	}
 	c.p, c.err = c.sess.w.post(string(c.sess.id), req)
+	if c.err == nil && c.world != "" {
+		var err error
+		if c.install, err = c.sess.w.post(string(c.sess.id), installRequest(c.world)); err != nil {
+			c.world = ""
+		}
+	}
 	return c
 }
 
@@ -105,6 +127,14 @@ func (r *run) snapshotHTML(c *snapshotCall) string {
 	ctx, stop := c.sess.unlessGone(ctx)
 	defer stop()
 	w := c.sess.w
+	if c.world != "" {
+		defer func() { // answered after the snapshot: the page handles them in order
+			if raw, err := w.answer(ctx, c.install); err == nil {
+				c.tr.installed(string(c.sess.id), c.world, raw)
+			}
+			w.forget(c.install)
+		}()
+	}
 	raw, err := w.answer(ctx, c.p)
 	w.forget(c.p)
 	if err != nil && c.plain != nil && ctx.Err() == nil {

@@ -328,6 +328,12 @@ func TestJUnitFromHub(t *testing.T) {
 		if c.Name == "Wrong greeting" && !strings.Contains(c.SystemOut, "[[ATTACHMENT|http://hub.test/api/runs/run_") {
 			t.Errorf("failure attachment: %q", c.SystemOut)
 		}
+		// The failed run's trace (the default, failures) is linked; a
+		// passed run's is not.
+		if trace := traceLine(c.SystemOut); (trace != "") != (c.Name == "Wrong greeting") ||
+			trace != "" && (!strings.HasPrefix(trace, "http://hub.test/api/runs/run_") || !strings.HasSuffix(trace, "/trace.zip")) {
+			t.Errorf("%s: trace %q in %q", c.Name, trace, c.SystemOut)
+		}
 	}
 	// Content negotiation gives the same report without the download name.
 	neg := w.dev.do("GET", "/api/batches/"+id, nil, "Accept", "application/xml").want(t, 200)

@@ -3,7 +3,8 @@ package api
 // JUnit reports. GET /api/runs/:id/junit and GET /api/batches/:id/junit
 // answer a run's or a batch's result as JUnit XML (protocol/junit: one
 // testcase per test, or per row of a data-driven run; a failure names the
-// failing step, its error and its screenshot's address), as a download.
+// failing step, its error, its screenshot's address and, when the run
+// recorded a trace, its trace.zip's), as a download.
 // GET /api/runs/:id and GET /api/batches/:id answer the same report to a
 // client that asks for XML (Accept: application/xml), with their usual
 // status (202 while running). Unfinished runs are reported as skipped.
@@ -66,6 +67,7 @@ func (s *Server) junitRun(ctx context.Context, run store.Run) (junit.Run, error)
 			}
 			return base + "/api/runs/" + run.ID + "/artifacts/" + url.PathEscape(st.Screenshot)
 		}}
+	jr.Trace = junitTrace(base, run)
 	if out.Document != nil {
 		jr.Suite, jr.Document = out.Document.Suite, out.Document.Steps
 	}
@@ -73,6 +75,18 @@ func (s *Server) junitRun(ctx context.Context, run store.Run) (junit.Run, error)
 		jr.Rows = append(jr.Rows, junit.Row{Row: row.Row, Status: row.Status, DurationMs: row.DurationMs, Error: row.Error})
 	}
 	return jr, nil
+}
+
+// junitTrace is the address of the trace a failed or errored run recorded
+// (docs/trace.md "Exports"), "" for any other run.
+func junitTrace(base string, run store.Run) string {
+	if run.Status != protocol.RunFailed && run.Status != protocol.RunError {
+		return ""
+	}
+	if mode, ok := protocol.TraceMode(run.Trace); !ok || mode == protocol.TraceOff {
+		return ""
+	}
+	return base + "/api/runs/" + run.ID + "/trace.zip"
 }
 
 // writeJUnit answers a report; download names the file it is saved as.

@@ -6,7 +6,8 @@
 // naming the failing step (and its iteration) and its error, an infrastructure error an <error>, a
 // cancelled or unfinished run <skipped>; a screenshot of the failure is an
 // attachment in <system-out> ([[ATTACHMENT|path]], the convention of
-// Jenkins' JUnit attachments and GitLab). The hub (GET
+// Jenkins' JUnit attachments and GitLab); a failed or errored case names
+// the run's trace when there is one ("Trace: …"). The hub (GET
 // /api/batches/:id/junit) and `agent ci --junit` both write it from here.
 // No I/O beyond the writer it is given.
 package junit
@@ -41,6 +42,11 @@ type Run struct {
 	// Attachment gives the path or address of a step's screenshot, ""
 	// for none; nil: no attachments.
 	Attachment func(row int, s protocol.StepResult) string
+	// Trace is the address or path of the run's trace (its trace.zip,
+	// docs/trace.md "Exports"), "" for none: a failed or errored case
+	// says it. TraceFile: it is a file, attached too ([[ATTACHMENT|…]]).
+	Trace     string
+	TraceFile bool
 }
 
 // Row is one data row's result.
@@ -168,6 +174,10 @@ func (run Run) oneCase(name, class string, row int, status string, ms int64, run
 	if run.URL != "" {
 		out = append(out, "Run: "+run.URL)
 	}
+	traced := run.Trace != "" && (status == protocol.RunFailed || status == protocol.RunError)
+	if traced {
+		out = append(out, "Trace: "+run.Trace)
+	}
 	failing, found := protocol.FirstFailure(steps)
 	message := cleanText(runErr)
 	text := message
@@ -184,6 +194,9 @@ func (run Run) oneCase(name, class string, row int, status string, ms int64, run
 				out = append(out, "[[ATTACHMENT|"+cleanText(a)+"]]")
 			}
 		}
+	}
+	if traced && run.TraceFile {
+		out = append(out, "[[ATTACHMENT|"+cleanText(run.Trace)+"]]")
 	}
 	switch status {
 	case protocol.RunPassed:
