@@ -171,12 +171,23 @@ func (a *hubAPI) do(ctx context.Context, method, path string, in, out any) error
 // download fetches a file (an artifact).
 func (a *hubAPI) download(ctx context.Context, path string) ([]byte, error) {
 	var data []byte
-	err := a.retrying(ctx, func() (bool, error) {
+	err := a.get(ctx, a.http, path, func(body io.Reader) (bool, error) {
+		var err error
+		data, err = io.ReadAll(io.LimitReader(body, protocol.MaxArtifact+1))
+		return err != nil, err
+	})
+	return data, err
+}
+
+// get sends GET path with client, tried again as every call is, and hands
+// a 200's body to read, which says whether a failure is worth another try.
+func (a *hubAPI) get(ctx context.Context, client *http.Client, path string, read func(io.Reader) (bool, error)) error {
+	return a.retrying(ctx, func() (bool, error) {
 		req, err := a.request(ctx, http.MethodGet, path, nil)
 		if err != nil {
 			return false, err
 		}
-		res, err := a.http.Do(req)
+		res, err := client.Do(req)
 		if err != nil {
 			return ctx.Err() == nil, err
 		}
@@ -187,10 +198,8 @@ func (a *hubAPI) download(ctx context.Context, path string) ([]byte, error) {
 		if res.StatusCode != http.StatusOK {
 			return false, fmt.Errorf("GET %s: %s", path, res.Status)
 		}
-		data, err = io.ReadAll(io.LimitReader(res.Body, protocol.MaxArtifact+1))
-		return err != nil, err
+		return read(res.Body)
 	})
-	return data, err
 }
 
 // follow reads a run's live events until run.finished, reconnecting (with

@@ -2,10 +2,8 @@ package ci
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,27 +79,13 @@ func (a *hubAPI) downloadFile(ctx context.Context, path, dst string) error {
 	}
 	tmp := dst + ".part"
 	defer os.Remove(tmp)
-	err := a.retrying(ctx, func() (bool, error) {
-		req, err := a.request(ctx, http.MethodGet, path, nil)
-		if err != nil {
-			return false, err
-		}
-		res, err := a.stream.Do(req) // no overall time-out: a trace may be large
-		if err != nil {
-			return ctx.Err() == nil, err
-		}
-		defer res.Body.Close()
-		if res.StatusCode >= 500 {
-			return true, errors.New(res.Status)
-		}
-		if res.StatusCode != http.StatusOK {
-			return false, fmt.Errorf("GET %s: %s", path, res.Status)
-		}
+	// No overall time-out (a.stream): a trace may be large.
+	err := a.get(ctx, a.stream, path, func(body io.Reader) (bool, error) {
 		f, err := os.Create(tmp)
 		if err != nil {
 			return false, err
 		}
-		_, err = io.Copy(f, res.Body)
+		_, err = io.Copy(f, body)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

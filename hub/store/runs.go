@@ -457,15 +457,25 @@ type ArtifactRow struct {
 // message again after a failed write) counts only the difference, so
 // trying again never counts twice.
 func (s *Store) AddArtifactWithin(ctx context.Context, runID string, a ArtifactRow, lim RunLimits) (Stored, error) {
+	return s.addCounted(ctx, runID, a, "artifact_bytes", lim.ArtifactBytes)
+}
+
+// addCounted records an artifact row, counting its bytes against the
+// run's column (artifact_bytes or trace_bytes, never from input) up to
+// limit in the same statement: StoredOver, and nothing stored, past it.
+func (s *Store) addCounted(ctx context.Context, runID string, a ArtifactRow, column string, limit int64) (Stored, error) {
+	if column != "artifact_bytes" && column != "trace_bytes" {
+		panic("store: no artifact budget " + column)
+	}
 	var one int
 	err := s.pool.QueryRow(ctx, `WITH old AS (
 			SELECT coalesce((SELECT size FROM run_artifacts WHERE run_id = $1 AND name = $2), 0) AS size),
 		counted AS (
-			UPDATE runs SET artifact_bytes = artifact_bytes - old.size + $3 FROM old
-			WHERE id = $1 AND artifact_bytes - old.size + $3 <= $6 RETURNING 1)
+			UPDATE runs SET `+column+` = `+column+` - old.size + $3 FROM old
+			WHERE id = $1 AND `+column+` - old.size + $3 <= $6 RETURNING 1)
 		INSERT INTO run_artifacts (run_id, name, content_type, size, step) SELECT $1, $2, $4, $3, $5 FROM counted
 		ON CONFLICT (run_id, name) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, step = EXCLUDED.step
-		RETURNING 1`, runID, a.Name, a.Size, a.ContentType, a.Step, lim.ArtifactBytes).Scan(&one)
+		RETURNING 1`, runID, a.Name, a.Size, a.ContentType, a.Step, limit).Scan(&one)
 	if isNoRows(err) {
 		return StoredOver, nil
 	}

@@ -16,20 +16,9 @@ import (
 // (runs.trace_bytes) instead. Over it, nothing is stored, the run's
 // trace_dropped counts one more, and the answer is StoredOver.
 func (s *Store) AddTraceArtifactWithin(ctx context.Context, runID string, a ArtifactRow, lim RunLimits) (Stored, error) {
-	var one int
-	err := s.pool.QueryRow(ctx, `WITH old AS (
-			SELECT coalesce((SELECT size FROM run_artifacts WHERE run_id = $1 AND name = $2), 0) AS size),
-		counted AS (
-			UPDATE runs SET trace_bytes = trace_bytes - old.size + $3 FROM old
-			WHERE id = $1 AND trace_bytes - old.size + $3 <= $6 RETURNING 1)
-		INSERT INTO run_artifacts (run_id, name, content_type, size, step) SELECT $1, $2, $4, $3, $5 FROM counted
-		ON CONFLICT (run_id, name) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, step = EXCLUDED.step
-		RETURNING 1`, runID, a.Name, a.Size, a.ContentType, a.Step, lim.TraceBytes).Scan(&one)
-	if err == nil {
-		return StoredNew, nil
-	}
-	if !isNoRows(err) {
-		return 0, err
+	stored, err := s.addCounted(ctx, runID, a, "trace_bytes", lim.TraceBytes)
+	if err != nil || stored != StoredOver {
+		return stored, err
 	}
 	if _, err := s.pool.Exec(ctx, `UPDATE runs SET trace_dropped = trace_dropped + 1 WHERE id = $1`, runID); err != nil {
 		return 0, err
