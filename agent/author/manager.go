@@ -76,6 +76,7 @@ type browser struct {
 	closeOnce sync.Once
 
 	controlURL string          // its DevTools address, for runner.Attach (live.go)
+	unguard    func()          // ends runner.GuardDevTools' hold on its port, once it has exited
 	attachMu   sync.Mutex      // guards attached
 	attached   *runner.Browser // the runner's connection for live sessions, made on first use
 }
@@ -94,7 +95,9 @@ func (b *browser) close() {
 		case <-done:
 		case <-time.After(5 * time.Second):
 			b.l.Kill()
+			<-done
 		}
+		b.unguard()
 		_ = os.RemoveAll(b.dir)
 	})
 }
@@ -142,14 +145,15 @@ func (m *Manager) launch(headed bool) (*browser, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %w", path, err)
 	}
-	runner.GuardDevTools(u) // a run's request step never calls it
+	unguard := runner.GuardDevTools(u) // a run's request step never calls it
 	rb := rod.New().ControlURL(u)
 	if err := rb.Connect(); err != nil {
 		l.Kill()
+		unguard()
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("connecting to %s: %w", path, err)
 	}
-	b := &browser{rod: rb, l: l, dir: dir, headed: headed, gone: make(chan struct{}), controlURL: u}
+	b := &browser{rod: rb, l: l, dir: dir, headed: headed, gone: make(chan struct{}), controlURL: u, unguard: unguard}
 	go func() {
 		// The event stream ends when the browser connection does.
 		for range rb.Event() {

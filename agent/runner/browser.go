@@ -104,6 +104,7 @@ type Browser struct {
 	url          string // the DevTools WebSocket address
 	dataDir      string // --user-data-dir, removed on Close
 	l            *launcher.Launcher
+	unguard      func()   // ends GuardDevTools' hold on its port, once the process is gone
 	root         session  // the browser-level session
 	tabs         sync.Map // session id -> *tab: every tab open, for observe (guard.go)
 
@@ -174,10 +175,11 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %w", path, err)
 	}
-	GuardDevTools(u) // request steps never call it (steps_request.go)
+	unguard := GuardDevTools(u) // request steps never call it (steps_request.go)
 	ws := &cdp.WebSocket{}
 	if err := ws.Connect(ctx, u, nil); err != nil {
 		l.Kill()
+		unguard()
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("connecting to %s: %w", path, err)
 	}
@@ -186,7 +188,7 @@ func launch(ctx context.Context, opts Options, headed bool) (*Browser, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	b := &Browser{opts: opts, log: log, path: path, frames: frames, url: u, dataDir: dir, l: l,
+	b := &Browser{opts: opts, log: log, path: path, frames: frames, url: u, dataDir: dir, l: l, unguard: unguard,
 		gone: make(chan struct{}), watched: map[string]*tab{}}
 	w.observe = b.observe // before the client starts reading
 	b.root = session{c: cdp.New().Start(w), w: w}
@@ -242,6 +244,7 @@ func (b *Browser) Close() error {
 			b.l.Kill()
 			<-exited
 		}
+		b.unguard()
 		if err := removeProfile(b.dataDir); err != nil {
 			b.closeErr = fmt.Errorf("removing the browser profile: %w", err)
 		}

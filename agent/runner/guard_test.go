@@ -218,3 +218,51 @@ func TestDevToolsAddressBlocked(t *testing.T) {
 		})
 	}
 }
+
+// A closed browser's DevTools port goes back to the system, which hands it
+// to the next listener, the application under test included (seen in CI:
+// a recording refused its own site's address as "the DevTools address"):
+// the guard refuses a port only while a browser of the agent listens
+// there.
+func TestDevToolsGuardEndsWithBrowser(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b, err := Launch(ctx, Options{BrowserPath: testBrowser.Path(), HeadlessShell: "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cu, err := url.Parse(b.ControlURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "http://127.0.0.1:" + cu.Port() + "/"
+	if !devToolsURL(addr) {
+		t.Fatalf("%s is not guarded while its browser runs", addr)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if devToolsURL(addr) {
+		t.Errorf("%s is still refused after its browser closed", addr)
+	}
+	own, err := url.Parse(testBrowser.ControlURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !devToolsURL("http://localhost:" + own.Port() + "/json/list") {
+		t.Error("the browser still running lost its guard")
+	}
+
+	// Two registrations of one port (a port reused by a later browser
+	// before the first one's release) keep it until both are released.
+	r1, r2 := GuardDevTools("ws://127.0.0.1:1/devtools/browser/a"), GuardDevTools("ws://127.0.0.1:1/devtools/browser/b")
+	r1()
+	r1()
+	if !devToolsURL("http://127.0.0.1:1/") {
+		t.Error("one release of two ended the guard")
+	}
+	r2()
+	if devToolsURL("http://127.0.0.1:1/") {
+		t.Error("the port is guarded after both releases")
+	}
+}

@@ -175,23 +175,49 @@ type refusal struct{ msg string }
 func (e *refusal) Error() string { return e.msg }
 
 // devtools holds the ports of the DevTools endpoints of the agent's own
-// browsers on this computer (GuardDevTools). Through them a request could
-// list and close every page of the browser, other runs' too, and a
-// WebSocket there drives the browser: a request step never connects to
-// one. The check is made on the address connected to, so neither a host
-// name resolving to 127.0.0.1 nor a redirect gets past it.
-var devtools sync.Map // port (int) -> true
+// browsers on this computer (GuardDevTools), each with the number of live
+// browsers listening there. Through them a request could list and close
+// every page of the browser, other runs' too, and a WebSocket there drives
+// the browser: a request step never connects to one. The check is made on
+// the address connected to, so neither a host name resolving to 127.0.0.1
+// nor a redirect gets past it. A port leaves the map when its browser has
+// exited: the system hands a freed port to the next listener, which may be
+// the application under test.
+var (
+	devtoolsMu sync.Mutex // guards devtools' counts
+	devtools   sync.Map   // port (int) -> count (int), read without devtoolsMu
+)
 
-// GuardDevTools keeps request steps away from the DevTools endpoint at
-// controlURL (ws://127.0.0.1:PORT/devtools/browser/...): every browser the
-// agent launches registers its own.
-func GuardDevTools(controlURL string) {
+// GuardDevTools keeps request steps and pages away from the DevTools
+// endpoint at controlURL (ws://127.0.0.1:PORT/devtools/browser/...): every
+// browser the agent launches registers its own, and calls the release it
+// gets once the browser process has exited.
+func GuardDevTools(controlURL string) (release func()) {
 	u, err := url.Parse(controlURL)
 	if err != nil {
-		return
+		return func() {}
 	}
-	if port, err := strconv.Atoi(u.Port()); err == nil && port > 0 {
-		devtools.Store(port, true)
+	port, err := strconv.Atoi(u.Port())
+	if err != nil || port <= 0 {
+		return func() {}
+	}
+	devtoolsMu.Lock()
+	n, _ := devtools.Load(port)
+	c, _ := n.(int)
+	devtools.Store(port, c+1)
+	devtoolsMu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			devtoolsMu.Lock()
+			defer devtoolsMu.Unlock()
+			n, _ := devtools.Load(port)
+			if c, _ := n.(int); c > 1 {
+				devtools.Store(port, c-1)
+			} else {
+				devtools.Delete(port)
+			}
+		})
 	}
 }
 
