@@ -17,6 +17,7 @@ type Batch struct {
 	Screenshots   bool
 	Device        string // the runs' device profile; "" for none
 	Trace         string // the runs' option trace
+	Retries       int    // the runs' option retries
 	Source        string // "tests", "suite", "tag" or "rerun"
 	Suite         string // the suite's name when Source is "suite" ("" is Unsorted)
 	Tag           string // the tag when Source is "tag"
@@ -33,10 +34,10 @@ func (s *Store) CreateBatch(ctx context.Context, b Batch, runs []Run) error {
 		return err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
-	if _, err := tx.Exec(ctx, `INSERT INTO batches (id, project_id, user_id, environment_id, headed, screenshots, source, suite, rerun_of, created_at, tag, device, trace)
+	if _, err := tx.Exec(ctx, `INSERT INTO batches (id, project_id, user_id, environment_id, headed, screenshots, source, suite, rerun_of, created_at, tag, device, trace, retries)
 		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, CASE WHEN $7 = 'suite' THEN $8 END, nullif($9, ''), $10, nullif($11, ''), $12,
-			coalesce(nullif($13, ''), 'failures'))`,
-		b.ID, b.ProjectID, b.UserID, b.EnvironmentID, b.Headed, b.Screenshots, b.Source, b.Suite, b.RerunOf, b.CreatedAt, b.Tag, b.Device, b.Trace); err != nil {
+			coalesce(nullif($13, ''), 'failures'), $14)`,
+		b.ID, b.ProjectID, b.UserID, b.EnvironmentID, b.Headed, b.Screenshots, b.Source, b.Suite, b.RerunOf, b.CreatedAt, b.Tag, b.Device, b.Trace, b.Retries); err != nil {
 		return err
 	}
 	for _, r := range runs {
@@ -52,9 +53,9 @@ func (s *Store) CreateBatch(ctx context.Context, b Batch, runs []Run) error {
 func (s *Store) GetBatch(ctx context.Context, id string) (Batch, error) {
 	var b Batch
 	err := s.pool.QueryRow(ctx, `SELECT b.id, b.project_id, coalesce(b.user_id, ''), coalesce(b.environment_id, ''), b.headed, b.screenshots,
-		b.source, coalesce(b.suite, ''), coalesce(b.rerun_of, ''), b.created_at, coalesce(u.name, ''), coalesce(b.tag, ''), b.device, b.trace
+		b.source, coalesce(b.suite, ''), coalesce(b.rerun_of, ''), b.created_at, coalesce(u.name, ''), coalesce(b.tag, ''), b.device, b.trace, b.retries
 		FROM batches b LEFT JOIN users u ON u.id = b.user_id WHERE b.id = $1`, id).
-		Scan(&b.ID, &b.ProjectID, &b.UserID, &b.EnvironmentID, &b.Headed, &b.Screenshots, &b.Source, &b.Suite, &b.RerunOf, &b.CreatedAt, &b.UserName, &b.Tag, &b.Device, &b.Trace)
+		Scan(&b.ID, &b.ProjectID, &b.UserID, &b.EnvironmentID, &b.Headed, &b.Screenshots, &b.Source, &b.Suite, &b.RerunOf, &b.CreatedAt, &b.UserName, &b.Tag, &b.Device, &b.Trace, &b.Retries)
 	if isNoRows(err) {
 		return Batch{}, ErrNotFound
 	}

@@ -23,6 +23,9 @@ type Run struct {
 	Screenshots   bool
 	Device        string // the device profile the run emulates; "" for none
 	Trace         string // the run option trace: protocol.TraceOn, TraceFailures or TraceOff
+	Retries       int    // the run option retries: how often a failed test runs again (0 to 3)
+	Flaky         bool   // it failed, then passed on a retry
+	Quarantined   bool   // its test was quarantined when it ended (0028_retries_quarantine.sql)
 	Passed, Total int
 	DurationMs    int64
 	Error         string
@@ -52,7 +55,8 @@ type Run struct {
 const runCols = `r.id, r.project_id, r.test_id, r.version, coalesce(r.environment_id, ''), coalesce(r.user_id, ''), r.status,
 	r.headed, r.screenshots, r.passed, r.total, r.duration_ms, r.error, r.result, coalesce(r.agent_id, ''), r.attempts, r.assignments,
 	r.cancel_requested, r.created_at, r.started_at, r.finished_at, t.name, t.visibility, coalesce(t.owner_id, ''), coalesce(u.name, ''),
-	coalesce(r.batch_id, ''), coalesce(r.agent_pin, ''), coalesce(r.data_set_id, ''), r.agent_labels, r.device, r.trace`
+	coalesce(r.batch_id, ''), coalesce(r.agent_pin, ''), coalesce(r.data_set_id, ''), r.agent_labels, r.device, r.trace,
+	r.retries, r.flaky, r.quarantined`
 
 const runFrom = ` FROM runs r JOIN tests t ON t.id = r.test_id LEFT JOIN users u ON u.id = r.user_id `
 
@@ -61,7 +65,8 @@ func scanRun(row pgx.Row) (Run, error) {
 	err := row.Scan(&r.ID, &r.ProjectID, &r.TestID, &r.Version, &r.EnvironmentID, &r.UserID, &r.Status,
 		&r.Headed, &r.Screenshots, &r.Passed, &r.Total, &r.DurationMs, &r.Error, &r.Result, &r.AgentID, &r.Attempts, &r.Assignments,
 		&r.CancelRequested, &r.CreatedAt, &r.StartedAt, &r.FinishedAt, &r.TestName, &r.TestVisibility, &r.TestOwnerID, &r.UserName,
-		&r.BatchID, &r.AgentPin, &r.DataSetID, &r.AgentLabels, &r.Device, &r.Trace)
+		&r.BatchID, &r.AgentPin, &r.DataSetID, &r.AgentLabels, &r.Device, &r.Trace,
+		&r.Retries, &r.Flaky, &r.Quarantined)
 	if isNoRows(err) {
 		return Run{}, ErrNotFound
 	}
@@ -98,11 +103,11 @@ func createRun(ctx context.Context, db interface {
 		rows = &v
 	}
 	_, err := db.Exec(ctx, `INSERT INTO runs (id, project_id, test_id, version, environment_id, user_id, status, headed, screenshots, created_at, batch_id, document,
-			data_set_id, rows, agent_pin, agent_labels, device, trace)
+			data_set_id, rows, agent_pin, agent_labels, device, trace, retries)
 		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, 'queued', $7, $8, $9, nullif($10, ''), $11, nullif($12, ''), $13, nullif($14, ''), $15, $16,
-			coalesce(nullif($17, ''), 'failures'))`,
+			coalesce(nullif($17, ''), 'failures'), $18)`,
 		r.ID, r.ProjectID, r.TestID, r.Version, r.EnvironmentID, r.UserID, r.Headed, r.Screenshots, r.CreatedAt, r.BatchID, doc,
-		r.DataSetID, rows, r.AgentPin, labels, r.Device, r.Trace)
+		r.DataSetID, rows, r.AgentPin, labels, r.Device, r.Trace, r.Retries)
 	return err
 }
 
@@ -258,6 +263,7 @@ type RunOutcome struct {
 	Error         string
 	Steps         any // marshalled as the result's steps
 	Rows          any // a data-driven run's row results; nil for others
+	Flaky         bool
 }
 
 // FinishRun records a run's end, once, and the test's last run. agentID ""
@@ -287,9 +293,9 @@ func (s *Store) FinishRun(ctx context.Context, runID, agentID string, o RunOutco
 		rowResults = &v
 	}
 	err = tx.QueryRow(ctx, `UPDATE runs SET status = $3, passed = $4, total = $5, duration_ms = $6, error = $7, result = $8,
-		finished_at = $9, lease_until = NULL, row_results = coalesce($10::jsonb, row_results)
+		finished_at = $9, lease_until = NULL, row_results = coalesce($10::jsonb, row_results), flaky = $11
 		WHERE id = $1 AND (agent_id = $2 OR $2 = '' AND agent_id IS NULL) AND status IN ('queued', 'running') RETURNING test_id`,
-		runID, agentID, o.Status, o.Passed, o.Total, o.DurationMs, o.Error, steps, now, rowResults).Scan(&testID)
+		runID, agentID, o.Status, o.Passed, o.Total, o.DurationMs, o.Error, steps, now, rowResults, o.Flaky).Scan(&testID)
 	if isNoRows(err) {
 		return false, nil
 	}
