@@ -256,6 +256,9 @@ type Job struct {
 	// Trace is the run option trace (trace.go): TraceOn, TraceFailures
 	// or TraceOff; "" is TraceFailures.
 	Trace string `json:"trace,omitempty"`
+	// Retries is the run option retries (0 to 3): how many times the agent
+	// runs the test again, in a fresh context, after it failed.
+	Retries int `json:"retries,omitempty"`
 	// Rows makes the run data-driven: the document runs once per row, each
 	// in a fresh browser context, its values read as ${column} (over the
 	// environment's variables), at most the agent's parallel slots at once.

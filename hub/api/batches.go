@@ -48,6 +48,9 @@ type runRequest struct {
 	// Trace is what the runs record of each step (docs/trace.md): on,
 	// failures (the default) or off.
 	Trace string `json:"trace" enum:"on|failures|off"`
+	// Retries: how many times a failed test runs again on the same agent,
+	// 0 (the default) to 3 (docs/retries.md).
+	Retries *int `json:"retries" minimum:"0" maximum:"3"`
 	// A data-driven run of one test: the data set (else the test's
 	// binding) and the rows to run (else all), 0-based.
 	DataSetID string `json:"dataSetId"`
@@ -81,7 +84,7 @@ type batchStarted struct {
 // startBatch answers POST /api/runs with testIds or suite.
 func (s *Server) startBatch(w http.ResponseWriter, r *http.Request, sc scope, in runRequest) {
 	b := store.Batch{ID: ids.New(kindBatch), ProjectID: sc.Project.ID, UserID: currentUserID(r), EnvironmentID: in.EnvironmentID,
-		Headed: in.Headed, Screenshots: in.Screenshots == nil || *in.Screenshots, Device: in.Device, Trace: in.Trace, Source: "tests", CreatedAt: s.Now()}
+		Headed: in.Headed, Screenshots: in.Screenshots == nil || *in.Screenshots, Device: in.Device, Trace: in.Trace, Retries: in.retries(), Source: "tests", CreatedAt: s.Now()}
 	path := "testIds"
 	testIDs := in.TestIDs
 	if (in.Suite != nil) && (in.Tag != nil) {
@@ -182,7 +185,7 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 			continue
 		}
 		runs = append(runs, store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version,
-			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots, Device: b.Device, Trace: b.Trace,
+			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots, Device: b.Device, Trace: b.Trace, Retries: b.Retries,
 			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond), Document: plan.doc,
 			DataSetID: plan.dataSetID, Rows: plan.rows, AgentPin: choice.pin, AgentLabels: choice.labels}) // queued in the order chosen
 	}
@@ -295,6 +298,7 @@ type batchJSON struct {
 		Screenshots bool   `json:"screenshots"`
 		Device      string `json:"device,omitempty"`
 		Trace       string `json:"trace,omitempty" enum:"on|failures|off"`
+		Retries     int    `json:"retries"`
 	} `json:"options"`
 	StartedBy     string    `json:"startedBy"`
 	StartedByName *string   `json:"startedByName"`
@@ -323,6 +327,7 @@ func toBatchJSON(b store.Batch, runs []store.Run, now time.Time) batchJSON {
 	}
 	out.Tag = strPtr(b.Tag)
 	out.Options.Headed, out.Options.Screenshots, out.Options.Device, out.Options.Trace = b.Headed, b.Screenshots, b.Device, b.Trace
+	out.Options.Retries = b.Retries
 	for _, st := range runStatuses {
 		out.Counts[st] = 0
 	}
@@ -418,6 +423,6 @@ func (s *Server) rerunBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b := store.Batch{ID: ids.New(kindBatch), ProjectID: old.ProjectID, UserID: currentUserID(r), EnvironmentID: old.EnvironmentID,
-		Headed: old.Headed, Screenshots: old.Screenshots, Device: old.Device, Trace: old.Trace, Source: "rerun", RerunOf: old.ID, CreatedAt: s.Now()}
+		Headed: old.Headed, Screenshots: old.Screenshots, Device: old.Device, Trace: old.Trace, Retries: old.Retries, Source: "rerun", RerunOf: old.ID, CreatedAt: s.Now()}
 	s.queueBatch(w, r, sc, b, "tests", testIDs, agentChoice{})
 }

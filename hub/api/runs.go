@@ -38,9 +38,15 @@ type runJSON struct {
 		Screenshots bool   `json:"screenshots"`
 		Device      string `json:"device,omitempty"`
 		// Trace is the mode the run records its trace with (docs/trace.md).
-		Trace string `json:"trace,omitempty" enum:"on|failures|off"`
+		Trace   string `json:"trace,omitempty" enum:"on|failures|off"`
+		Retries int    `json:"retries"`
 	} `json:"options"`
-	Result struct {
+	// Flaky: it failed, then passed on a retry (docs/retries.md).
+	Flaky bool `json:"flaky"`
+	// Quarantined: its test was quarantined when it ended, so its failure
+	// fails no batch (docs/history.md).
+	Quarantined bool `json:"quarantined"`
+	Result      struct {
 		Steps []protocol.StepResult `json:"steps"`
 	} `json:"result"`
 	// Document is what the run executes, components expanded: only GET
@@ -96,6 +102,7 @@ func toRunJSON(r store.Run) runJSON {
 	}
 	out.AgentID, out.Labels = r.AgentPin, r.AgentLabels
 	out.Options.Headed, out.Options.Screenshots, out.Options.Device, out.Options.Trace = r.Headed, r.Screenshots, r.Device, r.Trace
+	out.Options.Retries, out.Flaky, out.Quarantined = r.Retries, r.Flaky, r.Quarantined
 	out.Result.Steps = []protocol.StepResult{}
 	if len(r.Result) > 0 {
 		_ = json.Unmarshal(r.Result, &out.Result.Steps)
@@ -127,7 +134,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if !checkTrace(w, &in) {
+	if !checkTrace(w, &in) || !checkRetries(w, in) {
 		return
 	}
 	many := in.TestIDs != nil || in.Suite != nil || in.Tag != nil
@@ -208,7 +215,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	screenshots := in.Screenshots == nil || *in.Screenshots
 	run := store.Run{AgentPin: in.AgentID, AgentLabels: in.Labels, ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version, EnvironmentID: in.EnvironmentID,
-		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, Device: in.Device, Trace: in.Trace, CreatedAt: s.Now(), Document: doc,
+		UserID: currentUserID(r), Headed: in.Headed, Screenshots: screenshots, Device: in.Device, Trace: in.Trace, Retries: in.retries(), CreatedAt: s.Now(), Document: doc,
 		DataSetID: plan.dataSetID, Rows: plan.rows}
 	if err := s.store.CreateRun(r.Context(), run); err != nil {
 		s.internal(w, r, err)

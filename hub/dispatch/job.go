@@ -69,7 +69,7 @@ func (j Jobs) Build(ctx context.Context, run store.Run) (protocol.Job, error) {
 		return protocol.Job{}, fmt.Errorf("%w: the stored test document is unreadable: %v", ErrRefused, err)
 	}
 	job := protocol.Job{RunID: run.ID, TestID: run.TestID, Version: run.Version, Document: doc,
-		Screenshots: run.Screenshots, Headed: run.Headed, Device: run.Device, Trace: run.Trace, Variables: map[string]string{}, Secrets: map[string]string{}}
+		Screenshots: run.Screenshots, Headed: run.Headed, Device: run.Device, Trace: run.Trace, Retries: run.Retries, Variables: map[string]string{}, Secrets: map[string]string{}}
 	if detail.Rows != nil {
 		if err := json.Unmarshal(detail.Rows, &job.Rows); err != nil {
 			return protocol.Job{}, fmt.Errorf("%w: the run's data rows are unreadable: %v", ErrRefused, err)

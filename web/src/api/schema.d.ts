@@ -1985,6 +1985,7 @@ export interface components {
             options: {
                 device?: string;
                 headed: boolean;
+                retries: number;
                 screenshots: boolean;
                 /** @enum {string} */
                 trace?: "on" | "failures" | "off";
@@ -2735,10 +2736,12 @@ export interface components {
             environmentId: string | null;
             error?: string;
             finishedAt: string | null;
+            flaky: boolean;
             labels?: string[];
             options: {
                 device?: string;
                 headed: boolean;
+                retries: number;
                 screenshots: boolean;
                 /** @enum {string} */
                 trace?: "on" | "failures" | "off";
@@ -2746,6 +2749,7 @@ export interface components {
             passed: number;
             pool?: unknown;
             projectId: string;
+            quarantined: boolean;
             result: {
                 steps: components["schemas"]["StepResult"][];
             };
@@ -2773,6 +2777,7 @@ export interface components {
             environmentId?: string;
             headed?: boolean;
             labels?: string[];
+            retries?: number | null;
             rows?: number[] | null;
             screenshots?: boolean | null;
             suite?: string | null;
