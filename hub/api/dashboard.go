@@ -42,6 +42,19 @@ type dashboardJSON struct {
 	RunsPerDay    []dayJSON      `json:"runsPerDay"`
 	Slowest       []figureJSON   `json:"slowest"`
 	MostFailing   []figureJSON   `json:"mostFailing"`
+	// Flakiest: the tests called flaky now first, then by flaky rate over
+	// their last 100 runs (docs/history.md); at most 5.
+	Flakiest []flakyFigureJSON `json:"flakiest"`
+}
+
+// flakyFigureJSON is one test in the dashboard's flakiest list.
+type flakyFigureJSON struct {
+	TestID      string   `json:"testId"`
+	Name        string   `json:"name"`
+	Flaky       bool     `json:"flaky"`
+	FlakyRate   *float64 `json:"flakyRate"`
+	PassRate    *float64 `json:"passRate"`
+	Quarantined bool     `json:"quarantined"`
 }
 
 // dashboard answers the project's figures, counting only what the caller
@@ -66,6 +79,17 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, f := range d.MostFailing {
 		out.MostFailing = append(out.MostFailing, figureJSON(f))
+	}
+	flakiest, err := s.store.FlakiestTests(r.Context(), sc.Project.ID, currentUserID(r), 5)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	out.Flakiest = []flakyFigureJSON{}
+	for _, t := range flakiest {
+		h := toListHistory(t.History)
+		out.Flakiest = append(out.Flakiest, flakyFigureJSON{TestID: t.ID, Name: t.Name, Flaky: h.Flaky, FlakyRate: h.FlakyRate, PassRate: h.PassRate,
+			Quarantined: t.Quarantine != nil})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

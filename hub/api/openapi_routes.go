@@ -168,7 +168,8 @@ func apiRoutes() []apiRoute {
 		route("GET", "/tests", "Tests the caller can see in the project").inProject().
 			q("q", "search in name, suite and tags").q("suite", "only this suite").q("unsorted", "1: only tests without a suite").
 			q("visibility", "whose tests", "all", "shared", "private", "mine").
-			q("sort", "order", "name", "-name", "savedAt", "-savedAt").paged().
+			q("sort", "order (passRate: lowest first; -flakiness: flakiest first)", "name", "-name", "savedAt", "-savedAt", "passRate", "-passRate", "flakiness", "-flakiness").
+			q("flaky", "1: only tests called flaky now", "1", "true", "0", "false").q("quarantined", "1: only quarantined tests", "1", "true", "0", "false").paged().
 			out(200, testListJSON{}),
 		route("POST", "/tests", "Create a test from a document (version 1, Draft)").inProject().
 			in(docBody(true, jsonObj{"visibility": ""})).out(201, test),
@@ -231,6 +232,9 @@ func apiRoutes() []apiRoute {
 		route("GET", "/tests/{id}/versions", "Version history").out(200, jsonObj{"versions": []versionJSON{}}),
 		route("GET", "/tests/{id}/versions/{version}", "One version with its document").out(200, versionJSON{}),
 		route("POST", "/tests/{id}/versions/{version}/restore", "Restore a version as a new Draft version").out(201, test),
+		route("GET", "/tests/{id}/history", "The test's last 100 finished runs, pass and flaky rates, flaky call, duration trend").out(200, testHistoryJSON{}),
+		route("PUT", "/tests/{id}/quarantine", "Quarantine the test: its failures fail no batch (Test Manager, Admin)").in(quarantineInput{}).out(200, test),
+		route("DELETE", "/tests/{id}/quarantine", "Lift the test's quarantine (Test Manager, Admin)").out(200, test),
 
 		route("PUT", "/projects/{id}", "Rename a project").in(nameInput{}).out(200, projectJSON{}),
 		route("DELETE", "/projects/{id}", "Delete a project").empty(204),

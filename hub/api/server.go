@@ -343,6 +343,9 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/tests/{id}/versions", s.listVersions)
 	r.Get("/tests/{id}/versions/{version}", s.getVersion)
 	r.Post("/tests/{id}/versions/{version}/restore", s.restore)
+	r.Get("/tests/{id}/history", s.testHistory)
+	r.Put("/tests/{id}/quarantine", s.quarantine)
+	r.Delete("/tests/{id}/quarantine", s.unquarantine)
 
 	r.Put("/projects/{id}", s.renameProject)
 	r.Delete("/projects/{id}", s.deleteProject)

@@ -53,6 +53,10 @@ type testJSON struct {
 	CreatedAt  string             `json:"createdAt"`
 	Can        testCan            `json:"can"`
 	Document   *protocol.Document `json:"document,omitempty"`
+	// Quarantine: null unless the test is quarantined (docs/history.md).
+	Quarantine *quarantineJSON `json:"quarantine"`
+	// History: the test list's summary of its last runs; only lists.
+	History *listHistoryJSON `json:"history,omitempty"`
 }
 
 func ref(id, name string) *refJSON {
@@ -68,6 +72,7 @@ func toTestJSON(t store.Test, can testCan) testJSON {
 		Owner: ref(t.OwnerID, t.OwnerName), Status: t.Status, Version: t.Version, Steps: t.StepCount,
 		LastSaved: lastSavedJSON{At: t.SavedAt.UTC().Format(timeFormat), By: ref(t.SavedByID, t.SavedByName)},
 		CreatedAt: t.CreatedAt.UTC().Format(timeFormat), Can: can,
+		Quarantine: toQuarantineJSON(t.Quarantine), History: toListHistory(t.History),
 	}
 	if t.Suite != "" {
 		s := t.Suite

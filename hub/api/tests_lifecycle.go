@@ -28,6 +28,8 @@ type testCan struct {
 	// RunProtected: a run of it may use a protected environment
 	// (access.MayUseProtected), so the run dialog can say so beforehand.
 	RunProtected bool `json:"runProtected"`
+	// Quarantine: may quarantine it or lift its quarantine (docs/history.md).
+	Quarantine bool `json:"quarantine"`
 }
 
 // canOnTest decides testCan from the caller's role in the test's project,
@@ -53,6 +55,7 @@ func canOnTest(sc scope, userID string, t store.Test) testCan {
 		Restore:  deprecated && manager || !deprecated && editor,
 
 		RunProtected: sc.can(access.RunTests) && access.MayUseProtected(sc.Role, t.Status),
+		Quarantine:   manager,
 	}
 }
 

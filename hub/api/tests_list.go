@@ -79,6 +79,18 @@ func listInProject[R, J any](s *Server, w http.ResponseWriter, r *http.Request, 
 	writeJSON(w, http.StatusOK, map[string]any{key: out})
 }
 
+// flagParam reads a yes/no filter: 1 or true, 0 or false, or absent.
+func flagParam(q url.Values, key string, issues *issueList) bool {
+	switch q.Get(key) {
+	case "", "0", "false":
+		return false
+	case "1", "true":
+		return true
+	}
+	issues.add(key, "enum", key+" must be 1, true, 0 or false")
+	return false
+}
+
 type testListJSON struct {
 	Tests      []testJSON `json:"tests"`
 	Total      int        `json:"total"`
@@ -107,8 +119,10 @@ func (s *Server) listTests(w http.ResponseWriter, r *http.Request) {
 	if query.Sort == "" {
 		query.Sort = "name"
 	} else if !slices.Contains(store.TestSorts, query.Sort) {
-		issues.add("sort", "enum", "sort must be name, -name, savedAt or -savedAt")
+		issues.add("sort", "enum", "sort must be name, -name, savedAt, -savedAt, passRate, -passRate, flakiness or -flakiness")
 	}
+	query.Flaky = flagParam(q, "flaky", &issues)
+	query.Quarantined = flagParam(q, "quarantined", &issues)
 	if suite, unsorted := q.Get("suite"), q.Get("unsorted"); suite != "" && unsorted != "" {
 		issues.add("unsorted", "conflict", "use suite or unsorted, not both")
 	} else if unsorted == "1" || unsorted == "true" {

@@ -18,10 +18,14 @@ type TestQuery struct {
 	// Visibility: "all" (shared plus my private), "shared", "private" (my
 	// private tests), "mine" (owned by me).
 	Visibility string
-	// Sort: "name" (default), "-name", "savedAt", "-savedAt" (newest first).
-	Sort  string
-	After *Cursor
-	Limit int
+	// Sort: "name" (default), "-name", "savedAt", "-savedAt" (newest first),
+	// "passRate", "-passRate", "flakiness", "-flakiness" (history.go;
+	// tests without runs last by pass rate).
+	Sort string
+	// Flaky, Quarantined keep only tests called flaky now, or quarantined.
+	Flaky, Quarantined bool
+	After              *Cursor
+	Limit              int
 }
 
 // Cursor is the position after the last row of a page.
@@ -31,7 +35,7 @@ type Cursor struct {
 }
 
 // TestSorts are the accepted TestQuery.Sort values.
-var TestSorts = []string{"name", "-name", "savedAt", "-savedAt"}
+var TestSorts = []string{"name", "-name", "savedAt", "-savedAt", "passRate", "-passRate", "flakiness", "-flakiness"}
 
 func likePattern(q string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
@@ -68,8 +72,25 @@ func (s *Store) ListTests(ctx context.Context, q TestQuery) ([]Test, int, *Curso
 	if q.Suite != nil {
 		where = append(where, "t.suite = "+arg(*q.Suite))
 	}
+	// A sort or filter on history joins each test's last runs (history.go).
+	from := testFrom
+	if q.Flaky || strings.Contains(q.Sort, "passRate") || strings.Contains(q.Sort, "flakiness") {
+		from += historyJoins
+	}
+	if q.Flaky {
+		where = append(where, "h10.flaky")
+		counted = false
+	}
+	if q.Quarantined {
+		where = append(where, "t.quarantined_at IS NOT NULL")
+		counted = false
+	}
 	cond := strings.Join(where, " AND ")
-	countSQL := `SELECT count(*) FROM tests t WHERE ` + cond
+	countFrom := ` FROM tests t `
+	if q.Flaky {
+		countFrom += historyJoins
+	}
+	countSQL := `SELECT count(*)` + countFrom + `WHERE ` + cond
 	if counted {
 		countSQL = `SELECT coalesce(sum(t.n), 0)::bigint FROM test_counts t WHERE ` + cond
 	}
@@ -86,7 +107,16 @@ func (s *Store) ListTests(ctx context.Context, q TestQuery) ([]Test, int, *Curso
 		key = "t.saved_at"
 	case "-savedAt":
 		key, desc = "t.saved_at", true
+	case "passRate": // lowest first, never-run tests last either way
+		key = "coalesce(" + passRateKey + ", 2)"
+	case "-passRate":
+		key, desc = "coalesce("+passRateKey+", -1)", true
+	case "flakiness":
+		key = flakinessKey
+	case "-flakiness":
+		key, desc = flakinessKey, true
 	}
+	numeric := strings.Contains(q.Sort, "passRate") || strings.Contains(q.Sort, "flakiness")
 	op, dir := ">", "ASC"
 	if desc {
 		op, dir = "<", "DESC"
@@ -99,16 +129,34 @@ func (s *Store) ListTests(ctx context.Context, q TestQuery) ([]Test, int, *Curso
 				return nil, 0, nil, ErrBadCursor
 			}
 			k = at
+		} else if numeric {
+			f, err := strconv.ParseFloat(q.After.Key, 64)
+			if err != nil {
+				return nil, 0, nil, ErrBadCursor
+			}
+			k = f
 		}
 		cond += " AND (" + key + ", t.id) " + op + " (" + arg(k) + ", " + arg(q.After.ID) + ")"
 	}
 	limit := q.Limit
-	rows, err := s.pool.Query(ctx, `SELECT `+testCols+testFrom+`WHERE `+cond+
+	cols := testCols
+	if numeric {
+		cols += ", " + key + "::float8"
+	} else {
+		cols += ", 0::float8"
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+cols+from+`WHERE `+cond+
 		` ORDER BY `+key+` `+dir+`, t.id `+dir+` LIMIT `+arg(limit+1), args...)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	tests, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Test, error) { return scanTest(r) })
+	var keys []float64
+	tests, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Test, error) {
+		var k float64
+		t, err := scanTestWith(r, &k)
+		keys = append(keys, k)
+		return t, err
+	})
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -119,7 +167,9 @@ func (s *Store) ListTests(ctx context.Context, q TestQuery) ([]Test, int, *Curso
 		next = &Cursor{ID: last.ID, Key: strings.ToLower(last.Name)}
 		if key == "t.saved_at" {
 			next.Key = last.SavedAt.UTC().Format(time.RFC3339Nano)
+		} else if numeric {
+			next.Key = strconv.FormatFloat(keys[limit-1], 'g', -1, 64)
 		}
 	}
-	return tests, total, next, nil
+	return tests, total, next, s.addHistories(ctx, tests)
 }

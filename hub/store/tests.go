@@ -37,6 +37,8 @@ type Test struct {
 	SavedByID   string
 	SavedByName string
 	LastRun     *LastRun
+	Quarantine  *Quarantine  // nil when the test is not quarantined (history.go)
+	History     *TestHistory // the list's summary of its last runs; nil elsewhere
 }
 
 // LastRun summarises a test's most recent run.
@@ -72,23 +74,33 @@ type TestVersion struct {
 
 const testCols = `t.id, t.project_id, t.name, t.suite, t.tags, t.visibility, coalesce(t.owner_id, ''), coalesce(o.name, ''),
 	t.status, t.version, t.revision, t.step_count, t.created_at, t.saved_at, coalesce(t.saved_by, ''), coalesce(sb.name, ''),
-	t.last_run_id, t.last_run_status, t.last_run_passed, t.last_run_total, t.last_run_at`
+	t.last_run_id, t.last_run_status, t.last_run_passed, t.last_run_total, t.last_run_at,
+	t.quarantined_at, coalesce(t.quarantined_by, ''), coalesce(qb.name, ''), t.quarantine_reason`
 
-const testFrom = ` FROM tests t LEFT JOIN users o ON o.id = t.owner_id LEFT JOIN users sb ON sb.id = t.saved_by `
+const testFrom = ` FROM tests t LEFT JOIN users o ON o.id = t.owner_id LEFT JOIN users sb ON sb.id = t.saved_by
+	LEFT JOIN users qb ON qb.id = t.quarantined_by `
 
-func scanTest(row pgx.Row) (Test, error) {
+func scanTest(row pgx.Row) (Test, error) { return scanTestWith(row) }
+
+// scanTestWith scans testCols and then extra columns into extra.
+func scanTestWith(row pgx.Row, extra ...any) (Test, error) {
 	var t Test
 	var runID, runStatus *string
 	var passed, total *int
-	var at *time.Time
-	err := row.Scan(&t.ID, &t.ProjectID, &t.Name, &t.Suite, &t.Tags, &t.Visibility, &t.OwnerID, &t.OwnerName,
+	var at, quarantinedAt *time.Time
+	var q Quarantine
+	err := row.Scan(append([]any{&t.ID, &t.ProjectID, &t.Name, &t.Suite, &t.Tags, &t.Visibility, &t.OwnerID, &t.OwnerName,
 		&t.Status, &t.Version, &t.Revision, &t.StepCount, &t.CreatedAt, &t.SavedAt, &t.SavedByID, &t.SavedByName,
-		&runID, &runStatus, &passed, &total, &at)
+		&runID, &runStatus, &passed, &total, &at, &quarantinedAt, &q.ByID, &q.ByName, &q.Reason}, extra...)...)
 	if isNoRows(err) {
 		return Test{}, ErrNotFound
 	}
 	if err != nil {
 		return Test{}, err
+	}
+	if quarantinedAt != nil {
+		q.At = *quarantinedAt
+		t.Quarantine = &q
 	}
 	if runID != nil && runStatus != nil {
 		t.LastRun = &LastRun{ID: *runID, Status: *runStatus}
