@@ -95,4 +95,22 @@ func TestExitCode(t *testing.T) {
 			t.Errorf("%v interrupted=%v: exit %d, want %d", tc.statuses, tc.interrupted, got, tc.want)
 		}
 	}
+	// A quarantined run's failure or error fails nothing; its test being
+	// quarantined excuses nothing else (docs/history.md).
+	quarantined := func(status string) *runState {
+		return &runState{status: status, detail: &runDetail{Status: status, Quarantined: true}}
+	}
+	for _, tc := range []struct {
+		runs []*runState
+		want int
+	}{
+		{append(runs(protocol.RunPassed), quarantined(protocol.RunFailed)), ExitPassed},
+		{append(runs(protocol.RunPassed), quarantined(protocol.RunError)), ExitPassed},
+		{append(runs(protocol.RunFailed), quarantined(protocol.RunFailed)), ExitFailed},
+		{[]*runState{quarantined(protocol.RunCancelled)}, ExitError},
+	} {
+		if got := exitCode(tc.runs, false); got != tc.want {
+			t.Errorf("with quarantined runs: exit %d, want %d", got, tc.want)
+		}
+	}
 }

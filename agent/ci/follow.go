@@ -44,6 +44,17 @@ func (r *runState) get() snapshot {
 		passed: r.passed, rows: r.rows, durationMs: r.durationMs, detail: r.detail, err: r.err, traceFile: r.traceFile}
 }
 
+// quarantined: the run ended while its test was quarantined.
+func (s snapshot) quarantined() bool { return s.detail != nil && s.detail.Quarantined }
+
+// statusText is the run's status as the output says it.
+func (s snapshot) statusText() string {
+	if s.quarantined() {
+		return s.status + " (quarantined)"
+	}
+	return s.status
+}
+
 func (r *runState) update(f func(*runState)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -59,7 +70,10 @@ type runDetail struct {
 	Total      int    `json:"total"`
 	DurationMs int64  `json:"durationMs"`
 	Error      string `json:"error"`
-	Result     struct {
+	// Quarantined: the test was quarantined when the run ended; its
+	// failure does not fail the command (docs/history.md).
+	Quarantined bool `json:"quarantined"`
+	Result      struct {
 		Steps []protocol.StepResult `json:"steps"`
 	} `json:"result"`
 	Document *struct {

@@ -90,7 +90,7 @@ func seconds(ms int64) string {
 
 func (p *printer) finished(r snapshot, url string) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "  %s %s %s  %s  %s  %s", mark(r.status), r.status, name(r), counter(r), seconds(r.durationMs), url)
+	fmt.Fprintf(&b, "  %s %s %s  %s  %s  %s", mark(r.status), r.statusText(), name(r), counter(r), seconds(r.durationMs), url)
 	if r.status != protocol.RunPassed {
 		for _, why := range failureLines(r) {
 			b.WriteString("\n      " + why)
@@ -202,17 +202,20 @@ func (p *printer) summary(runs []*runState) {
 	var total int64
 	for _, r := range runs {
 		s := r.get()
-		status := s.status
+		status := s.statusText()
 		if !protocol.Final(status) {
 			status += " (unfinished)"
 		}
 		counts[s.status]++
+		if s.quarantined() {
+			counts["quarantined"]++
+		}
 		total += s.durationMs
 		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t%s\n", name(s), mark(s.status), status, counter(s), seconds(s.durationMs), s.id)
 	}
 	tw.Flush()
 	var parts []string
-	for _, st := range []string{protocol.RunPassed, protocol.RunFailed, protocol.RunError, protocol.RunCancelled, protocol.RunRunning, protocol.RunQueued} {
+	for _, st := range []string{protocol.RunPassed, protocol.RunFailed, protocol.RunError, protocol.RunCancelled, protocol.RunRunning, protocol.RunQueued, "quarantined"} {
 		if counts[st] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[st], st))
 		}

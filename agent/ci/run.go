@@ -106,16 +106,19 @@ func (c *command) run(ctx context.Context) (int, error) {
 }
 
 // exitCode: 2 when a run could not complete (error, cancelled, unknown),
-// else 1 when a test failed, else 0.
+// else 1 when a test failed, else 0. A run that ended failed or in error
+// while its test was quarantined counts as passed (docs/history.md).
 func exitCode(results []*runState, interrupted bool) int {
 	code := ExitPassed
 	if interrupted {
 		return ExitError
 	}
 	for _, r := range results {
-		switch r.status {
-		case protocol.RunPassed:
-		case protocol.RunFailed:
+		s := r.get()
+		switch {
+		case s.quarantined() && (s.status == protocol.RunFailed || s.status == protocol.RunError):
+		case s.status == protocol.RunPassed:
+		case s.status == protocol.RunFailed:
 			code = max(code, ExitFailed)
 		default:
 			return ExitError

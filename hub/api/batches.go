@@ -317,7 +317,9 @@ func strPtr(s string) *string {
 // toBatchJSON sums up the runs the caller sees. The status is queued while
 // no run has started, running until every run is final, then passed when
 // all passed and failed otherwise; the duration is the wall-clock time from
-// the start of the batch to its last run's end (or now).
+// the start of the batch to its last run's end (or now). A run that ended
+// while its test was quarantined fails no batch (docs/history.md); counts
+// has how many did as quarantined.
 func toBatchJSON(b store.Batch, runs []store.Run, now time.Time) batchJSON {
 	out := batchJSON{ID: b.ID, ProjectID: b.ProjectID, Source: b.Source, RerunOf: strPtr(b.RerunOf), EnvironmentID: strPtr(b.EnvironmentID),
 		StartedBy: b.UserID, StartedByName: strPtr(b.UserName), CreatedAt: b.CreatedAt.UTC().Format(timeFormat),
@@ -331,9 +333,17 @@ func toBatchJSON(b store.Batch, runs []store.Run, now time.Time) batchJSON {
 	for _, st := range runStatuses {
 		out.Counts[st] = 0
 	}
+	out.Counts["quarantined"] = 0
 	var last *time.Time
+	excused := 0 // quarantined runs that did not pass
 	for _, run := range runs {
 		out.Counts[run.Status]++
+		if run.Quarantined {
+			out.Counts["quarantined"]++
+			if run.Status != protocol.RunPassed {
+				excused++
+			}
+		}
 		out.Runs = append(out.Runs, toRunJSON(run))
 		if run.FinishedAt != nil && (last == nil || run.FinishedAt.After(*last)) {
 			last = run.FinishedAt
@@ -347,7 +357,7 @@ func toBatchJSON(b store.Batch, runs []store.Run, now time.Time) batchJSON {
 		out.Status = protocol.RunQueued
 	case out.Counts[protocol.RunQueued]+out.Counts[protocol.RunRunning] > 0:
 		out.Status = protocol.RunRunning
-	case out.Passed == out.Total:
+	case out.Passed+excused == out.Total:
 		out.Status = protocol.RunPassed
 	default:
 		out.Status = protocol.RunFailed

@@ -56,7 +56,7 @@ func (s *Server) junitRun(ctx context.Context, run store.Run) (junit.Run, error)
 		out.Result.Steps = steps
 	}
 	base := strings.TrimRight(s.BaseURL, "/")
-	jr := junit.Run{Name: run.TestName, Status: run.Status, Error: run.Error, DurationMs: run.DurationMs,
+	jr := junit.Run{Name: run.TestName, Status: run.Status, Error: run.Error, DurationMs: run.DurationMs, Quarantined: run.Quarantined,
 		URL: base + "/runs/" + run.ID, Steps: out.Result.Steps,
 		Attachment: func(row int, st protocol.StepResult) string {
 			if st.Screenshot == "" {

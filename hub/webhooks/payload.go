@@ -89,6 +89,9 @@ type RunPayload struct {
 	FinishedAt *string `json:"finishedAt"`
 	URL        string  `json:"url"`
 	Error      string  `json:"error,omitempty"` // masked by the hub like everywhere
+	// Quarantined: the test was quarantined when the run ended, so its
+	// failure fails no batch (docs/history.md).
+	Quarantined bool `json:"quarantined"`
 	// Result is the run's step results as GET /api/runs/:id has them: a
 	// tree when the test has blocks (docs/flow.md).
 	Result RunResult `json:"result"`
@@ -105,8 +108,9 @@ type RunResult struct {
 // thousands of iterations would otherwise make a body receivers refuse.
 const MaxResultBytes = 512 << 10
 
-// BatchPayload is a finished batch: passed when every run passed, else
-// failed (as GET /api/batches/:id says); Counts has each final status.
+// BatchPayload is a finished batch: passed when every run passed or was
+// quarantined, else failed (as GET /api/batches/:id says); Counts has each
+// final status and how many runs were quarantined.
 type BatchPayload struct {
 	BatchID string         `json:"batchId"`
 	Status  string         `json:"status"`
@@ -124,6 +128,8 @@ type BatchRun struct {
 	TestName string `json:"testName"`
 	Status   string `json:"status"`
 	URL      string `json:"url"`
+	// Quarantined: its failure does not fail the batch.
+	Quarantined bool `json:"quarantined"`
 }
 
 const timeFormat = "2006-01-02T15:04:05.000Z07:00"
@@ -155,7 +161,7 @@ func (w *Worker) payload(ctx context.Context, d store.ClaimedDelivery, now time.
 		}
 		p.Run = &RunPayload{RunID: r.ID, TestID: r.TestID, TestName: r.TestName, Status: r.Status, Passed: r.Passed, Total: r.Total,
 			DurationMs: r.DurationMs, StartedAt: stamp(r.StartedAt), FinishedAt: stamp(r.FinishedAt), URL: w.BaseURL + "/runs/" + r.ID, Error: r.Error,
-			Result: RunResult{Steps: []protocol.StepResult{}}}
+			Quarantined: r.Quarantined, Result: RunResult{Steps: []protocol.StepResult{}}}
 		switch {
 		case len(r.Result) > MaxResultBytes:
 			p.Run.Result.Omitted = true
@@ -174,15 +180,22 @@ func (w *Worker) payload(ctx context.Context, d store.ClaimedDelivery, now time.
 			return p, errGone
 		}
 		b := &BatchPayload{BatchID: d.Subject, Total: len(runs), URL: w.BaseURL + "/batches/" + d.Subject, Runs: []BatchRun{},
-			Counts: map[string]int{protocol.RunPassed: 0, protocol.RunFailed: 0, protocol.RunError: 0, protocol.RunCancelled: 0}}
+			Counts: map[string]int{protocol.RunPassed: 0, protocol.RunFailed: 0, protocol.RunError: 0, protocol.RunCancelled: 0, "quarantined": 0}}
+		excused := 0 // quarantined runs that did not pass
 		for _, r := range runs {
 			b.Counts[r.Status]++
-			b.Runs = append(b.Runs, BatchRun{RunID: r.ID, TestName: r.TestName, Status: r.Status, URL: w.BaseURL + "/runs/" + r.ID})
+			if r.Quarantined {
+				b.Counts["quarantined"]++
+				if r.Status != protocol.RunPassed {
+					excused++
+				}
+			}
+			b.Runs = append(b.Runs, BatchRun{RunID: r.ID, TestName: r.TestName, Status: r.Status, URL: w.BaseURL + "/runs/" + r.ID, Quarantined: r.Quarantined})
 		}
 		b.Passed = b.Counts[protocol.RunPassed]
 		b.Failed = b.Total - b.Passed
 		b.Status = protocol.RunPassed
-		if b.Failed > 0 {
+		if b.Failed > excused {
 			b.Status = protocol.RunFailed
 		}
 		p.Batch = b
@@ -234,8 +247,12 @@ func slackMessage(p Payload) slack {
 			project, r.Passed, r.Total, (time.Duration(r.DurationMs) * time.Millisecond).Round(100*time.Millisecond), r.URL)
 	case p.Batch != nil:
 		b := p.Batch
-		text = fmt.Sprintf("%s Batch of %d runs %s in %s: %d passed, %d did not <%s|Open the batch>", statusIcon[b.Status], b.Total, b.Status,
-			project, b.Passed, b.Failed, b.URL)
+		quarantined := ""
+		if n := b.Counts["quarantined"]; n > 0 {
+			quarantined = fmt.Sprintf(" (%d quarantined)", n)
+		}
+		text = fmt.Sprintf("%s Batch of %d runs %s in %s: %d passed, %d did not%s <%s|Open the batch>", statusIcon[b.Status], b.Total, b.Status,
+			project, b.Passed, b.Failed, quarantined, b.URL)
 	default:
 		text = "Webhook test from " + project + ": this webhook works."
 	}
