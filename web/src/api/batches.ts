@@ -31,7 +31,8 @@ export type BatchStarted = Schema<"BatchStarted">;
  */
 export type Batch = Omit<Schema<"Batch">, "status" | "counts" | "source" | "runs"> & {
   status: RunStatus;
-  counts: Record<RunStatus, number>;
+  /** Runs per status, and how many ended while their test was quarantined (docs/history.md). */
+  counts: Record<RunStatus, number> & { quarantined?: number };
   source: "tests" | "suite" | "tag" | "rerun";
   runs: Run[];
 };

@@ -28,9 +28,10 @@ export interface LoadedTest {
   etag: string;
 }
 
-type TestAnswer = Omit<Test, "document"> & { document?: EditorDocument };
+export type TestAnswer = Omit<Test, "document"> & { document?: EditorDocument };
 
-function loaded(data: TestAnswer, headers: Headers): LoadedTest {
+/** loaded splits a test answer into the test, its document and its ETag. */
+export function loaded(data: TestAnswer, headers: Headers): LoadedTest {
   const { document, ...test } = data;
   return { test, document: document ?? { steps: [] }, etag: headers.get("ETag") ?? "" };
 }

@@ -1700,6 +1700,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tests/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The test's last 100 finished runs, pass and flaky rates, flaky call, duration trend */
+        get: operations["getTestsIdHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tests/{id}/quarantine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Quarantine the test: its failures fail no batch (Test Manager, Admin) */
+        put: operations["putTestsIdQuarantine"];
+        post?: never;
+        /** Lift the test's quarantine (Test Manager, Admin) */
+        delete: operations["deleteTestsIdQuarantine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tests/{id}/revisions": {
         parameters: {
             query?: never;
@@ -2171,6 +2206,7 @@ export interface components {
             password: string;
         };
         Dashboard: {
+            flakiest: components["schemas"]["FlakyFigure"][];
             last30Days: components["schemas"]["Counts"];
             last7Days: components["schemas"]["Counts"];
             mostFailing: components["schemas"]["Figure"][];
@@ -2354,6 +2390,14 @@ export interface components {
             size: number;
             version: string;
         };
+        FlakyFigure: {
+            flaky: boolean;
+            flakyRate: number | null;
+            name: string;
+            passRate: number | null;
+            quarantined: boolean;
+            testId: string;
+        };
         ForgotInput: {
             email?: string;
         };
@@ -2375,6 +2419,19 @@ export interface components {
             title?: string;
             url?: string;
             verified: boolean;
+        };
+        HistoryRun: {
+            durationMs: number;
+            environmentId: string | null;
+            environmentName: string | null;
+            finishedAt: string;
+            flaky: boolean;
+            quarantined: boolean;
+            runId: string;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: "passed" | "failed" | "error";
+            version: number;
         };
         Imported: {
             test: components["schemas"]["Test"];
@@ -2421,6 +2478,12 @@ export interface components {
         LastSaved: {
             at: string;
             by: components["schemas"]["Ref"] | null;
+        };
+        ListHistory: {
+            flaky: boolean;
+            flakyRate: number | null;
+            passRate: number | null;
+            recent: components["schemas"]["HistoryRun"][];
         };
         LiveOutcome: {
             error: string | null;
@@ -2637,6 +2700,15 @@ export interface components {
             code: string;
             message: string;
             path: string;
+        };
+        Quarantine: {
+            at: string;
+            by: string | null;
+            byName: string | null;
+            reason: string;
+        };
+        QuarantineInput: {
+            reason?: string;
         };
         RankedLocator: {
             exact?: boolean;
@@ -2949,12 +3021,14 @@ export interface components {
             can: components["schemas"]["TestCan"];
             createdAt: string;
             document?: components["schemas"]["TestDocument"];
+            history?: components["schemas"]["ListHistory"];
             id: string;
             lastRun: components["schemas"]["LastRun"] | null;
             lastSaved: components["schemas"]["LastSaved"];
             name: string;
             owner: components["schemas"]["Ref"] | null;
             projectId: string;
+            quarantine: components["schemas"]["Quarantine"] | null;
             /** @enum {string} */
             status: "Draft" | "Ready" | "Deprecated";
             steps: number;
@@ -2970,6 +3044,7 @@ export interface components {
             duplicate: boolean;
             edit: boolean;
             markReady: boolean;
+            quarantine: boolean;
             restore: boolean;
             revise: boolean;
             run: boolean;
@@ -2988,6 +3063,18 @@ export interface components {
             variables?: {
                 [key: string]: string;
             };
+        };
+        TestHistory: {
+            durationTrend: {
+                previousMedianMs: number | null;
+                recentMedianMs: number | null;
+            };
+            flaky: boolean;
+            flakyRate: number | null;
+            passRate: number | null;
+            quarantine: components["schemas"]["Quarantine"] | null;
+            runs: components["schemas"]["HistoryRun"][];
+            testId: string;
         };
         TestList: {
             nextCursor: string | null;
@@ -6299,8 +6386,12 @@ export interface operations {
                 unsorted?: string;
                 /** @description whose tests */
                 visibility?: "all" | "shared" | "private" | "mine";
-                /** @description order */
-                sort?: "name" | "-name" | "savedAt" | "-savedAt";
+                /** @description order (passRate: lowest first; -flakiness: flakiest first) */
+                sort?: "name" | "-name" | "savedAt" | "-savedAt" | "passRate" | "-passRate" | "flakiness" | "-flakiness";
+                /** @description 1: only tests called flaky now */
+                flaky?: "1" | "true" | "0" | "false";
+                /** @description 1: only quarantined tests */
+                quarantined?: "1" | "true" | "0" | "false";
                 /** @description page size (default 50, at most 200) */
                 limit?: number;
                 /** @description nextCursor of the previous page */
@@ -6506,6 +6597,79 @@ export interface operations {
         responses: {
             /** @description Created */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Test"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getTestsIdHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestHistory"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    putTestsIdQuarantine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuarantineInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Test"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteTestsIdQuarantine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

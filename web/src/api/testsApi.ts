@@ -23,6 +23,17 @@ export const TEST_SORTS: { value: TestSort; label: string }[] = [
   { value: "-name", label: "Name Z–A" },
   { value: "-savedAt", label: "Last saved, newest first" },
   { value: "savedAt", label: "Last saved, oldest first" },
+  { value: "passRate", label: "Pass rate, lowest first" },
+  { value: "-passRate", label: "Pass rate, highest first" },
+  { value: "-flakiness", label: "Flakiest first" },
+];
+
+/** The history filters of GET /api/tests: flaky=1 or quarantined=1 (docs/history.md). */
+export type HealthFilter = "all" | "flaky" | "quarantined";
+export const HEALTH_FILTERS: { value: HealthFilter; label: string }[] = [
+  { value: "all", label: "Any" },
+  { value: "flaky", label: "Flaky now" },
+  { value: "quarantined", label: "Quarantined" },
 ];
 
 type TestListQuery = NonNullable<paths["/api/tests"]["get"]["parameters"]["query"]>;
@@ -37,6 +48,8 @@ export interface TestFilters {
   unsorted?: boolean;
   visibility?: VisibilityFilter;
   sort?: TestSort;
+  /** Only tests called flaky now, or quarantined ones. */
+  health?: HealthFilter;
   limit?: number;
   /** nextCursor of the previous page. */
   cursor?: string | null;
@@ -50,6 +63,8 @@ export function testListQuery(f: TestFilters): string {
     unsorted: f.unsorted ? 1 : undefined,
     visibility: f.visibility && f.visibility !== "all" ? f.visibility : undefined,
     sort: f.sort && f.sort !== "name" ? f.sort : undefined,
+    flaky: f.health === "flaky" ? 1 : undefined,
+    quarantined: f.health === "quarantined" ? 1 : undefined,
     limit: f.limit,
     cursor: f.cursor,
   });

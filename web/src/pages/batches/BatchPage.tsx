@@ -6,6 +6,7 @@
 import { Link, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ErrorBox, IssueList, Loading, PageHeader, StatusBadge, When, formatDuration } from "../../components/ui";
+import { QuarantinedBadge } from "../runs/QuarantinedRun";
 import { fetchBatch, rerunBatch, type Batch } from "../../api/batches";
 import { isFinalStatus } from "../../api/runs";
 import { BatchProgress } from "./BatchProgress";
@@ -26,6 +27,7 @@ export function batchSummary(b: Pick<Batch, "counts" | "total" | "passed" | "fai
   const parts = [`${b.passed} passed`, `${b.counts.failed} failed`];
   if (b.counts.error) parts.push(`${b.counts.error} error${b.counts.error === 1 ? "" : "s"}`);
   if (b.counts.cancelled) parts.push(`${b.counts.cancelled} cancelled`);
+  if (b.counts.quarantined) parts.push(`${b.counts.quarantined} quarantined`);
   const waiting = b.counts.queued + b.counts.running;
   if (waiting) parts.push(`${waiting} to go`);
   return `${parts.join(", ")} of ${b.total}`;
@@ -147,6 +149,7 @@ export function BatchPage() {
               </td>
               <td>
                 <StatusBadge status={r.status} />
+                <QuarantinedBadge quarantined={r.quarantined} />
               </td>
               <td className="num">{passedOfTotal(r)}</td>
               <td className="num">{runDuration(r)}</td>

@@ -20,6 +20,7 @@ const figures: Dashboard = {
   ],
   slowest: [{ testId: "tc_slow", name: "Big checkout", runs: 7, failures: 1, avgDurationMs: 42_000 }],
   mostFailing: [{ testId: "tc_flaky", name: "Flaky search", runs: 8, failures: 4, avgDurationMs: 3000 }],
+  flakiest: [{ testId: "tc_flaky", name: "Flaky search", flaky: true, flakyRate: 0.25, passRate: 0.5, quarantined: true }],
 };
 
 afterEach(() => vi.unstubAllGlobals());

@@ -5,6 +5,7 @@ import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { Empty, ErrorBox, Loading, PageHeader, formatDuration } from "../../components/ui";
+import { FlakiestTests } from "./FlakiestTests";
 import { fetchDashboard, listRuns, type Dashboard, type TestFigure } from "../../api/runs";
 import { useWorkspace } from "../../session";
 import { RunTable } from "../runs/runBits";
@@ -129,6 +130,7 @@ function DashboardBody({ d, now }: { d: Dashboard; now: number }) {
             { head: "Failure rate", cell: (f) => (f.runs ? percent(f.failures / f.runs) : "—") },
           ]}
         />
+        <FlakiestTests figures={d.flakiest ?? []} />
       </div>
     </>
   );

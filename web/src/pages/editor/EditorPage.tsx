@@ -33,6 +33,8 @@ import { firstNavigateUrl, insertRecorded } from "./authoring/recordModel";
 import { running, useRecording } from "./authoring/useRecording";
 import { formatDocument, parseDocumentJson } from "./documentModel";
 import { EditorActions } from "./EditorActions";
+import { HealthBadges, QuarantineNotice, TestHistorySummary } from "../tests/TestHistory";
+import { QuarantineAction } from "../tests/QuarantineDialog";
 import { ExportButton } from "./ExportModal";
 import { JsonView } from "./JsonView";
 import { DraftPanel } from "./language/DraftPanel";
@@ -347,6 +349,8 @@ function Editor({
             <span>Owner: {test.owner?.name ?? "—"}</span>
             <Link to={`/tests/${test.id}/versions`}>History</Link>
             <Link to={`/runs?testId=${encodeURIComponent(test.id)}`}>Runs</Link>
+            <HealthBadges quarantine={test.quarantine} />
+            <TestHistorySummary testId={test.id} />
           </span>
         }
       >
@@ -386,12 +390,14 @@ function Editor({
         {canAuthor && <EditorEnvironment projectId={test.projectId} options={runOptions} />}
         <span className="toolbar-sep" aria-hidden="true" />
         <EditorActions test={test} etag={ed.etag} dirty={changed} onChanged={ed.adopt} onProblem={setProblem} />
+        <QuarantineAction test={test} onChanged={ed.adopt} />
         <span className="spacer" />
         <span role="status" className={changed ? "unsaved" : "muted"}>
           {changed ? "Unsaved changes" : note}
         </span>
       </div>
 
+      <QuarantineNotice quarantine={test.quarantine} />
       {notice && <p className="notice">{notice}</p>}
       {made && (
         <p className="ok-box" role="status">

@@ -81,6 +81,7 @@ export function can(over: Partial<TestCan> = {}): TestCan {
     transfer: true,
     restore: true,
     runProtected: true,
+    quarantine: false,
     ...over,
   };
 }

@@ -21,6 +21,7 @@ const test: Test = {
   lastSaved: { at: "2026-11-02T10:00:00Z", by: null },
   createdAt: "2026-11-01T10:00:00Z",
   can,
+  quarantine: null,
 };
 const set = (id: string, name: string, emails: string[]) => ({
   id,

@@ -6,6 +6,7 @@ import { useEffect, useLayoutEffect, useReducer, useRef, useState, type CSSPrope
 import { Link, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ErrorBox, Loading, Modal, PageHeader, StatusBadge, When, formatDate, formatDuration } from "../../components/ui";
+import { QuarantinedRunBanner } from "./QuarantinedRun";
 import type { Step } from "../../api";
 import {
   artifactUrl,
@@ -237,6 +238,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
       </PageHeader>
       <ErrorBox error={cancel.error} title="The run could not be cancelled" />
       <ErrorBox error={again.error} title="The run could not be started again" />
+      <QuarantinedRunBanner run={run} />
       {headedLost && (
         <p className="notice run-headed-lost" role="alert">
           <strong>Headed was asked for but this agent has no display: the browser ran without a window.</strong> Start the agent on a

@@ -18,6 +18,7 @@ const can: TestCan = {
   transfer: false,
   restore: true,
   runProtected: true,
+  quarantine: false,
 };
 
 function makeTest(over: Partial<Test> = {}): Test {
@@ -36,6 +37,7 @@ function makeTest(over: Partial<Test> = {}): Test {
     lastSaved: { at: "2026-11-02T10:00:00Z", by: null },
     createdAt: "2026-11-01T10:00:00Z",
     can,
+    quarantine: null,
     ...over,
   };
 }

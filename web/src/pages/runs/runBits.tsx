@@ -3,6 +3,7 @@
 import { Link } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { StatusBadge, When, formatDuration } from "../../components/ui";
+import { QuarantinedBadge } from "./QuarantinedRun";
 import { useWorkspace } from "../../session";
 import { environmentChoicesKey, isFinalStatus, listEnvironmentChoices, type Run } from "../../api/runs";
 
@@ -107,6 +108,7 @@ export function RunTable({
             )}
             <td>
               <StatusBadge status={r.status} />
+              <QuarantinedBadge quarantined={r.quarantined} />
             </td>
             <td className="num">{passedOfTotal(r)}</td>
             <td className="num">{runDuration(r)}</td>

@@ -71,7 +71,7 @@ describe("TestListPage", () => {
       within(table)
         .getAllByRole("columnheader")
         .map((h) => h.textContent),
-    ).toEqual(["", "Name", "Suite", "Status", "Owner", "Steps", "Last run", "Last saved"]);
+    ).toEqual(["", "Name", "Suite", "Status", "Owner", "Steps", "Last runs", "Last run", "Last saved"]);
     expect(screen.getByText("12 tests")).toBeInTheDocument();
 
     const [, first, second] = within(table).getAllByRole("row");
@@ -83,18 +83,19 @@ describe("TestListPage", () => {
     expect(a[3]).toHaveTextContent("Mia Tester");
     expect(a[3]).toHaveTextContent("Shared");
     expect(a[4]).toHaveTextContent("4");
-    expect(within(a[5]).getByRole("link")).toHaveAttribute("href", "/runs/run_9");
-    expect(within(a[5]).getByRole("link")).toHaveTextContent("passed 4/5");
-    expect(a[6]).toHaveTextContent("Mia Tester");
+    expect(a[5]).toHaveTextContent("no runs");
+    expect(within(a[6]).getByRole("link")).toHaveAttribute("href", "/runs/run_9");
+    expect(within(a[6]).getByRole("link")).toHaveTextContent("passed 4/5");
+    expect(a[7]).toHaveTextContent("Mia Tester");
 
     const b = within(second).getAllByRole("cell").slice(1);
     expect(b[0]).toHaveTextContent("Checkout draft v1");
     expect(b[1]).toHaveTextContent("—");
     expect(b[3]).toHaveTextContent("(account removed)");
     expect(within(b[3]).getByText("Private")).toHaveClass("badge-private");
-    expect(b[5]).toHaveTextContent("never");
-    expect(within(b[5]).queryByRole("link")).toBeNull();
-    expect(b[6]).toHaveTextContent("Ben Builder");
+    expect(b[6]).toHaveTextContent("never");
+    expect(within(b[6]).queryByRole("link")).toBeNull();
+    expect(b[7]).toHaveTextContent("Ben Builder");
   });
 
   it("reads its filters from the URL and sends them as the hub's query parameters", async () => {

@@ -8,9 +8,11 @@ import { Link, useSearchParams } from "react-router";
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { Test } from "../../api";
 import {
+  HEALTH_FILTERS,
   listSuites,
   listTests,
   TEST_SORTS,
+  type HealthFilter,
   VISIBILITY_FILTERS,
   type TestFilters,
   type TestSort,
@@ -22,6 +24,7 @@ import { CreateTestDialog } from "./CreateTestDialog";
 import { ImportDialog } from "./ImportDialog";
 import { BatchRunDialog } from "../runs/BatchRunDialog";
 import { MAX_BATCH, matchingTestIds } from "../../api/batches";
+import { HistoryCell } from "./TestHistory";
 import "./tests.css";
 
 /** The Suite filter's value for "Unsorted": suite names cannot hold a slash, so none can collide. */
@@ -32,12 +35,14 @@ const SEARCH_DELAY_MS = 300;
 export function filtersFromParams(p: URLSearchParams): TestFilters {
   const vis = p.get("visibility");
   const sort = p.get("sort");
+  const health = p.get("health");
   return {
     q: p.get("q") ?? "",
     suite: p.get("suite") ?? undefined,
     unsorted: p.get("unsorted") === "1",
     visibility: VISIBILITY_FILTERS.some((v) => v.value === vis) ? (vis as VisibilityFilter) : "all",
     sort: TEST_SORTS.some((s) => s.value === sort) ? (sort as TestSort) : "name",
+    health: HEALTH_FILTERS.some((h) => h.value === health) ? (health as HealthFilter) : "all",
   };
 }
 
@@ -115,7 +120,7 @@ export function TestListPage() {
     enabled: !!projectId,
   });
 
-  const filtered = !!(filters.q || filters.suite || filters.unsorted || filters.visibility !== "all");
+  const filtered = !!(filters.q || filters.suite || filters.unsorted || filters.visibility !== "all" || filters.health !== "all");
   const suiteValue = filters.unsorted ? UNSORTED : (filters.suite ?? "");
   const suiteNames = suites.data?.map((s) => s.name) ?? [];
   if (filters.suite && !suiteNames.includes(filters.suite)) suiteNames.push(filters.suite);
@@ -171,6 +176,20 @@ export function TestListPage() {
             {VISIBILITY_FILTERS.map((v) => (
               <option key={v.value} value={v.value}>
                 {v.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="tl-filter">
+          <label htmlFor={`${id}-health`}>History</label>
+          <select
+            id={`${id}-health`}
+            value={filters.health}
+            onChange={(e) => setParam("health", e.target.value === "all" ? null : e.target.value)}
+          >
+            {HEALTH_FILTERS.map((h) => (
+              <option key={h.value} value={h.value}>
+                {h.label}
               </option>
             ))}
           </select>
@@ -302,6 +321,7 @@ function TestTable({
           <th scope="col" className="num">
             Steps
           </th>
+          <th scope="col">Last runs</th>
           <th scope="col">Last run</th>
           <th scope="col">Last saved</th>
         </tr>
@@ -349,6 +369,9 @@ function TestRow({ test: t, selected, onToggle }: { test: Test; selected: boolea
         {t.owner ? t.owner.name : <span className="muted">(account removed)</span>} <StatusBadge status={t.visibility} />
       </td>
       <td className="num">{t.steps}</td>
+      <td>
+        <HistoryCell history={t.history} quarantine={t.quarantine} />
+      </td>
       <td>
         {t.lastRun ? (
           <>

@@ -13,6 +13,7 @@ export const CAN_ALL: TestCan = {
   transfer: true,
   restore: true,
   runProtected: true,
+  quarantine: true,
 };
 
 export function makeTest(over: Partial<Test> = {}): Test {
@@ -31,6 +32,7 @@ export function makeTest(over: Partial<Test> = {}): Test {
     lastSaved: { at: "2026-11-02T10:00:00Z", by: { id: "usr_me", name: "Mia Tester" } },
     createdAt: "2026-11-01T10:00:00Z",
     can: CAN_ALL,
+    quarantine: null,
     ...over,
   };
 }
