@@ -47,7 +47,8 @@ const (
 	// EditSharedTests: edit any shared Draft test; manage suites,
 	// components, test data and data pools.
 	EditSharedTests Permission = "tests.edit_shared"
-	// ManageTests: mark tests Ready or Deprecated, transfer ownership of
+	// ManageTests: mark tests Ready or Deprecated, quarantine tests (their
+	// failures then fail no batch, docs/history.md), transfer ownership of
 	// shared tests, delete any shared test.
 	ManageTests Permission = "tests.manage"
 	// ManageEnvironments: manage environments, secrets and applications,
@@ -80,7 +81,7 @@ var Matrix = []PermissionInfo{
 	{RunTests, "Run tests", Tester},
 	{AuthorTests, "Create tests; edit and delete tests they own; record, pick, draft steps with the language model", Tester},
 	{EditSharedTests, "Edit any shared Draft test; manage suites, components, test data and data pools", TestDeveloper},
-	{ManageTests, "Mark tests Ready or Deprecated; transfer ownership of shared tests; delete any shared test", TestManager},
+	{ManageTests, "Mark tests Ready or Deprecated; quarantine tests; transfer ownership of shared tests; delete any shared test", TestManager},
 	{ManageEnvironments, "Manage environments, secrets, applications and protected test data", TestManager},
 	{ManageWebhooks, "See and manage the project's webhooks and their delivery logs", TestManager},
 	{RunProtected, "Run Ready tests against protected environments (their secrets reach the runner's agent)", TestManager},
