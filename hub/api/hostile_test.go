@@ -92,7 +92,7 @@ var weirdHeaders = []string{"%00", "prj_aaaaaaaaaaaaaaaa", "prj_%00aaaaaaaaaaaaa
 
 // queryParams are the list routes' query parameters; each gets every
 // weird value in turn.
-var queryParams = []string{"q", "suite", "unsorted", "cursor", "limit", "status", "visibility", "sort", "testId"}
+var queryParams = []string{"q", "suite", "unsorted", "cursor", "limit", "status", "visibility", "sort", "testId", "flaky", "quarantined"}
 
 var weirdQueryValues = []string{"%00", "a%00b", "%ff%fe", strings.Repeat("q", 3000), "%25%5F%5C", "-1", "99999999999999999999",
 	"eyJ4IjoiXHUwMDAwIn0", "WyJcdTAwMDAiLCJ0Y19cdTAwMDAiXQ", "WyIyMDI2LTAxLTAxVDAwOjAwOjAwWlx1MDAwMCIsInRjX2FhYWFhYWFhYWFhYWFhYWEiXQ"} // cursors: {"x":"\u0000"}, ["\u0000","tc_\u0000"], [time+NUL, id]
