@@ -88,6 +88,9 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	out.Flakiest = []flakyFigureJSON{}
 	for _, t := range flakiest {
 		h := toListHistory(t.History)
+		if h == nil { // gone between the two queries
+			continue
+		}
 		out.Flakiest = append(out.Flakiest, flakyFigureJSON{TestID: t.ID, Name: t.Name, Flaky: h.Flaky, FlakyRate: h.FlakyRate, PassRate: h.PassRate,
 			Quarantined: t.Quarantine != nil})
 	}
