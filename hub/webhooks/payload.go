@@ -116,6 +116,15 @@ type BatchPayload struct {
 	Counts  map[string]int `json:"counts"`
 	URL     string         `json:"url"`
 	Runs    []BatchRun     `json:"runs"`
+	// Schedule names the schedule that started the batch; null when a
+	// person or a pipeline did.
+	Schedule *ScheduleRef `json:"schedule"`
+}
+
+// ScheduleRef names a schedule.
+type ScheduleRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // BatchRun is one run of a batch.
@@ -184,6 +193,13 @@ func (w *Worker) payload(ctx context.Context, d store.ClaimedDelivery, now time.
 		b.Status = protocol.RunPassed
 		if b.Failed > 0 {
 			b.Status = protocol.RunFailed
+		}
+		batch, err := w.Store.GetBatch(ctx, d.Subject)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return p, err
+		}
+		if batch.ScheduleID != "" {
+			b.Schedule = &ScheduleRef{ID: batch.ScheduleID, Name: batch.ScheduleName}
 		}
 		p.Batch = b
 	default:
