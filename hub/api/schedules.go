@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/testautomation/ta/hub/access"
@@ -166,8 +167,8 @@ func (s *Server) checkSchedule(r *http.Request, sc scope, in scheduleInput, owne
 	if in.Tag != nil {
 		targets++
 		c.Target, c.Tag = "tag", strings.TrimSpace(*in.Tag)
-		if c.Tag == "" || len(c.Tag) > 100 {
-			issues.add("tag", "invalid", "name a tag of at most 100 characters")
+		if c.Tag == "" || len(c.Tag) > 100 || !utf8.ValidString(c.Tag) || strings.IndexFunc(c.Tag, invisible) >= 0 {
+			issues.add("tag", "invalid", "name a tag of at most 100 characters, without control characters")
 		}
 	}
 	if in.TestIDs != nil {
@@ -227,13 +228,21 @@ func (s *Server) checkScheduleTests(r *http.Request, sc scope, c *store.Schedule
 		issues.add("testIds", "too_many", fmt.Sprintf("a batch runs at most %d tests", maxBatchTests))
 		return nil
 	}
-	mine, err := s.store.VisibleTestProjects(r.Context(), testIDs, currentUserID(r))
+	// Only well-formed ids reach the query (a NUL is no text PostgreSQL
+	// takes); the others are unknown like any missing test.
+	valid := make([]string, 0, len(testIDs))
+	for _, id := range testIDs {
+		if ids.Valid(ids.Test, id) {
+			valid = append(valid, id)
+		}
+	}
+	mine, err := s.store.VisibleTestProjects(r.Context(), valid, currentUserID(r))
 	if err != nil {
 		return err
 	}
 	owners := mine
 	if owner != currentUserID(r) {
-		if owners, err = s.store.VisibleTestProjects(r.Context(), testIDs, owner); err != nil {
+		if owners, err = s.store.VisibleTestProjects(r.Context(), valid, owner); err != nil {
 			return err
 		}
 	}
@@ -246,7 +255,7 @@ func (s *Server) checkScheduleTests(r *http.Request, sc scope, c *store.Schedule
 		if !ok || owners[id] != sc.Project.ID {
 			issues.add(fmt.Sprintf("testIds[%d]", i), "unknown", fmt.Sprintf("no test %q in this project, or it is not visible to you", id))
 		}
-		if !seen[id] {
+		if !seen[id] && ids.Valid(ids.Test, id) {
 			seen[id] = true
 			c.TestIDs = append(c.TestIDs, id)
 		}

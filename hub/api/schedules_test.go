@@ -189,3 +189,23 @@ func TestScheduleRolesAndAudit(t *testing.T) {
 		}
 	}
 }
+
+// A NUL in a test id or a tag is refused with a 422 at its path, never a
+// 500 (found by TestHostileInputNever500).
+func TestScheduleNULRefused(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	for _, tc := range []struct {
+		body obj
+		path string
+	}{
+		{obj{"name": "N", "cron": "0 3 * * *", "timezone": "UTC", "testIds": []any{"tc_\x00aaaaaaaaaaaaaaaa"}}, "testIds[0]"},
+		{obj{"name": "N", "cron": "0 3 * * *", "timezone": "UTC", "tag": "smo\x00ke"}, "tag"},
+	} {
+		r := mgr.projectDo(o.project, "POST", "/api/schedules", tc.body).want(t, 422).json()
+		if is := r["issues"].([]any); is[0].(map[string]any)["path"] != tc.path {
+			t.Errorf("issues %v, want %s", is, tc.path)
+		}
+	}
+}
