@@ -63,6 +63,12 @@ export function BatchPage() {
         subtitle={
           <>
             Started by {starter(b)} <When at={b.createdAt} />
+            {b.schedule && (
+              <>
+                {" "}
+                · by schedule <Link to="/schedules">{b.schedule.name}</Link>
+              </>
+            )}
             {b.rerunOf && (
               <>
                 {" "}
