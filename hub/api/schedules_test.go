@@ -209,3 +209,22 @@ func TestScheduleNULRefused(t *testing.T) {
 		}
 	}
 }
+
+// Deleting the environment a schedule runs on pauses the schedule rather
+// than letting it run without one (docs/schedules.md).
+func TestScheduleEnvironmentDeletedPauses(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	mgr.createTest(t, o.project, doc("Checkout", 1, "suite", "Shop"))
+	env := mgr.projectDo(o.project, "POST", "/api/environments", obj{"name": "Staging"}).want(t, 201).str("id")
+	id := mgr.createSchedule(t, o.project, obj{"name": "Nightly", "cron": "0 3 * * *", "timezone": "UTC", "suite": "Shop", "environmentId": env})["id"].(string)
+	mgr.do("DELETE", "/api/environments/"+env, nil).want(t, 204)
+	got := mgr.do("GET", "/api/schedules/"+id, nil).want(t, 200).json()
+	if got["enabled"] != false || got["environmentId"] != nil || got["nextAt"] != nil {
+		t.Errorf("after its environment was deleted: %v", got)
+	}
+	if fired, err := h.api.FireSchedules(t.Context(), time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil || len(fired) != 0 {
+		t.Errorf("the paused schedule fired: %+v %v", fired, err)
+	}
+}
