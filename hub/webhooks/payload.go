@@ -250,7 +250,11 @@ func slackMessage(p Payload) slack {
 			project, r.Passed, r.Total, (time.Duration(r.DurationMs) * time.Millisecond).Round(100*time.Millisecond), r.URL)
 	case p.Batch != nil:
 		b := p.Batch
-		text = fmt.Sprintf("%s Batch of %d runs %s in %s: %d passed, %d did not <%s|Open the batch>", statusIcon[b.Status], b.Total, b.Status,
+		by := ""
+		if b.Schedule != nil {
+			by = " (schedule " + slackEscape(b.Schedule.Name) + ")"
+		}
+		text = fmt.Sprintf("%s Batch of %d runs%s %s in %s: %d passed, %d did not <%s|Open the batch>", statusIcon[b.Status], b.Total, by, b.Status,
 			project, b.Passed, b.Failed, b.URL)
 	default:
 		text = "Webhook test from " + project + ": this webhook works."
