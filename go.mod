@@ -14,6 +14,7 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.73.1
+	github.com/robfig/cron/v3 v3.0.1
 	github.com/ysmood/gson v0.7.3
 	golang.org/x/crypto v0.58.0
 	golang.org/x/sys v0.49.0

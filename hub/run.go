@@ -66,7 +66,8 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	}
 	go hub.Run(ctx)
 	go srv.Authoring().Run(ctx)
-	go srv.Downloads.Warm() // the first visitor of the Agents page need not wait for them
+	go srv.RunSchedules(ctx, api.ScheduleInterval) // every hub looks; each due time starts once (docs/schedules.md)
+	go srv.Downloads.Warm()                        // the first visitor of the Agents page need not wait for them
 	hooks := webhooks.New(webhooks.Config{Store: st, Secrets: srv.Secrets, Logger: logger, BaseURL: cfg.BaseURL})
 	hooksDone := make(chan struct{})
 	hooksCtx, stopHooks := context.WithCancel(ctx)

@@ -59,6 +59,9 @@ const (
 	// webhooks and read their delivery logs (their addresses may name
 	// internal hosts, so listing them needs it too).
 	ManageWebhooks Permission = "webhooks.manage"
+	// ManageSchedules: create, change, pause and delete the project's
+	// schedules (each runs as its owner; members see them read-only).
+	ManageSchedules Permission = "schedules.manage"
 	// RunProtected: run Ready tests against a protected environment, so
 	// that its secrets reach the caller's agent (see MayUseProtected).
 	RunProtected Permission = "runs.protected"
@@ -84,6 +87,7 @@ var Matrix = []PermissionInfo{
 	{ManageTests, "Mark tests Ready or Deprecated; quarantine tests; transfer ownership of shared tests; delete any shared test", TestManager},
 	{ManageEnvironments, "Manage environments, secrets, applications and protected test data", TestManager},
 	{ManageWebhooks, "See and manage the project's webhooks and their delivery logs", TestManager},
+	{ManageSchedules, "Create, change, pause and delete schedules", TestManager},
 	{RunProtected, "Run Ready tests against protected environments (their secrets reach the runner's agent)", TestManager},
 	{AdministerProject, "Manage project members and settings; rename or delete the project", Admin},
 }

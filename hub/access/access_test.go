@@ -13,6 +13,7 @@ func TestMatrixMatchesDesign(t *testing.T) {
 		ManageTests:        {false, false, true, true},
 		ManageEnvironments: {false, false, true, true},
 		ManageWebhooks:     {false, false, true, true},
+		ManageSchedules:    {false, false, true, true},
 		RunProtected:       {false, false, true, true},
 		AdministerProject:  {false, false, false, true},
 	}

@@ -130,7 +130,7 @@ func agentState(st dispatch.AgentStatus) string {
 // checkChoice checks a run request's agent choice: agentId (one of the
 // caller's agents; a headed run needs one with a display) or labels, not
 // both.
-func (s *Server) checkChoice(r *http.Request, agentID string, labels []string, headed bool) (issueList, error) {
+func (s *Server) checkChoice(ctx context.Context, userID, agentID string, labels []string, headed bool) (issueList, error) {
 	var issues issueList
 	if agentID != "" && labels != nil {
 		issues.add("labels", "exclusive", "send agentId or labels, not both")
@@ -144,7 +144,7 @@ func (s *Server) checkChoice(r *http.Request, agentID string, labels []string, h
 	if !ids.Valid("agt", agentID) {
 		return append(issues, unknown), nil
 	}
-	a, err := s.store.UserAgent(r.Context(), agentID, currentUserID(r))
+	a, err := s.store.UserAgent(ctx, agentID, userID)
 	if errors.Is(err, store.ErrNotFound) {
 		return append(issues, unknown), nil
 	}

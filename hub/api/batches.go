@@ -138,12 +138,47 @@ func (s *Server) startBatch(w http.ResponseWriter, r *http.Request, sc scope, in
 	s.queueBatch(w, r, sc, b, path, testIDs, agentChoice{in.AgentID, in.Labels})
 }
 
-// queueBatch checks every test, then queues the batch and its runs at once.
-func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b store.Batch, path string, testIDs []string, choice agentChoice) {
-	issues, err := s.checkChoice(r, choice.pin, choice.labels, b.Headed)
+// principal is who a batch is planned for: the caller of a request, or a
+// schedule's owner when it fires (schedules_fire.go). refused is told of a
+// record of another project the input names (a request's is audited).
+type principal struct {
+	userID  string
+	sc      scope
+	refused func(recordProject string)
+}
+
+// requestPrincipal is the caller of r acting in sc.
+func (s *Server) requestPrincipal(r *http.Request, sc scope) principal {
+	return principal{userID: currentUserID(r), sc: sc, refused: func(project string) { s.bodyRecord(r, sc, project) }}
+}
+
+// inProject reports whether a record of projectID may be named by p.
+func (p principal) inProject(projectID string) bool {
+	if projectID == p.sc.Project.ID {
+		return true
+	}
+	if p.refused != nil {
+		p.refused(projectID)
+	}
+	return false
+}
+
+// batchPlan is a checked batch: its runs, or why it cannot start (issues,
+// message; refusal is the 403 code when a protected environment or
+// unprotected data is among the reasons).
+type batchPlan struct {
+	runs    []store.Run
+	issues  issueList
+	message string
+	refusal string
+}
+
+// planBatch checks every test of a batch for p, as single runs would be,
+// and plans its runs; one test that cannot run refuses the whole batch.
+func (s *Server) planBatch(ctx context.Context, p principal, b store.Batch, path string, testIDs []string, choice agentChoice) (batchPlan, error) {
+	issues, err := s.checkChoice(ctx, p.userID, choice.pin, choice.labels, b.Headed)
 	if err != nil {
-		s.internal(w, r, err)
-		return
+		return batchPlan{}, err
 	}
 	switch {
 	case len(testIDs) == 0:
@@ -153,54 +188,64 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 	}
 	var env *store.Environment
 	if b.EnvironmentID != "" {
-		e, err := s.store.Environment(r.Context(), b.EnvironmentID)
-		if err != nil || !s.bodyRecord(r, sc, e.ProjectID) { // another project's: refused and audited
+		e, err := s.store.Environment(ctx, b.EnvironmentID)
+		if err != nil || !p.inProject(e.ProjectID) { // another project's: refused and audited
 			issues.add("environmentId", "unknown", "no such environment in this project")
 		}
 		env = &e
 	}
 	if len(issues) > 0 {
-		writeIssues(w, batchInvalid, issues)
-		return
+		return batchPlan{issues: issues, message: batchInvalid}, nil
 	}
-	runs := make([]store.Run, 0, len(testIDs))
+	out := batchPlan{runs: make([]store.Run, 0, len(testIDs)), message: "some of these tests cannot run; nothing was started"}
 	seen := map[string]bool{}
-	refusal := "" // the 403 code when a protected environment refuses a test
 	for i, id := range testIDs {
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
-		t, plan, is, err := s.batchTest(r, sc, id, env)
+		t, plan, is, err := s.batchTest(ctx, p, id, env)
 		if err != nil {
-			s.internal(w, r, err)
-			return
+			return batchPlan{}, err
 		}
 		if is != nil {
 			is.Path = fmt.Sprintf("%s[%d]", path, i)
-			if is.Code == codeEnvironmentProtected || is.Code == codeDataUnprotected && refusal == "" {
-				refusal = is.Code
+			if is.Code == codeEnvironmentProtected || is.Code == codeDataUnprotected && out.refusal == "" {
+				out.refusal = is.Code
 			}
-			issues = append(issues, *is)
+			out.issues = append(out.issues, *is)
 			continue
 		}
-		runs = append(runs, store.Run{ID: ids.New("run"), ProjectID: sc.Project.ID, TestID: t.ID, Version: t.Version,
+		out.runs = append(out.runs, store.Run{ID: ids.New("run"), ProjectID: p.sc.Project.ID, TestID: t.ID, Version: t.Version,
 			EnvironmentID: b.EnvironmentID, UserID: b.UserID, Headed: b.Headed, Screenshots: b.Screenshots, Device: b.Device, Trace: b.Trace, Retries: b.Retries,
-			CreatedAt: b.CreatedAt.Add(time.Duration(len(runs)) * time.Microsecond), Document: plan.doc,
+			CreatedAt: b.CreatedAt.Add(time.Duration(len(out.runs)) * time.Microsecond), Document: plan.doc,
 			DataSetID: plan.dataSetID, Rows: plan.rows, AgentPin: choice.pin, AgentLabels: choice.labels}) // queued in the order chosen
 	}
-	switch refusal {
+	switch out.refusal {
 	case codeEnvironmentProtected:
-		writeJSON(w, http.StatusForbidden, errorBody{Error: "a test of this batch may not use this environment", Code: refusal, Issues: issues})
-		return
+		out.message = "a test of this batch may not use this environment"
 	case codeDataUnprotected:
-		writeJSON(w, http.StatusForbidden, errorBody{Error: "a test of this batch uses data that is not protected, on a protected environment", Code: refusal, Issues: issues})
+		out.message = "a test of this batch uses data that is not protected, on a protected environment"
+	}
+	return out, nil
+}
+
+// queueBatch checks every test, then queues the batch and its runs at once.
+func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b store.Batch, path string, testIDs []string, choice agentChoice) {
+	plan, err := s.planBatch(r.Context(), s.requestPrincipal(r, sc), b, path, testIDs, choice)
+	if err != nil {
+		s.internal(w, r, err)
 		return
 	}
-	if len(issues) > 0 {
-		writeIssues(w, "some of these tests cannot run; nothing was started", issues)
+	if plan.refusal != "" {
+		writeJSON(w, http.StatusForbidden, errorBody{Error: plan.message, Code: plan.refusal, Issues: plan.issues})
 		return
 	}
+	if len(plan.issues) > 0 {
+		writeIssues(w, plan.message, plan.issues)
+		return
+	}
+	runs := plan.runs
 	if err := s.store.CreateBatch(r.Context(), b, runs); err != nil {
 		s.internal(w, r, err)
 		return
@@ -216,27 +261,27 @@ func (s *Server) queueBatch(w http.ResponseWriter, r *http.Request, sc scope, b 
 }
 
 // batchTest checks one test of a batch as a single run would be: an issue
-// says why it cannot run. A test the caller cannot see (missing, another
-// project's, someone else's private one) is "unknown" alike.
-func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Environment) (store.Test, runPlan, *Issue, error) {
+// says why it cannot run. A test p cannot see (missing, another project's,
+// someone else's private one) is "unknown" alike.
+func (s *Server) batchTest(ctx context.Context, p principal, id string, env *store.Environment) (store.Test, runPlan, *Issue, error) {
 	unknown := &Issue{Code: "unknown", Message: fmt.Sprintf("no test %q in this project, or it is not visible to you", id)}
 	if !ids.Valid(ids.Test, id) {
 		return store.Test{}, runPlan{}, unknown, nil
 	}
-	t, err := s.store.Test(r.Context(), id)
+	t, err := s.store.Test(ctx, id)
 	if err == store.ErrNotFound {
 		return t, runPlan{}, unknown, nil
 	}
 	if err != nil {
 		return t, runPlan{}, nil, err
 	}
-	if !s.bodyRecord(r, sc, t.ProjectID) || t.Visibility == store.Private && t.OwnerID != currentUserID(r) {
+	if !p.inProject(t.ProjectID) || t.Visibility == store.Private && t.OwnerID != p.userID {
 		return t, runPlan{}, unknown, nil
 	}
 	if t.Status == store.Deprecated {
 		return t, runPlan{}, &Issue{Code: "deprecated", Message: fmt.Sprintf("%q is Deprecated and cannot be run", t.Name)}, nil
 	}
-	doc, issues, err := s.runDocument(r.Context(), t)
+	doc, issues, err := s.runDocument(ctx, t)
 	if err != nil {
 		return t, runPlan{}, nil, err
 	}
@@ -246,7 +291,7 @@ func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Envi
 		}
 		return t, runPlan{}, &Issue{Code: "invalid_document", Message: fmt.Sprintf("%q has %d problem(s) in its document; fix them in the editor", t.Name, len(issues))}, nil
 	}
-	plan, rowIssues, err := s.runRowsFor(r.Context(), t.ProjectID, doc, "", nil)
+	plan, rowIssues, err := s.runRowsFor(ctx, t.ProjectID, doc, "", nil)
 	if err != nil {
 		return t, runPlan{}, nil, err
 	}
@@ -254,10 +299,10 @@ func (s *Server) batchTest(r *http.Request, sc scope, id string, env *store.Envi
 		return t, runPlan{}, &Issue{Code: rowIssues[0].Code, Message: fmt.Sprintf("%q: %s", t.Name, rowIssues[0].Message)}, nil
 	}
 	if env != nil {
-		if msg := protectedRefusal(*env, sc, t); msg != "" {
+		if msg := protectedRefusal(*env, p.sc, t); msg != "" {
 			return t, runPlan{}, &Issue{Code: codeEnvironmentProtected, Message: fmt.Sprintf("%q: %s", t.Name, msg)}, nil
 		}
-		msg, err := s.dataRefusal(r.Context(), *env, plan)
+		msg, err := s.dataRefusal(ctx, *env, plan)
 		if err != nil {
 			return t, runPlan{}, nil, err
 		}
@@ -300,11 +345,14 @@ type batchJSON struct {
 		Trace       string `json:"trace,omitempty" enum:"on|failures|off"`
 		Retries     int    `json:"retries"`
 	} `json:"options"`
-	StartedBy     string    `json:"startedBy"`
-	StartedByName *string   `json:"startedByName"`
-	CreatedAt     string    `json:"createdAt"`
-	FinishedAt    *string   `json:"finishedAt"`
-	Runs          []runJSON `json:"runs"`
+	// Schedule names the schedule that started it; null for a batch a
+	// person or a pipeline started.
+	Schedule      *scheduleRef `json:"schedule"`
+	StartedBy     string       `json:"startedBy"`
+	StartedByName *string      `json:"startedByName"`
+	CreatedAt     string       `json:"createdAt"`
+	FinishedAt    *string      `json:"finishedAt"`
+	Runs          []runJSON    `json:"runs"`
 }
 
 func strPtr(s string) *string {
@@ -330,6 +378,9 @@ func toBatchJSON(b store.Batch, runs []store.Run, now time.Time) batchJSON {
 	out.Tag = strPtr(b.Tag)
 	out.Options.Headed, out.Options.Screenshots, out.Options.Device, out.Options.Trace = b.Headed, b.Screenshots, b.Device, b.Trace
 	out.Options.Retries = b.Retries
+	if b.ScheduleID != "" {
+		out.Schedule = &scheduleRef{ID: b.ScheduleID, Name: b.ScheduleName}
+	}
 	for _, st := range runStatuses {
 		out.Counts[st] = 0
 	}

@@ -60,6 +60,7 @@ type hostileWorld struct {
 	dataSet, dataPool                  string
 	token                              string
 	webhook                            string
+	schedule                           string
 	file                               string
 	agent                              string // paired with the owner, not connected
 }
@@ -88,6 +89,7 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 	w.batch = p("POST", "/api/runs", obj{"testIds": []any{w.test}, "environmentId": w.env}).want(t, 201).str("batchId")
 	w.token = c.do("POST", "/api/tokens", obj{"name": "CI"}).want(t, 201).str("id")
 	w.webhook = p("POST", "/api/webhooks", obj{"name": "CI", "url": "http://127.0.0.1:9/hook"}).want(t, 201).str("id")
+	w.schedule = p("POST", "/api/schedules", w.scheduleBody()).want(t, 201).str("id")
 	w.file = c.upload(w.o.project, "report.pdf", []byte("%PDF-1.4")).want(t, 201).str("id")
 	// A computer paired with the owner whose agent is not running: its
 	// routes answer from the record (rotating its token is 409).
@@ -102,6 +104,12 @@ func newHostileWorld(t *testing.T, h *harness) hostileWorld {
 	}
 	w.agent = a.ID
 	return w
+}
+
+// scheduleBody is a schedule of the world's test with every option.
+func (w hostileWorld) scheduleBody() obj {
+	return obj{"name": "Nightly", "cron": "30 2 * * 1-5", "timezone": "Europe/Paris", "testIds": []any{w.test}, "environmentId": w.env,
+		"options": obj{"headed": false, "screenshots": true, "device": "", "trace": "failures", "retries": 1, "agentId": w.agent}, "enabled": true}
 }
 
 // samples gives a well-formed body for every route that reads one; the
@@ -211,6 +219,9 @@ func (w hostileWorld) samples() map[string][]any {
 
 		"POST /api/webhooks": {obj{"name": "Chat", "url": "https://chat.example.com/hook?token=abc", "events": []any{"run.finished"}, "format": "slack", "enabled": true},
 			obj{"id": w.webhook, "name": "CI", "url": "http://127.0.0.1:9/hook", "events": []any{"batch.finished"}, "enabled": false}},
+		"POST /api/schedules":            {w.scheduleBody(), obj{"name": "Tagged", "cron": "0 * * * *", "timezone": "UTC", "tag": "smoke", "enabled": false}},
+		"PUT /api/schedules/{id}":        {w.scheduleBody()},
+		"POST /api/schedules/preview":    {obj{"cron": "30 2 * * 1-5", "timezone": "Europe/Paris"}},
 		"POST /api/webhooks/{id}/secret": {noBody},
 		"POST /api/webhooks/{id}/test":   {noBody},
 		// Raw bytes, not JSON: the generic bodies only (hostile_files_test.go).
@@ -251,6 +262,8 @@ func (w hostileWorld) param(before, name string) (string, bool) {
 		return w.token, true
 	case "id after webhooks":
 		return w.webhook, true
+	case "id after schedules":
+		return w.schedule, true
 	case "id after files":
 		return w.file, true
 	case "id after members":

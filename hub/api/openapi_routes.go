@@ -156,6 +156,16 @@ func apiRoutes() []apiRoute {
 		route("POST", "/webhooks/{id}/secret", "Rotate the signing secret (the new one is in this answer only)").
 			out(200, jsonObj{"id": "", "secret": ""}),
 		route("POST", "/webhooks/{id}/test", "Send a ping delivery now").out(202, jsonObj{"deliveryId": ""}),
+		route("GET", "/schedules", "The project's schedules, by name, each with its next five times and latest due time handled").inProject().
+			out(200, jsonObj{"schedules": []scheduleJSON{}}),
+		route("POST", "/schedules", "Create a schedule (Test Manager, Admin); its owner is the caller").inProject().
+			in(scheduleInput{}).out(201, scheduleJSON{}),
+		route("POST", "/schedules/preview", "The next five times of a cron in a time zone, or the issues with them").inProject().
+			in(previewInput{}).out(200, previewJSON{}),
+		route("GET", "/schedules/{id}", "A schedule with its latest due times handled").out(200, scheduleJSON{}),
+		route("PUT", "/schedules/{id}", "Change, pause or enable a schedule (Test Manager, Admin); its owner stays").
+			in(scheduleInput{}).out(200, scheduleJSON{}),
+		route("DELETE", "/schedules/{id}", "Delete a schedule; its batches stay").empty(204),
 		route("GET", "/applications", "The project's applications").inProject().out(200, jsonObj{"applications": []applicationJSON{}}),
 		route("POST", "/applications", "Create (201) or update (200, with id) an application").inProject().
 			in(applicationBody{}).out(201, applicationJSON{}).out(200, applicationJSON{}),

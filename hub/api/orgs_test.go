@@ -51,6 +51,7 @@ func TestRoleMatrix(t *testing.T) {
 		access.ManageTests:        "Test Manager,Admin",
 		access.ManageEnvironments: "Test Manager,Admin",
 		access.ManageWebhooks:     "Test Manager,Admin",
+		access.ManageSchedules:    "Test Manager,Admin",
 		access.RunProtected:       "Test Manager,Admin",
 		access.AdministerProject:  "Admin",
 	}

@@ -206,7 +206,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if issues, err := s.checkChoice(r, in.AgentID, in.Labels, in.Headed); err != nil {
+	if issues, err := s.checkChoice(r.Context(), currentUserID(r), in.AgentID, in.Labels, in.Headed); err != nil {
 		s.internal(w, r, err)
 		return
 	} else if len(issues) > 0 {

@@ -81,6 +81,7 @@ type Server struct {
 	// sign-in takes as long whether or not the account exists.
 	dummyHash string
 	scryptSem chan struct{} // bounds concurrent scrypt work (memory)
+	schedWake chan struct{} // wakes this hub's scheduler loop (schedules_fire.go)
 	pixelSem  chan struct{} // bounds concurrent screenshot comparisons (memory; runs_compare_pixels.go)
 	// background counts work that outlives its request (reset links).
 	background sync.WaitGroup
@@ -143,7 +144,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{Config: cfg, store: cfg.Store, log: cfg.Logger, dummyHash: dummy, origin: origin, baseHost: originHost(origin),
-		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pixelSem: make(chan struct{}, 2), pairs: pairGuard{misses: map[string][]time.Time{}}}
+		scryptSem: make(chan struct{}, max(2, runtime.NumCPU())), pixelSem: make(chan struct{}, 2), schedWake: make(chan struct{}, 1), pairs: pairGuard{misses: map[string][]time.Time{}}}
 	cfg.Metrics.Gauge("ta_sse_subscribers", "Live run event streams (server-sent events) now.",
 		func() float64 { return float64(s.sseSubscribers.Load()) })
 	if cfg.Dispatch != nil {
@@ -310,6 +311,9 @@ func (s *Server) routes(r chi.Router) {
 		r.Post("/data-pools", s.saveDataPool)
 		r.Get("/webhooks", s.listWebhooks)
 		r.Post("/webhooks", s.saveWebhook)
+		r.Get("/schedules", s.listSchedules) // schedules.go
+		r.Post("/schedules", s.createSchedule)
+		r.Post("/schedules/preview", s.previewSchedule)
 		r.Get("/files", s.listFiles)
 		r.Post("/files", s.uploadFile)
 	})
@@ -317,6 +321,9 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/files/{id}/content", s.fileContent)
 	r.Delete("/files/{id}", s.deleteFile)
 	r.Delete("/webhooks/{id}", s.deleteWebhook)
+	r.Get("/schedules/{id}", s.getSchedule)
+	r.Put("/schedules/{id}", s.updateSchedule)
+	r.Delete("/schedules/{id}", s.deleteSchedule)
 	r.Get("/webhooks/{id}/deliveries", s.webhookDeliveries)
 	r.Post("/webhooks/{id}/secret", s.rotateWebhookSecret)
 	r.Post("/webhooks/{id}/test", s.testWebhook)

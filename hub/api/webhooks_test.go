@@ -212,7 +212,8 @@ func TestWebhookRunAndBatchDeliveries(t *testing.T) {
 	}
 	bp := batches[0].payload(t)
 	if bp.Batch == nil || bp.Batch.BatchID != batch || bp.Batch.Status != "passed" || bp.Batch.Passed != 2 || bp.Batch.Total != 2 ||
-		len(bp.Batch.Runs) != 2 || bp.Batch.URL != "http://hub.test/batches/"+batch {
+		len(bp.Batch.Runs) != 2 || bp.Batch.URL != "http://hub.test/batches/"+batch || bp.Batch.Schedule != nil ||
+		!strings.Contains(string(batches[0].body), `"schedule":null`) {
 		t.Errorf("batch.finished payload %s", batches[0].body)
 	}
 

@@ -19,7 +19,8 @@ type Entry struct {
 	Path          string    `json:"path"`
 	RecordProject string    `json:"recordProject"`
 	HeaderProject string    `json:"headerProject"`
-	Org           string    `json:"org,omitempty"` // an organization the user is not in
+	Org           string    `json:"org,omitempty"`    // an organization the user is not in
+	Record        string    `json:"record,omitempty"` // the record a change is about (schedules)
 }
 
 // Log writes entries to one file.

@@ -22,7 +22,10 @@ type Batch struct {
 	Suite         string // the suite's name when Source is "suite" ("" is Unsorted)
 	Tag           string // the tag when Source is "tag"
 	RerunOf       string // the batch run again when Source is "rerun"
+	ScheduleID    string // the schedule that started it, if one did
 	CreatedAt     time.Time
+
+	ScheduleName string // the schedule's name, read with it
 
 	UserName string // who started it; "" once the account is gone
 }
@@ -34,10 +37,19 @@ func (s *Store) CreateBatch(ctx context.Context, b Batch, runs []Run) error {
 		return err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
-	if _, err := tx.Exec(ctx, `INSERT INTO batches (id, project_id, user_id, environment_id, headed, screenshots, source, suite, rerun_of, created_at, tag, device, trace, retries)
+	if err := createBatch(ctx, tx, b, runs); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// createBatch writes a batch and its runs in tx (a schedule's firing
+// writes them in the transaction that claims it).
+func createBatch(ctx context.Context, tx pgx.Tx, b Batch, runs []Run) error {
+	if _, err := tx.Exec(ctx, `INSERT INTO batches (id, project_id, user_id, environment_id, headed, screenshots, source, suite, rerun_of, created_at, tag, device, trace, retries, schedule_id)
 		VALUES ($1, $2, $3, nullif($4, ''), $5, $6, $7, CASE WHEN $7 = 'suite' THEN $8 END, nullif($9, ''), $10, nullif($11, ''), $12,
-			coalesce(nullif($13, ''), 'failures'), $14)`,
-		b.ID, b.ProjectID, b.UserID, b.EnvironmentID, b.Headed, b.Screenshots, b.Source, b.Suite, b.RerunOf, b.CreatedAt, b.Tag, b.Device, b.Trace, b.Retries); err != nil {
+			coalesce(nullif($13, ''), 'failures'), $14, nullif($15, ''))`,
+		b.ID, b.ProjectID, b.UserID, b.EnvironmentID, b.Headed, b.Screenshots, b.Source, b.Suite, b.RerunOf, b.CreatedAt, b.Tag, b.Device, b.Trace, b.Retries, b.ScheduleID); err != nil {
 		return err
 	}
 	for _, r := range runs {
@@ -46,16 +58,18 @@ func (s *Store) CreateBatch(ctx context.Context, b Batch, runs []Run) error {
 			return err
 		}
 	}
-	return tx.Commit(ctx)
+	return nil
 }
 
 // GetBatch returns one batch.
 func (s *Store) GetBatch(ctx context.Context, id string) (Batch, error) {
 	var b Batch
 	err := s.pool.QueryRow(ctx, `SELECT b.id, b.project_id, coalesce(b.user_id, ''), coalesce(b.environment_id, ''), b.headed, b.screenshots,
-		b.source, coalesce(b.suite, ''), coalesce(b.rerun_of, ''), b.created_at, coalesce(u.name, ''), coalesce(b.tag, ''), b.device, b.trace, b.retries
-		FROM batches b LEFT JOIN users u ON u.id = b.user_id WHERE b.id = $1`, id).
-		Scan(&b.ID, &b.ProjectID, &b.UserID, &b.EnvironmentID, &b.Headed, &b.Screenshots, &b.Source, &b.Suite, &b.RerunOf, &b.CreatedAt, &b.UserName, &b.Tag, &b.Device, &b.Trace, &b.Retries)
+		b.source, coalesce(b.suite, ''), coalesce(b.rerun_of, ''), b.created_at, coalesce(u.name, ''), coalesce(b.tag, ''), b.device, b.trace, b.retries,
+		coalesce(b.schedule_id, ''), coalesce(sc.name, '')
+		FROM batches b LEFT JOIN users u ON u.id = b.user_id LEFT JOIN schedules sc ON sc.id = b.schedule_id WHERE b.id = $1`, id).
+		Scan(&b.ID, &b.ProjectID, &b.UserID, &b.EnvironmentID, &b.Headed, &b.Screenshots, &b.Source, &b.Suite, &b.RerunOf, &b.CreatedAt, &b.UserName, &b.Tag, &b.Device, &b.Trace, &b.Retries,
+			&b.ScheduleID, &b.ScheduleName)
 	if isNoRows(err) {
 		return Batch{}, ErrNotFound
 	}

@@ -120,6 +120,15 @@ type BatchPayload struct {
 	Counts  map[string]int `json:"counts"`
 	URL     string         `json:"url"`
 	Runs    []BatchRun     `json:"runs"`
+	// Schedule names the schedule that started the batch; null when a
+	// person or a pipeline did.
+	Schedule *ScheduleRef `json:"schedule"`
+}
+
+// ScheduleRef names a schedule.
+type ScheduleRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // BatchRun is one run of a batch.
@@ -198,6 +207,13 @@ func (w *Worker) payload(ctx context.Context, d store.ClaimedDelivery, now time.
 		if b.Failed > excused {
 			b.Status = protocol.RunFailed
 		}
+		batch, err := w.Store.GetBatch(ctx, d.Subject)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return p, err
+		}
+		if batch.ScheduleID != "" {
+			b.Schedule = &ScheduleRef{ID: batch.ScheduleID, Name: batch.ScheduleName}
+		}
 		p.Batch = b
 	default:
 		return p, fmt.Errorf("unknown event %q", d.Event)
@@ -251,7 +267,11 @@ func slackMessage(p Payload) slack {
 		if n := b.Counts["quarantined"]; n > 0 {
 			quarantined = fmt.Sprintf(" (%d quarantined)", n)
 		}
-		text = fmt.Sprintf("%s Batch of %d runs %s in %s: %d passed, %d did not%s <%s|Open the batch>", statusIcon[b.Status], b.Total, b.Status,
+		by := ""
+		if b.Schedule != nil {
+			by = " (schedule " + slackEscape(b.Schedule.Name) + ")"
+		}
+		text = fmt.Sprintf("%s Batch of %d runs%s %s in %s: %d passed, %d did not%s <%s|Open the batch>", statusIcon[b.Status], b.Total, by, b.Status,
 			project, b.Passed, b.Failed, quarantined, b.URL)
 	default:
 		text = "Webhook test from " + project + ": this webhook works."

@@ -105,6 +105,24 @@ func TestSlackBody(t *testing.T) {
 	}
 }
 
+// A scheduled batch's Slack line names its schedule, escaped (issue 31).
+func TestSlackBodyNamesSchedule(t *testing.T) {
+	p := Payload{Event: BatchFinished, Project: ProjectRef{ID: "prj_x", Name: "Shop"},
+		Batch: &BatchPayload{BatchID: "bat_x", Status: "failed", Passed: 1, Failed: 1, Total: 2, URL: "http://hub/batches/bat_x",
+			Schedule: &ScheduleRef{ID: "sch_x", Name: "Nightly <eu>"}}}
+	data, err := body(FormatSlack, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Text string `json:"text"`
+	}
+	want := "❌ Batch of 2 runs (schedule Nightly &lt;eu&gt;) failed in Shop: 1 passed, 1 did not <http://hub/batches/bat_x|Open the batch>"
+	if json.Unmarshal(data, &got) != nil || got.Text != want {
+		t.Errorf("slack body %s, want %s", data, want)
+	}
+}
+
 // Internal names the hub's own machine and network, in every form Refused
 // reads.
 func TestInternal(t *testing.T) {

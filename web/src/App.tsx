@@ -18,6 +18,7 @@ import { EnvironmentsPage } from "./pages/environments/EnvironmentsPage";
 import { ApplicationsPage } from "./pages/applications/ApplicationsPage";
 import { WebhooksPage } from "./pages/webhooks/WebhooksPage";
 import { SuitesPage } from "./pages/suites/SuitesPage";
+import { SchedulesPage } from "./pages/schedules/SchedulesPage";
 import { AgentsPage } from "./pages/agents/AgentsPage";
 import { PairPage } from "./pages/agents/PairPage";
 import { AdminPage } from "./pages/admin/AdminPage";
@@ -69,6 +70,7 @@ export function AppRoutes() {
             <Route path="/applications" element={<ApplicationsPage />} />
             <Route path="/webhooks" element={<WebhooksPage />} />
             <Route path="/suites" element={<SuitesPage />} />
+            <Route path="/schedules" element={<SchedulesPage />} />
             <Route path="/components" element={<ComponentsPage />} />
             <Route path="/components/new" element={<NewComponentPage />} />
             <Route path="/components/:id" element={<ComponentPage />} />

@@ -1334,6 +1334,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's schedules, by name, each with its next five times and latest due time handled */
+        get: operations["getSchedules"];
+        put?: never;
+        /** Create a schedule (Test Manager, Admin); its owner is the caller */
+        post: operations["postSchedules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/schedules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The next five times of a cron in a time zone, or the issues with them */
+        post: operations["postSchedulesPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A schedule with its latest due times handled */
+        get: operations["getSchedulesId"];
+        /** Change, pause or enable a schedule (Test Manager, Admin); its owner stays */
+        put: operations["putSchedulesId"];
+        post?: never;
+        /** Delete a schedule; its batches stay */
+        delete: operations["deleteSchedulesId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/script": {
         parameters: {
             query?: never;
@@ -2029,6 +2083,7 @@ export interface components {
             projectId: string;
             rerunOf: string | null;
             runs: components["schemas"]["Run"][];
+            schedule: components["schemas"]["ScheduleRef"] | null;
             /** @enum {string} */
             source: "tests" | "suite" | "tag" | "rerun";
             startedBy: string;
@@ -2661,6 +2716,13 @@ export interface components {
             x: number;
             y: number;
         };
+        Preview: {
+            next: string[];
+        };
+        PreviewInput: {
+            cron?: string;
+            timezone?: string;
+        };
         Profile: {
             recentRuns: components["schemas"]["Run"][];
             user: components["schemas"]["User"];
@@ -2861,6 +2923,69 @@ export interface components {
         };
         SavedProfile: {
             user: components["schemas"]["User"];
+        };
+        Schedule: {
+            createdAt: string;
+            cron: string;
+            enabled: boolean;
+            environmentId: string | null;
+            id: string;
+            lastRun: components["schemas"]["ScheduleRun"] | null;
+            name: string;
+            next: string[];
+            nextAt: string | null;
+            options: {
+                agentId?: string;
+                device?: string;
+                headed: boolean;
+                labels?: string[];
+                retries: number;
+                screenshots: boolean;
+                /** @enum {string} */
+                trace: "on" | "failures" | "off";
+            };
+            ownerId: string;
+            ownerName: string | null;
+            projectId: string;
+            runs?: components["schemas"]["ScheduleRun"][];
+            suite: string | null;
+            tag: string | null;
+            testIds: string[];
+            timezone: string;
+            updatedAt: string;
+        };
+        ScheduleInput: {
+            cron?: string;
+            enabled?: boolean | null;
+            environmentId?: string;
+            name?: string;
+            options?: components["schemas"]["ScheduleOptions"];
+            suite?: string | null;
+            tag?: string | null;
+            testIds?: string[];
+            timezone?: string;
+        };
+        ScheduleOptions: {
+            agentId?: string;
+            device?: string;
+            headed?: boolean;
+            labels?: string[];
+            retries?: number | null;
+            screenshots?: boolean | null;
+            /** @enum {string} */
+            trace?: "on" | "failures" | "off";
+        };
+        ScheduleRef: {
+            id: string;
+            name: string;
+        };
+        ScheduleRun: {
+            batchId: string | null;
+            createdAt: string;
+            dueAt: string;
+            reason?: string;
+            /** @enum {string} */
+            status: "started" | "skipped" | "failed";
         };
         Secret: {
             environmentId: string;
@@ -5731,6 +5856,159 @@ export interface operations {
                 content: {
                     "application/zip": string;
                 };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getSchedules: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project the route lists or creates in (prj_...). */
+                "x-project-id": components["parameters"]["ProjectId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schedules: components["schemas"]["Schedule"][];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postSchedules: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project the route lists or creates in (prj_...). */
+                "x-project-id": components["parameters"]["ProjectId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    postSchedulesPreview: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The project the route lists or creates in (prj_...). */
+                "x-project-id": components["parameters"]["ProjectId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preview"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getSchedulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    putSchedulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteSchedulesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             default: components["responses"]["Error"];
         };

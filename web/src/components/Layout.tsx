@@ -259,6 +259,7 @@ export function Layout() {
           </NavLink>
           <NavLink to="/tests">Tests</NavLink>
           <NavLink to="/runs">Runs</NavLink>
+          <NavLink to="/schedules">Schedules</NavLink>
           <NavMenu
             label="Setup"
             links={[

@@ -142,6 +142,15 @@ describe("BatchPage", () => {
     expect(await screen.findByRole("link", { name: "the earlier batch" })).toHaveAttribute("href", "/batches/bat_1");
   });
 
+  it("names the schedule that started it", async () => {
+    fakeFetch({
+      "GET /api/batches/bat_1": { body: batch([run("1", "Sign in", "queued")], { schedule: { id: "sch_1", name: "Nightly" } }) },
+      "GET /api/environments": { body: { environments: [] } },
+    });
+    renderBatch();
+    expect(await screen.findByRole("link", { name: "Nightly" })).toHaveAttribute("href", "/schedules");
+  });
+
   it("shows why a rerun was refused", async () => {
     fakeFetch({
       "GET /api/batches/bat_1": { body: batch([run("1", "Sign in", "passed"), run("2", "Pay", "failed")]) },

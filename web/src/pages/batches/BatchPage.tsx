@@ -65,6 +65,12 @@ export function BatchPage() {
         subtitle={
           <>
             Started by {starter(b)} <When at={b.createdAt} />
+            {b.schedule && (
+              <>
+                {" "}
+                · by schedule <Link to="/schedules">{b.schedule.name}</Link>
+              </>
+            )}
             {b.rerunOf && (
               <>
                 {" "}
