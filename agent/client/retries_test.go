@@ -41,7 +41,9 @@ func (r *recorder) Artifact(info protocol.ArtifactInfo, _ []byte) {
 	r.artifacts = append(r.artifacts, info)
 }
 
-func (r *recorder) FetchFile(context.Context, string) (string, error) { return "", fmt.Errorf("no files") }
+func (r *recorder) FetchFile(context.Context, string) (string, error) {
+	return "", fmt.Errorf("no files")
+}
 
 func (r *recorder) count(kind protocol.EventKind) int {
 	n := 0

@@ -89,6 +89,7 @@ type RunPayload struct {
 	FinishedAt *string `json:"finishedAt"`
 	URL        string  `json:"url"`
 	Error      string  `json:"error,omitempty"` // masked by the hub like everywhere
+	Flaky      bool    `json:"flaky"`           // it failed, then passed on a retry (docs/retries.md)
 	// Result is the run's step results as GET /api/runs/:id has them: a
 	// tree when the test has blocks (docs/flow.md).
 	Result RunResult `json:"result"`
@@ -155,7 +156,7 @@ func (w *Worker) payload(ctx context.Context, d store.ClaimedDelivery, now time.
 		}
 		p.Run = &RunPayload{RunID: r.ID, TestID: r.TestID, TestName: r.TestName, Status: r.Status, Passed: r.Passed, Total: r.Total,
 			DurationMs: r.DurationMs, StartedAt: stamp(r.StartedAt), FinishedAt: stamp(r.FinishedAt), URL: w.BaseURL + "/runs/" + r.ID, Error: r.Error,
-			Result: RunResult{Steps: []protocol.StepResult{}}}
+			Flaky: r.Flaky, Result: RunResult{Steps: []protocol.StepResult{}}}
 		switch {
 		case len(r.Result) > MaxResultBytes:
 			p.Run.Result.Omitted = true

@@ -1,0 +1,210 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/testautomation/ta/hub/access"
+	"github.com/testautomation/ta/protocol"
+)
+
+// flakyPage serves a page whose heading says "not yet" the first time
+// and "ready" after.
+func flakyPage(t *testing.T) string {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		text := "ready"
+		if r.URL.Path == "/flaky" && n.Add(1) == 1 {
+			text = "not yet"
+		}
+		fmt.Fprintf(w, "<!doctype html><title>Flaky</title><h1 id=out>%s</h1>", text)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/flaky"
+}
+
+func flakyDoc(url string) map[string]any {
+	return map[string]any{"dsl": 2, "name": "Flaky", "steps": []map[string]any{
+		{"id": "open", "type": "navigate", "url": url},
+		{"id": "check", "type": "assertText", "expected": "ready", "timeoutMs": 500, "target": target(loc("css", "#out"))},
+	}}
+}
+
+// waitFinal polls a run until it has ended.
+func (c *client) waitFinal(t *testing.T, runID string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		r := c.do("GET", "/api/runs/"+runID, nil).json()
+		if s, _ := r["status"].(string); protocol.Final(s) {
+			return r
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("run %s never ended", runID)
+	return nil
+}
+
+// waitBatchDone polls a batch until every run is final.
+func (c *client) waitBatchDone(t *testing.T, batchID string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		b := c.do("GET", "/api/batches/"+batchID, nil).want(t, 200).json()
+		if protocol.Final(b["status"].(string)) {
+			return b
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("batch %s did not finish", batchID)
+	return nil
+}
+
+// Through a real agent and Chromium: a test that fails once and then
+// passes, run with retries 1, is passed and flaky in GET /api/runs/:id
+// (with both attempts and their steps), in the run list, the batch's
+// counts, its JUnit (a flakyFailure, no failure) and the run.finished
+// webhook; each attempt's screenshots and trace can be fetched.
+func TestRetriedRunIsFlakyEverywhere(t *testing.T) {
+	f := newRunFixture(t)
+	f.h.startWebhooks(t, 5*time.Second)
+	rc := newReceiver(t, nil)
+	f.user.projectDo(f.o.project, "POST", "/api/webhooks", obj{"name": "CI", "url": rc.srv.URL, "events": []any{"run.finished"}}).want(t, 201)
+	testID := f.user.createTest(t, f.o.project, flakyDoc(flakyPage(t)))
+	batchID := f.user.do("POST", "/api/runs", map[string]any{"testIds": []string{testID}, "retries": 1}, ProjectHeader, f.o.project).want(t, 201).str("batchId")
+	b := f.user.waitBatchDone(t, batchID)
+	if b["status"] != "passed" || num(b["flaky"]) != 1 || num(b["passed"]) != 1 {
+		t.Errorf("batch: status %v flaky %v passed %v", b["status"], b["flaky"], b["passed"])
+	}
+	runID := b["runs"].([]any)[0].(map[string]any)["runId"].(string)
+
+	run := f.user.do("GET", "/api/runs/"+runID, nil).want(t, 200).json()
+	if run["status"] != "passed" || run["flaky"] != true || num(run["passed"]) != 2 {
+		t.Fatalf("run: status %v flaky %v passed %v error %v", run["status"], run["flaky"], run["passed"], run["error"])
+	}
+	attempts, _ := run["attemptResults"].([]any)
+	if len(attempts) != 2 {
+		t.Fatalf("attemptResults: %v", run["attemptResults"])
+	}
+	first, second := attempts[0].(map[string]any), attempts[1].(map[string]any)
+	if first["status"] != "failed" || !strings.Contains(first["error"].(string), "not yet") || len(first["steps"].([]any)) != 2 ||
+		second["status"] != "passed" || num(second["attempt"]) != 2 {
+		t.Errorf("attempts: %v", attempts)
+	}
+	// Each attempt's screenshots are its own artifacts.
+	shot1 := first["steps"].([]any)[1].(map[string]any)["screenshot"].(string)
+	shot2 := second["steps"].([]any)[0].(map[string]any)["screenshot"].(string)
+	if !strings.HasPrefix(shot2, "a2-") || strings.HasPrefix(shot1, "a2-") {
+		t.Errorf("screenshots %q (attempt 1), %q (attempt 2)", shot1, shot2)
+	}
+	for _, name := range []string{shot1, shot2} {
+		f.user.do("GET", "/api/runs/"+runID+"/artifacts/"+name, nil).want(t, 200)
+	}
+	if got := run["result"].(map[string]any)["steps"].([]any)[0].(map[string]any)["screenshot"]; got != shot2 {
+		t.Errorf("the run's own steps are not its last attempt's: %v", got)
+	}
+	// Attempt 1 failed: its trace was sent and is listed as attempt 1's,
+	// its snapshots with it.
+	tr := f.user.do("GET", "/api/runs/"+runID+"/trace?attempt=1", nil).want(t, 200).json()
+	if steps, _ := tr["steps"].([]any); len(steps) != 2 {
+		t.Errorf("attempt 1's trace: %v", tr)
+	}
+	// Attempt 2's trace (a2-trace-*.json) is classified and listed as its.
+	tr = f.user.do("GET", "/api/runs/"+runID+"/trace?attempt=2", nil).want(t, 200).json()
+	if steps, _ := tr["steps"].([]any); len(steps) != 2 {
+		t.Errorf("attempt 2's trace: %v", tr)
+	}
+	for _, bad := range []string{"0", "3", "two"} {
+		f.user.do("GET", "/api/runs/"+runID+"/trace?attempt="+bad, nil).want(t, 422)
+	}
+
+	events := f.user.sse(t, runID)
+	retried, marked := 0, 0
+	for _, e := range events {
+		if e.Kind == protocol.RunRetry {
+			retried++
+			if !strings.HasPrefix(e.Message, "attempt 1 failed") {
+				t.Errorf("run.retry: %+v", e)
+			}
+		}
+		if e.RunAttempt == 2 {
+			marked++
+		}
+	}
+	if retried != 1 || marked == 0 {
+		t.Errorf("events: %d run.retry, %d of attempt 2 (%s)", retried, marked, kinds(events))
+	}
+
+	list := f.user.do("GET", "/api/runs", nil, ProjectHeader, f.o.project).want(t, 200).json()["runs"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["flaky"] != true {
+		t.Errorf("run list: %v", list)
+	}
+
+	xml := string(f.user.do("GET", "/api/runs/"+runID+"/junit", nil).want(t, 200).body)
+	if strings.Count(xml, "<flakyFailure") != 1 || strings.Contains(xml, "<failure") || !strings.Contains(xml, "<stackTrace>") ||
+		!strings.Contains(xml, `failures="0"`) {
+		t.Errorf("junit:\n%s", xml)
+	}
+
+	p := rc.next(t).payload(t)
+	if p.Run == nil || p.Run.RunID != runID || !p.Run.Flaky || p.Run.Status != "passed" {
+		t.Errorf("run.finished payload: %+v", p.Run)
+	}
+}
+
+// The hub decides flakiness from the attempts an agent reports: a claim
+// of flaky without a failed earlier attempt is not believed, attempts the
+// run's retries do not allow (or a retried attempt that did not fail) end
+// the run as error, and a failed attempt before a pass makes it flaky.
+func TestFlakyClaimsAreChecked(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	a := h.rawAgent(t, mgr, "")
+	var seq int64
+	testID := mgr.createTest(t, o.project, doc("Claims", 2))
+	finish := func(retries int, claim func(job protocol.Job, res *protocol.RunResult)) map[string]any {
+		t.Helper()
+		runID := mgr.projectDo(o.project, "POST", "/api/runs", obj{"testId": testID, "retries": retries}).want(t, 201).str("runId")
+		job := a.assigned()
+		a.send(protocol.Message{Type: protocol.MsgAccept, RunID: job.RunID})
+		res := report(job, protocol.RunPassed)
+		claim(job, res)
+		seq++
+		a.send(protocol.Message{Type: protocol.MsgFinish, ID: seq, RunID: job.RunID, Result: res})
+		a.acked(seq)
+		return mgr.waitFinal(t, runID)
+	}
+	attempt := func(job protocol.Job, n int, status string) protocol.AttemptResult {
+		r := report(job, status)
+		return protocol.AttemptResult{Attempt: n, Status: r.Status, Passed: r.Passed, Total: r.Total, Steps: r.Steps}
+	}
+
+	r := finish(2, func(_ protocol.Job, res *protocol.RunResult) { res.Flaky = true })
+	if r["status"] != "passed" || r["flaky"] != false {
+		t.Errorf("flaky without attempts: status %v flaky %v", r["status"], r["flaky"])
+	}
+	r = finish(2, func(job protocol.Job, res *protocol.RunResult) {
+		res.Flaky, res.Attempts = true, []protocol.AttemptResult{attempt(job, 1, "passed"), attempt(job, 2, "passed")}
+	})
+	if r["status"] != "error" || r["flaky"] != false {
+		t.Errorf("a passed attempt retried: status %v flaky %v", r["status"], r["flaky"])
+	}
+	r = finish(1, func(job protocol.Job, res *protocol.RunResult) {
+		res.Attempts = []protocol.AttemptResult{attempt(job, 1, "failed"), attempt(job, 2, "failed"), attempt(job, 3, "passed")}
+	})
+	if r["status"] != "error" || r["flaky"] != false {
+		t.Errorf("more attempts than retries 1 allows: status %v flaky %v", r["status"], r["flaky"])
+	}
+	r = finish(1, func(job protocol.Job, res *protocol.RunResult) {
+		res.Attempts = []protocol.AttemptResult{attempt(job, 1, "failed"), attempt(job, 2, "passed")}
+	})
+	if r["status"] != "passed" || r["flaky"] != true || len(r["attemptResults"].([]any)) != 2 {
+		t.Errorf("failed then passed: status %v flaky %v attempts %v", r["status"], r["flaky"], r["attemptResults"])
+	}
+}
