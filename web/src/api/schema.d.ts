@@ -1972,6 +1972,16 @@ export interface components {
             id?: string;
             name: string;
         };
+        AttemptResult: {
+            attempt: number;
+            durationMs: number;
+            error?: string;
+            passed: number;
+            /** @enum {string} */
+            status: "passed" | "failed" | "error" | "cancelled";
+            steps: components["schemas"]["StepResult"][];
+            total: number;
+        };
         Batch: {
             counts: {
                 [key: string]: number;
@@ -1981,6 +1991,7 @@ export interface components {
             environmentId: string | null;
             failed: number;
             finishedAt: string | null;
+            flaky: number;
             id: string;
             options: {
                 device?: string;
@@ -2727,6 +2738,7 @@ export interface components {
         };
         Run: {
             agentId?: string;
+            attemptResults?: components["schemas"]["AttemptResult"][];
             attempts: number;
             batchId: string | null;
             createdAt: string;
@@ -5562,7 +5574,10 @@ export interface operations {
     };
     getRunsIdRowsRowTrace: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description a retried row's attempt (default 1; docs/retries.md) */
+                attempt?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -5595,7 +5610,10 @@ export interface operations {
     };
     getRunsIdTrace: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description a retried run's attempt (default 1; docs/retries.md) */
+                attempt?: number;
+            };
             header?: never;
             path: {
                 id: string;
