@@ -59,7 +59,10 @@ type runDetail struct {
 	Total      int    `json:"total"`
 	DurationMs int64  `json:"durationMs"`
 	Error      string `json:"error"`
-	Result     struct {
+	// Flaky and AttemptResults: a retried run's (docs/retries.md).
+	Flaky          bool                     `json:"flaky"`
+	AttemptResults []protocol.AttemptResult `json:"attemptResults"`
+	Result         struct {
 		Steps []protocol.StepResult `json:"steps"`
 	} `json:"result"`
 	Document *struct {

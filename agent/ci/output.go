@@ -90,7 +90,7 @@ func seconds(ms int64) string {
 
 func (p *printer) finished(r snapshot, url string) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "  %s %s %s  %s  %s  %s", mark(r.status), r.status, name(r), counter(r), seconds(r.durationMs), url)
+	fmt.Fprintf(&b, "  %s %s %s  %s  %s  %s", mark(r.status), statusText(r), name(r), counter(r), seconds(r.durationMs), url)
 	if r.status != protocol.RunPassed {
 		for _, why := range failureLines(r) {
 			b.WriteString("\n      " + why)
@@ -202,8 +202,8 @@ func (p *printer) summary(runs []*runState) {
 	var total int64
 	for _, r := range runs {
 		s := r.get()
-		status := s.status
-		if !protocol.Final(status) {
+		status := statusText(s)
+		if !protocol.Final(s.status) {
 			status += " (unfinished)"
 		}
 		counts[s.status]++

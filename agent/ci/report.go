@@ -33,7 +33,7 @@ func (c *command) writeJUnit(runs []*runState) error {
 			jr.Error = s.err.Error()
 		}
 		if d := s.detail; d != nil {
-			jr.Error, jr.Steps = d.Error, d.Result.Steps
+			jr.Error, jr.Steps, jr.Attempts = d.Error, d.Result.Steps, d.AttemptResults
 			if d.Document != nil {
 				jr.Suite, jr.Document = d.Document.Suite, d.docSteps()
 			}

@@ -101,8 +101,8 @@ type xmlCase struct {
 	Failure   *xmlProblem `xml:"failure,omitempty"`
 	Error     *xmlProblem `xml:"error,omitempty"`
 	// Maven Surefire's marks of a retried test (retries.go).
-	FlakyFailures []xmlRerun  `xml:"flakyFailure,omitempty"`
 	RerunFailures []xmlRerun  `xml:"rerunFailure,omitempty"`
+	FlakyFailures []xmlRerun  `xml:"flakyFailure,omitempty"`
 	Skipped       *xmlSkipped `xml:"skipped,omitempty"`
 	SystemOut     string      `xml:"system-out,omitempty"`
 }

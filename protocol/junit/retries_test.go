@@ -3,6 +3,7 @@ package junit
 import (
 	"bytes"
 	"encoding/xml"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -34,6 +35,13 @@ func TestRetriedRunsAsSurefireReruns(t *testing.T) {
 		Attempts: []protocol.AttemptResult{attemptOf(1, "failed", "one"), attemptOf(2, "failed", "two"), last}}
 	var buf bytes.Buffer
 	if err := (Report{Name: "suite", Runs: []Run{flaky, failed}}).Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		t.Fatal("xmllint is needed (Debian: libxml2-utils; make deps installs it)")
+	}
+	if err := CheckSchema(xmllint, buf.Bytes(), t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
