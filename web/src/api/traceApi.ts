@@ -37,14 +37,15 @@ export type TraceStep = Schema<"TraceStep">;
 export type RunTrace = Schema<"Trace">;
 
 export const traceKeys = {
-  trace: (runId: string) => ["run-trace", runId] as const,
+  trace: (runId: string, attempt = 1) => ["run-trace", runId, attempt] as const,
   snapshot: (runId: string, name: string) => ["run-trace", runId, "snapshot", name] as const,
 };
 
-/** fetchRunTrace answers the run's trace, or null when the hub has none for it (404). */
-export async function fetchRunTrace(runId: string, signal?: AbortSignal): Promise<RunTrace | null> {
+/** fetchRunTrace answers the run's trace (a retried run's attempt's, docs/retries.md), or null when the hub has none for it (404). */
+export async function fetchRunTrace(runId: string, signal?: AbortSignal, attempt = 1): Promise<RunTrace | null> {
+  const query = attempt > 1 ? `?attempt=${attempt}` : "";
   try {
-    return await get<RunTrace>(`/api/runs/${encodeURIComponent(runId)}/trace`, { ...recordCall, signal });
+    return await get<RunTrace>(`/api/runs/${encodeURIComponent(runId)}/trace${query}`, { ...recordCall, signal });
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return null;
     throw e;

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { StatusBadge, When, formatDuration } from "../../components/ui";
 import { useWorkspace } from "../../session";
 import { environmentChoicesKey, isFinalStatus, listEnvironmentChoices, type Run } from "../../api/runs";
+import { FlakyBadge } from "./RunAttempts";
 
 /**
  * "3/5": steps passed of the steps run, or "2/3 rows" for a data-driven run
@@ -107,6 +108,7 @@ export function RunTable({
             )}
             <td>
               <StatusBadge status={r.status} />
+              <FlakyBadge run={r} />
             </td>
             <td className="num">{passedOfTotal(r)}</td>
             <td className="num">{runDuration(r)}</td>
