@@ -208,3 +208,53 @@ func TestFlakyClaimsAreChecked(t *testing.T) {
 		t.Errorf("failed then passed: status %v flaky %v attempts %v", r["status"], r["flaky"], r["attemptResults"])
 	}
 }
+
+// Retries hide no infrastructure error: a retried run whose agent is lost
+// mid-attempt is queued again as any run (its retries kept), and the
+// agent that takes it starts from attempt 1; the run ends as that agent
+// reports, with no attempts of the lost one.
+func TestRetriedRunLostAgentQueuedAgain(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	a := h.rawAgent(t, mgr, "")
+	agent := agentID(t, mgr)
+	id := mgr.createTest(t, o.project, map[string]any{"name": "T", "steps": []map[string]any{
+		{"id": "s1", "type": "navigate", "url": "https://example.com/"}}})
+	runID := mgr.do("POST", "/api/runs", map[string]any{"testId": id, "retries": 2}, ProjectHeader, o.project).want(t, 201).str("runId")
+	if job := a.assigned(); job.Retries != 2 {
+		t.Fatalf("first job: retries %d", job.Retries)
+	}
+	a.send(protocol.Message{Type: protocol.MsgAccept, ID: 1, RunID: runID})
+	a.event(runID, 2, 1, protocol.RunStarted, nil)
+	a.event(runID, 3, 2, protocol.StepFinished, func(e *protocol.Event) { e.Index, e.Status = protocol.Ptr(0), protocol.StepFailed })
+	a.event(runID, 4, 3, protocol.RunRetry, func(e *protocol.Event) { e.RunAttempt, e.Message = 2, "attempt 1 failed: x; running again (2 of 3)" })
+	a.event(runID, 5, 4, protocol.StepStarted, func(e *protocol.Event) { e.Index, e.RunAttempt = protocol.Ptr(0), 2 })
+	a.acked(5)
+	a.ws.CloseNow()
+	for deadline := time.Now().Add(10 * time.Second); h.dispatch.Status(agent).Connected; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the hub did not notice the agent leave")
+		}
+	}
+	h.advance(4 * time.Second) // past the 3 s lease
+	h.dispatch.Sweep(t.Context())
+	if r := mgr.do("GET", "/api/runs/"+runID, nil).json(); r["status"] != "queued" {
+		t.Fatalf("the run whose agent was lost in attempt 2: %v", r)
+	}
+	if got := seqs(t, h, runID); len(got) < 4 {
+		t.Errorf("events %v: the lost attempt's run.retry and marked events were not kept", got)
+	}
+	a = h.rawAgent(t, mgr, a.token)
+	job := a.assigned()
+	if job.RunID != runID || job.Retries != 2 || job.FirstSeq <= 4 {
+		t.Fatalf("the run given again: %s retries %d first seq %d", job.RunID, job.Retries, job.FirstSeq)
+	}
+	a.send(protocol.Message{Type: protocol.MsgAccept, ID: 6, RunID: runID})
+	a.send(protocol.Message{Type: protocol.MsgFinish, ID: 7, RunID: runID, Result: report(job, protocol.RunPassed)})
+	a.acked(7)
+	r := mgr.waitFinal(t, runID)
+	if r["status"] != "passed" || r["flaky"] != false || r["attemptResults"] != nil || r["attempts"] != float64(2) {
+		t.Errorf("after the new agent: status %v flaky %v attemptResults %v attempts %v", r["status"], r["flaky"], r["attemptResults"], r["attempts"])
+	}
+}
