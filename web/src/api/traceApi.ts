@@ -84,7 +84,11 @@ export async function fetchSnapshot(runId: string, name: string, signal?: AbortS
   return text;
 }
 
-/** isTraceArtifact: protocol.IsTraceArtifact, a trace's or a snapshot's artifact (the run page lists them in the trace, not as artifacts). */
+/**
+ * isTraceArtifact: protocol.IsTraceArtifact, a trace's or a snapshot's artifact (the run page lists them in the trace, not as
+ * artifacts), a retried attempt's a<N>- prefix aside (docs/retries.md).
+ */
 export function isTraceArtifact(name: string): boolean {
-  return (name.startsWith("trace-") && name.endsWith(".json")) || (name.startsWith("dom-") && name.endsWith(".html"));
+  const base = name.replace(/^a[0-9]-/, "");
+  return (base.startsWith("trace-") && base.endsWith(".json")) || (base.startsWith("dom-") && base.endsWith(".html"));
 }

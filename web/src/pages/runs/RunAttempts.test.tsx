@@ -12,6 +12,7 @@ import { RunPage } from "./RunPage";
 import { StartRunButton } from "./StartRunButton";
 import { storedRun } from "./runPageFixtures";
 import { initialRunView, runViewReducer } from "./runState";
+import { isTraceArtifact } from "../../api/traceApi";
 
 installFakeEventSource();
 
@@ -120,6 +121,15 @@ describe("A retried run on the run page", () => {
     await screen.findByText("Options");
     expect(screen.queryByText("Flaky")).toBeNull();
     expect(screen.queryByRole("group", { name: "Attempts" })).toBeNull();
+  });
+});
+
+describe("A retried attempt's artifacts", () => {
+  it("its trace and snapshots are the trace's, not listed as artifacts", () => {
+    expect(isTraceArtifact("a2-trace-001-open.json")).toBe(true);
+    expect(isTraceArtifact("a2-dom-001-open.html")).toBe(true);
+    expect(isTraceArtifact("a2-step-001-open.jpg")).toBe(false);
+    expect(isTraceArtifact("trace-001-open.json")).toBe(true);
   });
 });
 
