@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -196,3 +197,40 @@ func TestRetriesLeaveErrorsAndCancels(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A data-driven run retries a failed row on its own: the row that failed
+// first passes on its retry and is flaky, its retry's artifacts carry the
+// row's prefix and then the attempt's; the run passes and is flaky.
+func TestRetriesRetryARowOnItsOwn(t *testing.T) {
+	c := launch(t, 0)
+	job := retryJob(flakySite(t, 1), 1)
+	job.Rows = []protocol.DataRow{{Row: 0, Values: map[string]string{}}, {Row: 1, Values: map[string]string{}}}
+	em := &emitter{c: c, runID: job.RunID, files: &runFiles{c: c, for_: "run", id: job.RunID}}
+	res := c.runRows(context.Background(), job, em)
+	if res.Status != protocol.RunPassed || !res.Flaky || res.Passed != 2 {
+		t.Fatalf("rows: %s flaky %v passed %d (%s)", res.Status, res.Flaky, res.Passed, res.Error)
+	}
+	row0, row1 := res.Rows[0], res.Rows[1]
+	if !row0.Flaky || len(row0.Attempts) != 2 || row0.Attempts[0].Status != protocol.RunFailed || row1.Flaky || row1.Attempts != nil {
+		t.Errorf("row 0 flaky %v attempts %d; row 1 flaky %v attempts %d", row0.Flaky, len(row0.Attempts), row1.Flaky, len(row1.Attempts))
+	}
+	var names []string
+	retries, rowStarts := 0, 0
+	for m, ok := c.box.next(); ok; m, ok = c.box.next() {
+		c.box.wrote(m.msg.ID)
+		switch {
+		case m.msg.Artifact != nil:
+			names = append(names, m.msg.Artifact.Name)
+		case m.msg.Event != nil && m.msg.Event.Kind == protocol.RunRetry:
+			retries++
+			if m.msg.Event.Row == nil || *m.msg.Event.Row != 0 {
+				t.Errorf("run.retry of row %v", m.msg.Event.Row)
+			}
+		case m.msg.Event != nil && m.msg.Event.Kind == protocol.RowStarted:
+			rowStarts++
+		}
+	}
+	if retries != 1 || rowStarts != 2 || !slices.Contains(names, "r0-a2-step-001-open.jpg") || !slices.Contains(names, "r0-step-001-open.jpg") {
+		t.Errorf("run.retry %d, row.started %d, artifacts %v", retries, rowStarts, names)
+	}
+}
