@@ -167,10 +167,16 @@ func TestFlakyClaimsAreChecked(t *testing.T) {
 	mgr := o.members[access.TestManager]
 	a := h.rawAgent(t, mgr, "")
 	var seq int64
-	testID := mgr.createTest(t, o.project, doc("Claims", 2))
+	// Its second step types the environment's secret, so the run's job carries it.
+	testID := mgr.createTest(t, o.project, map[string]any{"dsl": 2, "name": "Claims", "steps": []map[string]any{
+		{"id": "s1", "type": "navigate", "url": "https://example.com/"},
+		{"id": "s2", "type": "fill", "value": "${secrets.PW}", "target": target(loc("css", "#pw"))},
+	}})
+	const secret = "hunter2-attempt-secret"
+	env := mgr.projectDo(o.project, "POST", "/api/environments", obj{"name": "Env", "secrets": map[string]string{"PW": secret}}).want(t, 201).str("id")
 	finish := func(retries int, claim func(job protocol.Job, res *protocol.RunResult)) map[string]any {
 		t.Helper()
-		runID := mgr.projectDo(o.project, "POST", "/api/runs", obj{"testId": testID, "retries": retries}).want(t, 201).str("runId")
+		runID := mgr.projectDo(o.project, "POST", "/api/runs", obj{"testId": testID, "retries": retries, "environmentId": env}).want(t, 201).str("runId")
 		job := a.assigned()
 		a.send(protocol.Message{Type: protocol.MsgAccept, RunID: job.RunID})
 		res := report(job, protocol.RunPassed)
@@ -202,10 +208,16 @@ func TestFlakyClaimsAreChecked(t *testing.T) {
 		t.Errorf("more attempts than retries 1 allows: status %v flaky %v", r["status"], r["flaky"])
 	}
 	r = finish(1, func(job protocol.Job, res *protocol.RunResult) {
-		res.Attempts = []protocol.AttemptResult{attempt(job, 1, "failed"), attempt(job, 2, "passed")}
+		first := attempt(job, 1, "failed")
+		// An agent that leaks a secret in an attempt's texts: the hub masks them as a result's.
+		first.Error, first.Steps[1].Error = "typed "+secret, "typed "+secret
+		res.Attempts = []protocol.AttemptResult{first, attempt(job, 2, "passed")}
 	})
 	if r["status"] != "passed" || r["flaky"] != true || len(r["attemptResults"].([]any)) != 2 {
 		t.Errorf("failed then passed: status %v flaky %v attempts %v", r["status"], r["flaky"], r["attemptResults"])
+	}
+	if body := fmt.Sprint(r["attemptResults"]); strings.Contains(body, secret) || !strings.Contains(body, "typed ***") {
+		t.Errorf("an attempt's texts are not masked: %s", body)
 	}
 }
 
