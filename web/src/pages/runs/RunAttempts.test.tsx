@@ -10,6 +10,7 @@ import type { Test } from "../../api";
 import type { RunEvent } from "../../api/runs";
 import { RunPage } from "./RunPage";
 import { StartRunButton } from "./StartRunButton";
+import { RunsPage } from "./RunsPage";
 import { storedRun } from "./runPageFixtures";
 import { initialRunView, runViewReducer } from "./runState";
 import { isTraceArtifact } from "../../api/traceApi";
@@ -121,6 +122,27 @@ describe("A retried run on the run page", () => {
     await screen.findByText("Options");
     expect(screen.queryByText("Flaky")).toBeNull();
     expect(screen.queryByRole("group", { name: "Attempts" })).toBeNull();
+  });
+});
+
+describe("The runs list", () => {
+  it("marks a flaky run, and only it", async () => {
+    fakeFetch({
+      "GET /api/runs": {
+        body: {
+          runs: [
+            { ...flakyRun, runId: "run_1", testName: "Flaky one" },
+            storedRun({ runId: "run_2", testName: "Steady one", status: "passed" }),
+          ],
+          nextCursor: null,
+        },
+      },
+    });
+    renderPage(<RunsPage />, { route: "/runs", path: "/runs" });
+    const flakyRow = (await screen.findByText("Flaky one")).closest("tr")!;
+    expect(within(flakyRow).getByText("Flaky")).toBeInTheDocument();
+    const steadyRow = screen.getByText("Steady one").closest("tr")!;
+    expect(within(steadyRow).queryByText("Flaky")).toBeNull();
   });
 });
 
