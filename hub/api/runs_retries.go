@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/testautomation/ta/hub/store"
+	"github.com/testautomation/ta/protocol"
 )
 
 // maxRetries bounds the run option retries (docs/retries.md).
@@ -67,4 +68,18 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// lastAttempt is the attempt a run's own result is (its last; 1 for a run
+// that ran once), whose trace goes with its steps.
+func (s *Server) lastAttempt(ctx context.Context, runID string) int {
+	data, err := s.store.RunAttemptResults(ctx, runID)
+	if err != nil || data == nil {
+		return 1
+	}
+	var attempts []protocol.AttemptResult
+	if json.Unmarshal(data, &attempts) != nil || len(attempts) == 0 {
+		return 1
+	}
+	return attempts[len(attempts)-1].Attempt
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/testautomation/ta/hub/access"
 	"github.com/testautomation/ta/protocol"
 )
@@ -268,5 +270,62 @@ func TestRetriedRunLostAgentQueuedAgain(t *testing.T) {
 	r := mgr.waitFinal(t, runID)
 	if r["status"] != "passed" || r["flaky"] != false || r["attemptResults"] != nil || r["attempts"] != float64(2) {
 		t.Errorf("after the new agent: status %v flaky %v attemptResults %v attempts %v", r["status"], r["flaky"], r["attemptResults"], r["attempts"])
+	}
+}
+
+// "Since it last passed" reads a retried run's trace of the attempt its
+// steps are (the last), not attempt 1's: here attempt 1's request failed
+// with 500, the last attempt's with 404, and the comparison names 404.
+func TestCompareReadsTheLastAttemptsTrace(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	a := h.rawAgent(t, mgr, "")
+	testID := mgr.createTest(t, o.project, map[string]any{"name": "T", "steps": []map[string]any{
+		{"id": "s1", "type": "navigate", "url": "https://example.com/"}}})
+	var id int64
+	trace := func(runID string, attempt, status int) {
+		ts := protocol.TraceStep{Index: 0, ID: "s1", Type: "navigate", Status: protocol.StepPassed, Console: []protocol.ConsoleEntry{},
+			Network: []protocol.NetworkEntry{{Method: "GET", URL: "http://shop.test/price", Status: status, Type: "Fetch"}}}
+		data, _ := json.Marshal(ts)
+		id++
+		a.send(protocol.Message{Type: protocol.MsgArtifact, ID: id, RunID: runID, Artifact: &protocol.ArtifactInfo{
+			Name: protocol.AttemptArtifact(attempt, protocol.TraceArtifact(0, "s1", nil)), ContentType: "application/json",
+			Size: int64(len(data)), Step: protocol.Ptr(0), Attempt: attempt}})
+		if err := a.ws.Write(t.Context(), websocket.MessageBinary, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(status string, traces map[int]int, attempts []protocol.AttemptResult) string {
+		runID := mgr.projectDo(o.project, "POST", "/api/runs", obj{"testId": testID, "retries": 1}).want(t, 201).str("runId")
+		job := a.assigned()
+		id++
+		a.send(protocol.Message{Type: protocol.MsgAccept, ID: id, RunID: runID})
+		for attempt := 1; attempt <= 2; attempt++ {
+			if st, ok := traces[attempt]; ok {
+				trace(runID, attempt, st)
+			}
+		}
+		res := report(job, status)
+		for i := range attempts {
+			attempts[i].Steps = report(job, attempts[i].Status).Steps
+		}
+		res.Attempts = attempts
+		id++
+		a.send(protocol.Message{Type: protocol.MsgFinish, ID: id, RunID: runID, Result: res})
+		a.acked(id)
+		if r := mgr.waitFinal(t, runID); r["status"] != status {
+			t.Fatalf("run: %v", r)
+		}
+		return runID
+	}
+	run(protocol.RunPassed, map[int]int{1: 200}, nil)
+	h.advance(time.Second) // the baseline ended before the next run
+	failed := run(protocol.RunFailed, map[int]int{1: 500, 2: 404},
+		[]protocol.AttemptResult{{Attempt: 1, Status: "failed", Total: 1}, {Attempt: 2, Status: "failed", Total: 1}})
+	cmp := mgr.do("GET", "/api/runs/"+failed+"/compare", nil).want(t, 200).json()
+	reqs, _ := cmp["requests"].([]any)
+	if len(reqs) != 1 || num(reqs[0].(map[string]any)["status"]) != 404 || num(reqs[0].(map[string]any)["baselineStatus"]) != 200 {
+		t.Errorf("the comparison's requests: %v", cmp["requests"])
 	}
 }
