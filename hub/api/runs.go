@@ -337,8 +337,15 @@ func (s *Server) stepsSoFar(ctx context.Context, runID string, row *int) ([]prot
 				continue
 			}
 			var ev protocol.Event
-			if json.Unmarshal(e.Data, &ev) != nil || ev.Index == nil || (ev.Row == nil) != (row == nil) || row != nil && *ev.Row != *row {
+			if json.Unmarshal(e.Data, &ev) != nil || (ev.Row == nil) != (row == nil) || row != nil && *ev.Row != *row {
 				continue // another row's, or a row's when the run's are asked for
+			}
+			if ev.Kind == protocol.RunRetry {
+				steps, at = steps[:0], map[int]int{} // so does a retry (docs/retries.md)
+				continue
+			}
+			if ev.Index == nil {
+				continue
 			}
 			sr := protocol.StepResult{Index: *ev.Index, ID: ev.StepID, Type: ev.StepType, Call: ev.Call, Status: ev.Status, Error: ev.Error,
 				HealedBy: ev.HealedBy, Screenshot: ev.Screenshot, Box: ev.Box, Used: ev.Used}

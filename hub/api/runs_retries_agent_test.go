@@ -245,6 +245,10 @@ func TestRetriedRunLostAgentQueuedAgain(t *testing.T) {
 	a.event(runID, 4, 3, protocol.RunRetry, func(e *protocol.Event) { e.RunAttempt, e.Message = 2, "attempt 1 failed: x; running again (2 of 3)" })
 	a.event(runID, 5, 4, protocol.StepStarted, func(e *protocol.Event) { e.Index, e.RunAttempt = protocol.Ptr(0), 2 })
 	a.acked(5)
+	// While it runs, its steps so far are attempt 2's: none finished yet.
+	if steps := mgr.do("GET", "/api/runs/"+runID, nil).want(t, 202).json()["result"].(map[string]any)["steps"].([]any); len(steps) != 0 {
+		t.Errorf("steps so far in attempt 2: %v", steps)
+	}
 	a.ws.CloseNow()
 	for deadline := time.Now().Add(10 * time.Second); h.dispatch.Status(agent).Connected; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {

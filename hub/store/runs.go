@@ -417,12 +417,12 @@ func (s *Store) Events(ctx context.Context, runID string, after int64, limit int
 	return s.events(ctx, `SELECT seq, kind, data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, runID, after, limit)
 }
 
-// StepEvents returns at most limit of a run's run.started and step.finished
+// StepEvents returns at most limit of a run's run.started, run.retry and step.finished
 // events after a seq, in order: what a running run's steps so far are
 // folded from.
 func (s *Store) StepEvents(ctx context.Context, runID string, after int64, limit int) ([]EventRow, error) {
 	return s.events(ctx, `SELECT seq, kind, data FROM run_events WHERE run_id = $1 AND seq > $2
-		AND kind IN ('run.started', 'step.finished') ORDER BY seq LIMIT $3`, runID, after, limit)
+		AND kind IN ('run.started', 'run.retry', 'step.finished') ORDER BY seq LIMIT $3`, runID, after, limit)
 }
 
 // RowEvents returns a data-driven run's row.started and row.finished
