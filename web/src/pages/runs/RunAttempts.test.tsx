@@ -13,6 +13,7 @@ import { StartRunButton } from "./StartRunButton";
 import { RunsPage } from "./RunsPage";
 import { storedRun } from "./runPageFixtures";
 import { initialRunView, runViewReducer } from "./runState";
+import { rowsView } from "./rowState";
 import { isTraceArtifact } from "../../api/traceApi";
 
 installFakeEventSource();
@@ -180,6 +181,23 @@ describe("The live view of a retried run", () => {
     const again = runViewReducer(view, ev(6, "run.started", { total: 2 }));
     expect(again.runAttempt).toBe(1);
     expect(again.retryNote).toBe("");
+  });
+
+  it("a row's run.retry counts its steps again, the other rows' stay", () => {
+    const rows = rowsView([
+      ev(1, "run.started", { total: 2 }),
+      ev(2, "row.started", { row: 0, total: 2 }),
+      ev(3, "row.started", { row: 1, total: 2 }),
+      ev(4, "step.finished", { row: 0, index: 0, status: "passed" }),
+      ev(5, "step.finished", { row: 0, index: 1, status: "failed" }),
+      ev(6, "step.finished", { row: 1, index: 0, status: "passed" }),
+      ev(7, "run.retry", { row: 0, runAttempt: 2, message: "attempt 1 failed" }),
+      ev(8, "step.finished", { row: 0, index: 0, status: "passed", runAttempt: 2 }),
+    ]);
+    expect(rows.map((r) => [r.row, r.done, r.passed])).toEqual([
+      [0, 1, 1],
+      [1, 1, 1],
+    ]);
   });
 });
 

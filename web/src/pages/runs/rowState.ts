@@ -61,6 +61,10 @@ export function rowsView(events: RunEvent[], stored: RowSummary[] = []): RowView
       case "step.finished":
         live.set(e.row, { ...cur, done: cur.done + 1, passed: cur.passed + (e.status === "passed" ? 1 : 0) });
         break;
+      case "run.retry":
+        // The row runs again (docs/retries.md): its steps count from nothing.
+        live.set(e.row, { ...cur, done: 0, passed: 0 });
+        break;
       case "row.finished":
         live.set(e.row, {
           ...cur,
