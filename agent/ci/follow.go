@@ -78,6 +78,7 @@ type runDetail struct {
 		Total      int    `json:"total"`
 		DurationMs int64  `json:"durationMs"`
 		Error      string `json:"error"`
+		Flaky      bool   `json:"flaky"`
 	} `json:"rows"`
 }
 

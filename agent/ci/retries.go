@@ -7,10 +7,16 @@ import (
 )
 
 // statusText is a run's status as the command prints it: a run that
-// passed on a retry says so, "passed (flaky, 2 attempts)" (docs/retries.md).
+// passed on a retry says so, "passed (flaky, 2 attempts)"; a data-driven
+// one, whose rows were retried each on its own, "passed (flaky)"
+// (docs/retries.md).
 func statusText(r snapshot) string {
-	if d := r.detail; d != nil && d.Flaky && r.status == protocol.RunPassed {
-		return fmt.Sprintf("%s (flaky, %d attempts)", r.status, max(len(d.AttemptResults), 2))
+	d := r.detail
+	switch {
+	case d == nil || !d.Flaky || r.status != protocol.RunPassed:
+		return r.status
+	case len(d.AttemptResults) > 1:
+		return fmt.Sprintf("%s (flaky, %d attempts)", r.status, len(d.AttemptResults))
 	}
-	return r.status
+	return r.status + " (flaky)"
 }

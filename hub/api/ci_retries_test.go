@@ -31,4 +31,19 @@ func TestCICommandRetries(t *testing.T) {
 	if rep.Failures != 0 || len(rep.Suite.Cases) != 1 || rep.Suite.Cases[0].Failure != nil || strings.Count(string(data), "<flakyFailure") != 1 {
 		t.Errorf("junit:\n%s", data)
 	}
+
+	// With --data-set the rows are retried each on its own: the row that
+	// failed first is the case with the flakyFailure.
+	w.dev.projectDo(w.o.project, "POST", "/api/test-data", obj{"name": "Two", "columns": []string{"n"},
+		"rows": []map[string]string{{"n": "1"}, {"n": "2"}}}).want(t, 201)
+	rowsTest := w.dev.createTest(t, w.o.project, flakyDoc(flakyPage(t)))
+	report = filepath.Join(t.TempDir(), "rows.xml")
+	code, out = runCI(t, t.Context(), h, "--token", token, "--test", rowsTest, "--data-set", "Two", "--retries", "1", "--junit", report)
+	if code != ci.ExitPassed || !strings.Contains(out, "passed (flaky)") {
+		t.Fatalf("rows: exit %d\n%s", code, out)
+	}
+	rep, data = readJUnit(t, report)
+	if rep.Failures != 0 || len(rep.Suite.Cases) != 2 || strings.Count(string(data), "<flakyFailure") != 1 || !strings.Contains(string(data), "[row 1]") {
+		t.Errorf("rows junit:\n%s", data)
+	}
 }

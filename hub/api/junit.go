@@ -74,8 +74,12 @@ func (s *Server) junitRun(ctx context.Context, run store.Run) (junit.Run, error)
 	if out.Document != nil {
 		jr.Suite, jr.Document = out.Document.Suite, out.Document.Steps
 	}
+	attempts, err := s.rowAttempts(ctx, run)
+	if err != nil {
+		return junit.Run{}, err
+	}
 	for _, row := range out.Rows {
-		jr.Rows = append(jr.Rows, junit.Row{Row: row.Row, Status: row.Status, DurationMs: row.DurationMs, Error: row.Error})
+		jr.Rows = append(jr.Rows, junit.Row{Row: row.Row, Status: row.Status, DurationMs: row.DurationMs, Error: row.Error, Attempts: attempts[row.Row]})
 	}
 	return jr, nil
 }

@@ -83,3 +83,24 @@ func (s *Server) lastAttempt(ctx context.Context, runID string) int {
 	}
 	return attempts[len(attempts)-1].Attempt
 }
+
+// rowAttempts is a finished data-driven run's rows' attempts by row (nil
+// for another run), for its JUnit cases.
+func (s *Server) rowAttempts(ctx context.Context, run store.Run) (map[int][]protocol.AttemptResult, error) {
+	if run.DataSetID == "" || !protocol.Final(run.Status) {
+		return nil, nil
+	}
+	d, err := s.store.RunDetail(ctx, run.ID)
+	if err != nil || d.RowResults == nil {
+		return nil, err
+	}
+	var results []protocol.RowResult
+	if json.Unmarshal(d.RowResults, &results) != nil {
+		return nil, nil // the report still has each row's summary
+	}
+	out := map[int][]protocol.AttemptResult{}
+	for _, r := range results {
+		out[r.Row] = r.Attempts
+	}
+	return out, nil
+}

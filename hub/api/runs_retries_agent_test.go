@@ -333,3 +333,37 @@ func TestCompareReadsTheLastAttemptsTrace(t *testing.T) {
 		t.Errorf("the comparison's requests: %v", cmp["requests"])
 	}
 }
+
+// A data-driven run retries a failed row on its own, through a real agent:
+// the row is flaky in the run's rows, answers its attempts, its attempt
+// 2's trace, and its JUnit case has the flakyFailure; the run is flaky.
+func TestRetriedRowIsFlaky(t *testing.T) {
+	f := newRunFixture(t)
+	set := f.user.projectDo(f.o.project, "POST", "/api/test-data", obj{"name": "Two", "columns": []string{"n"},
+		"rows": []map[string]string{{"n": "1"}, {"n": "2"}}}).want(t, 201).str("id")
+	d := flakyDoc(flakyPage(t))
+	d["data"] = obj{"set": set}
+	testID := f.user.createTest(t, f.o.project, d)
+	runID := f.user.do("POST", "/api/runs", map[string]any{"testId": testID, "retries": 1}, ProjectHeader, f.o.project).want(t, 201).str("runId")
+	run := f.user.waitFinal(t, runID)
+	if run["status"] != "passed" || run["flaky"] != true {
+		t.Fatalf("run: status %v flaky %v error %v", run["status"], run["flaky"], run["error"])
+	}
+	rows := run["rows"].([]any)
+	if rows[0].(map[string]any)["flaky"] != true || rows[1].(map[string]any)["flaky"] != nil {
+		t.Errorf("rows: %v", rows)
+	}
+	row := f.user.do("GET", "/api/runs/"+runID+"/rows/0", nil).want(t, 200).json()
+	if attempts, _ := row["attemptResults"].([]any); len(attempts) != 2 || attempts[0].(map[string]any)["status"] != "failed" {
+		t.Errorf("row 0's attempts: %v", row["attemptResults"])
+	}
+	tr := f.user.do("GET", "/api/runs/"+runID+"/rows/0/trace?attempt=2", nil).want(t, 200).json()
+	if steps, _ := tr["steps"].([]any); len(steps) != 2 {
+		t.Errorf("row 0's attempt 2 trace: %v", tr)
+	}
+	xml := string(f.user.do("GET", "/api/runs/"+runID+"/junit", nil).want(t, 200).body)
+	if strings.Count(xml, "<flakyFailure") != 1 || strings.Contains(xml, "<failure") {
+		t.Errorf("junit:\n%s", xml)
+	}
+	checkJUnitSchema(t, []byte(xml))
+}

@@ -2712,8 +2712,10 @@ export interface components {
             roles: ("Tester" | "Test Developer" | "Test Manager" | "Admin")[];
         };
         Row: {
+            attemptResults?: components["schemas"]["AttemptResult"][];
             durationMs: number;
             error?: string;
+            flaky?: boolean;
             passed: number;
             row: number;
             /** @enum {string} */
@@ -2727,6 +2729,7 @@ export interface components {
         RowSummary: {
             durationMs: number;
             error?: string;
+            flaky?: boolean;
             passed: number;
             row: number;
             /** @enum {string} */
