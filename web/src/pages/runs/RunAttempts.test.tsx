@@ -199,6 +199,18 @@ describe("The live view of a retried run", () => {
       [1, 1, 1],
     ]);
   });
+
+  it("a finished row that was flaky stays flaky beside its events", () => {
+    const summary = { row: 0, values: {}, status: "passed" as const, passed: 2, total: 2, durationMs: 900, flaky: true };
+    const rows = rowsView(
+      [ev(1, "run.started", { total: 1 }), ev(2, "row.started", { row: 0, total: 2 }), ev(3, "row.finished", { row: 0, status: "passed" })],
+      [summary, { ...summary, row: 1, flaky: undefined }],
+    );
+    expect(rows.map((r) => [r.row, r.flaky])).toEqual([
+      [0, true],
+      [1, false],
+    ]);
+  });
 });
 
 describe("The run option retries", () => {
