@@ -29,8 +29,11 @@ import (
 // switchTab, dragTo, mouse ...: an older agent cannot run them) and a
 // job's device. Version 11 added the live view's drags and tabs (input
 // kinds drag, tab and closeTab, author.input.done, a frame's tabs) and its
-// file chooser (ViewFrame.FileChooser, input kind files).
-const Version = 11
+// file chooser (ViewFrame.FileChooser, input kind files). Version 12
+// added retries (issue 31, docs/retries.md): the run.retry event, an
+// event's runAttempt, an artifact's attempt, a result's flaky and
+// attempts (retries.go).
+const Version = 12
 
 // Message types on the agent WebSocket (/api/agent/connect). Every message
 // is one JSON text frame {"type": ..., ...}; artifact contents travel as the
@@ -283,6 +286,9 @@ type ArtifactInfo struct {
 	Size        int64  `json:"size"`
 	Step        *int   `json:"step,omitempty"`
 	Row         *int   `json:"row,omitempty"` // the row of a data-driven run; Name is then RowArtifact's
+	// Attempt is the attempt (2 and up) of a retried run that made it;
+	// Name then has AttemptArtifact's prefix (retries.go).
+	Attempt int `json:"attempt,omitempty"`
 }
 
 var artifactName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)

@@ -18,6 +18,9 @@ const (
 	// a row carries Row.
 	RowStarted  EventKind = "row.started"
 	RowFinished EventKind = "row.finished"
+	// RunRetry says an attempt of a run (or of a row) failed and the
+	// agent runs it again (retries.go).
+	RunRetry EventKind = "run.retry"
 )
 
 // Run statuses. A run is queued until an agent accepts it, running until it
@@ -68,6 +71,11 @@ func Final(status string) bool {
 //	               the browser window is really shown: false for a headed
 //	               run on an agent without a display)
 //	run.finished:  Status, Passed, Total, DurationMs, Error
+//	run.retry:     RunAttempt (the attempt about to start), Error (why the
+//	               one before failed), Message (both, in words)
+//
+// Every event of a retried run's second and later attempts carries
+// RunAttempt (retries.go); the first attempt's carry none.
 //
 // Secret values never appear in an event: the agent masks them as ***.
 type Event struct {
@@ -77,6 +85,9 @@ type Event struct {
 	Kind  EventKind `json:"kind"`
 	// Row is the 0-based data set row an event of a data-driven run is about.
 	Row *int `json:"row,omitempty"`
+	// RunAttempt is the attempt of a retried run (or row) an event belongs
+	// to: 2 and up, omitted for the first (Attempt is a step's own retry).
+	RunAttempt int `json:"runAttempt,omitempty"`
 
 	Index    *int   `json:"index,omitempty"`
 	StepID   string `json:"id,omitempty"`
@@ -202,6 +213,11 @@ type RunResult struct {
 	// Rows, for a data-driven run: each row's result; Passed and Total
 	// then count rows.
 	Rows []RowResult `json:"rows,omitempty"`
+	// Flaky: an attempt failed, then the last one passed (retries.go).
+	Flaky bool `json:"flaky,omitempty"`
+	// Attempts holds every attempt of a run that ran more than once, in
+	// order; the fields above are then the last attempt's.
+	Attempts []AttemptResult `json:"attempts,omitempty"`
 }
 
 // RowResult is one row of a data-driven run.
@@ -213,4 +229,7 @@ type RowResult struct {
 	DurationMs int64        `json:"durationMs"`
 	Error      string       `json:"error,omitempty"`
 	Steps      []StepResult `json:"steps"`
+	// Flaky and Attempts: a row is retried on its own, as a run is.
+	Flaky    bool            `json:"flaky,omitempty"`
+	Attempts []AttemptResult `json:"attempts,omitempty"`
 }

@@ -2,7 +2,7 @@
 //
 //	ta-agent ci --hub URL --token T (--suite NAME | --test ID... | --tag TAG)
 //	    [--project NAME] [--environment NAME] [--data-set NAME] [--parallel N]
-//	    [--junit FILE] [--trace DIR] [--trace-mode on|failures|off] [--remote]
+//	    [--junit FILE] [--trace DIR] [--trace-mode on|failures|off] [--retries N] [--remote]
 //
 // It starts the tests on the hub with an API token, follows them live (a
 // line per test, a step counter, links to each run page, a summary table),
@@ -15,6 +15,10 @@
 // default failures); --trace DIR downloads the trace of each run that
 // failed or errored into DIR (<test>-<run id>.zip), for the CI server to
 // keep, and the JUnit report names it (docs/trace.md "Exports").
+//
+// --retries N (0 to 3) runs a failed test again up to N times (the run
+// option retries, docs/retries.md): a test that passes on a retry is
+// passed, said "passed (flaky, 2 attempts)", and fails nothing.
 //
 // By default the tests run here: the command joins the hub as an
 // ephemeral agent of the token's user (client.Config.APIToken: no
@@ -56,6 +60,7 @@ type Options struct {
 	JUnit               string
 	Trace               string // --trace: the folder failed runs' trace zips go to, "" for none
 	TraceMode           string // --trace-mode: the run option trace
+	Retries             int    // --retries: the run option retries
 	Remote              bool
 	Browser             string
 	HeadlessShell       string // "auto" finds one, "off" (default) runs headless in Browser
@@ -99,6 +104,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.JUnit, "junit", "", "write a JUnit XML report to this file (failure screenshots next to it)")
 	fs.StringVar(&o.Trace, "trace", "", "write the trace of each test that failed or errored to this folder, as <test>-<run id>.zip (for CI artifacts; the JUnit report names it)")
 	fs.StringVar(&o.TraceMode, "trace-mode", protocol.TraceFailures, "what the runs record in their trace: on (every step), failures (the failed step's DOM and what led to it) or off")
+	fs.IntVar(&o.Retries, "retries", 0, "run a failed test again up to this many times (0 to 3); one that then passes is flaky, and passed")
 	fs.BoolVar(&o.Remote, "remote", false, "run on your paired agents instead of here")
 	fs.StringVar(&o.Browser, "browser", "", "Chromium or Google Chrome to drive (default: found on PATH)")
 	fs.StringVar(&o.HeadlessShell, "headless-shell", "off", "Chromium's headless shell to run in, with faster screenshots: auto (found) or a path; off (default): use --browser")
@@ -150,6 +156,9 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		return o, fmt.Errorf("--trace-mode %q: use on, failures or off", o.TraceMode)
 	} else if m == protocol.TraceOff && o.Trace != "" {
 		return o, errors.New("--trace has nothing to write with --trace-mode off")
+	}
+	if o.Retries < 0 || o.Retries > protocol.MaxRetries {
+		return o, fmt.Errorf("--retries must be from 0 to %d", protocol.MaxRetries)
 	}
 	if o.HubWait <= 0 || o.Timeout <= 0 {
 		return o, errors.New("--hub-wait and --timeout must be positive")

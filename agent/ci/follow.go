@@ -52,7 +52,7 @@ func (s snapshot) statusText() string {
 	if s.quarantined() {
 		return s.status + " (quarantined)"
 	}
-	return s.status
+	return flakyText(s)
 }
 
 func (r *runState) update(f func(*runState)) {
@@ -73,7 +73,10 @@ type runDetail struct {
 	// Quarantined: the test was quarantined when the run ended; its
 	// failure does not fail the command (docs/history.md).
 	Quarantined bool `json:"quarantined"`
-	Result      struct {
+	// Flaky and AttemptResults: a retried run's (docs/retries.md).
+	Flaky          bool                     `json:"flaky"`
+	AttemptResults []protocol.AttemptResult `json:"attemptResults"`
+	Result         struct {
 		Steps []protocol.StepResult `json:"steps"`
 	} `json:"result"`
 	Document *struct {
@@ -89,6 +92,7 @@ type runDetail struct {
 		Total      int    `json:"total"`
 		DurationMs int64  `json:"durationMs"`
 		Error      string `json:"error"`
+		Flaky      bool   `json:"flaky"`
 	} `json:"rows"`
 }
 

@@ -203,7 +203,7 @@ func (p *printer) summary(runs []*runState) {
 	for _, r := range runs {
 		s := r.get()
 		status := s.statusText()
-		if !protocol.Final(status) {
+		if !protocol.Final(s.status) {
 			status += " (unfinished)"
 		}
 		counts[s.status]++

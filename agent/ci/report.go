@@ -33,15 +33,17 @@ func (c *command) writeJUnit(runs []*runState) error {
 			jr.Error = s.err.Error()
 		}
 		if d := s.detail; d != nil {
-			jr.Error, jr.Steps, jr.Quarantined = d.Error, d.Result.Steps, d.Quarantined
+			jr.Error, jr.Steps, jr.Quarantined, jr.Attempts = d.Error, d.Result.Steps, d.Quarantined, d.AttemptResults
 			if d.Document != nil {
 				jr.Suite, jr.Document = d.Document.Suite, d.docSteps()
 			}
+			flaky := map[int]bool{}
 			for _, row := range d.Rows {
 				jr.Rows = append(jr.Rows, junit.Row{Row: row.Row, Status: row.Status, DurationMs: row.DurationMs, Error: row.Error})
+				flaky[row.Row] = row.Flaky
 			}
 			if len(d.Rows) > 0 {
-				c.rowSteps(ctx, s.id, jr.Rows)
+				c.rowSteps(ctx, s.id, jr.Rows, flaky)
 			}
 		}
 		runID := s.id
@@ -89,17 +91,19 @@ func (c *command) writeJUnit(runs []*runState) error {
 	return os.Rename(tmp, abs)
 }
 
-// rowSteps fills in the steps of the rows that did not pass.
-func (c *command) rowSteps(ctx context.Context, runID string, rows []junit.Row) {
+// rowSteps fills in the steps of the rows that did not pass, and the
+// attempts of those and of flaky ones (docs/retries.md).
+func (c *command) rowSteps(ctx context.Context, runID string, rows []junit.Row, flaky map[int]bool) {
 	for i, row := range rows {
-		if row.Status == protocol.RunPassed {
+		if row.Status == protocol.RunPassed && !flaky[row.Row] {
 			continue
 		}
 		var d struct {
-			Steps []protocol.StepResult `json:"steps"`
+			Steps          []protocol.StepResult    `json:"steps"`
+			AttemptResults []protocol.AttemptResult `json:"attemptResults"`
 		}
 		if err := c.api.do(ctx, "GET", fmt.Sprintf("/api/runs/%s/rows/%d", runID, row.Row), nil, &d); err == nil {
-			rows[i].Steps = d.Steps
+			rows[i].Steps, rows[i].Attempts = d.Steps, d.AttemptResults
 		}
 	}
 }

@@ -364,6 +364,9 @@ func (c *command) start(ctx context.Context, envID, dataSetID string) (started, 
 	if c.o.TraceMode != "" { // "" (Options not from ParseFlags): the hub's default
 		body["trace"] = c.o.TraceMode
 	}
+	if c.o.Retries > 0 {
+		body["retries"] = c.o.Retries
+	}
 	if envID != "" {
 		body["environmentId"] = envID
 	}

@@ -39,18 +39,19 @@ func (c *Client) runRows(ctx context.Context, job protocol.Job, em *emitter) pro
 				rj.Variables = map[string]string{}
 			}
 			maps.Copy(rj.Variables, row.Values)
-			res := c.cfg.Runner.Run(ctx, rj, rowEmitter{em: em, row: row.Row})
+			res := c.runRetried(ctx, rj, rowEmitter{em: em, row: row.Row})
 			if res.Steps == nil {
 				res.Steps = []protocol.StepResult{}
 			}
 			results[i] = protocol.RowResult{Row: row.Row, Status: res.Status, Passed: res.Passed, Total: res.Total,
-				DurationMs: res.DurationMs, Error: res.Error, Steps: res.Steps}
+				DurationMs: res.DurationMs, Error: res.Error, Steps: res.Steps, Flaky: res.Flaky, Attempts: res.Attempts}
 		}()
 	}
 	wg.Wait()
 	res := protocol.RunResult{Status: protocol.RunPassed, Total: total, Rows: results, Steps: []protocol.StepResult{}}
 	failed, errored, cancelled := 0, 0, 0
 	for _, r := range results {
+		res.Flaky = res.Flaky || r.Flaky
 		switch r.Status {
 		case protocol.RunPassed:
 			res.Passed++
@@ -70,6 +71,7 @@ func (c *Client) runRows(ctx context.Context, job protocol.Job, em *emitter) pro
 	case errored > 0:
 		res.Status, res.Error = protocol.RunError, fmt.Sprintf("%d of %d rows could not run", errored, total)
 	}
+	res.Flaky = res.Flaky && res.Status == protocol.RunPassed // a flaky row in a failed run is told by the row
 	res.DurationMs = time.Since(start).Milliseconds()
 	em.Event(protocol.Event{Kind: protocol.RunFinished, Status: res.Status, Passed: &res.Passed, Total: &total,
 		DurationMs: &res.DurationMs, Error: res.Error})

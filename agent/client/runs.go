@@ -121,7 +121,7 @@ func (c *Client) runJob(ctx context.Context, job protocol.Job) string {
 	if len(job.Rows) > 0 {
 		res = c.runRows(ctx, job, em)
 	} else {
-		res = c.cfg.Runner.Run(ctx, job, em)
+		res = c.runRetried(ctx, job, em)
 	}
 	stopRenew()
 	if errors.Is(context.Cause(ctx), errCancelled) && res.Status != protocol.RunPassed {

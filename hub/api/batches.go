@@ -332,6 +332,7 @@ type batchJSON struct {
 	Total         int            `json:"total"`
 	Passed        int            `json:"passed"`
 	Failed        int            `json:"failed"`
+	Flaky         int            `json:"flaky"` // passed runs that failed first (docs/retries.md)
 	DurationMs    int64          `json:"durationMs"`
 	Source        string         `json:"source" enum:"tests|suite|tag|rerun"`
 	Suite         *string        `json:"suite"`
@@ -395,6 +396,7 @@ func toBatchJSON(b store.Batch, runs []store.Run, now time.Time) batchJSON {
 				excused++
 			}
 		}
+		out.Flaky += btoi(run.Flaky)
 		out.Runs = append(out.Runs, toRunJSON(run))
 		if run.FinishedAt != nil && (last == nil || run.FinishedAt.After(*last)) {
 			last = run.FinishedAt

@@ -104,8 +104,9 @@ func weirdQueries() []string {
 			out = append(out, "?"+p+"="+v)
 		}
 	}
-	// The last two go to record routes too (with: a run's comparison).
-	return append(out, "?q=x&q=y&suite=a&unsorted=true&with=run_aaaaaaaaaaaaaaaa", "?q=%00&cursor=%ff&limit=%00&with=%00")
+	// The last two go to record routes too (with: a run's comparison;
+	// attempt: a retried run's trace).
+	return append(out, "?q=x&q=y&suite=a&unsorted=true&with=run_aaaaaaaaaaaaaaaa&attempt=99999999999999999999", "?q=%00&cursor=%ff&limit=%00&with=%00&attempt=%00")
 }
 
 // skipped are routes a request/response exchange cannot exercise.

@@ -48,6 +48,9 @@ func (s *Server) junitRun(ctx context.Context, run store.Run) (junit.Run, error)
 	if err := s.addRunDetail(ctx, run, &out); err != nil {
 		return junit.Run{}, err
 	}
+	if err := s.addAttempts(ctx, run, &out); err != nil {
+		return junit.Run{}, err
+	}
 	if !protocol.Final(run.Status) {
 		steps, err := s.stepsSoFar(ctx, run.ID, nil)
 		if err != nil {
@@ -57,7 +60,7 @@ func (s *Server) junitRun(ctx context.Context, run store.Run) (junit.Run, error)
 	}
 	base := strings.TrimRight(s.BaseURL, "/")
 	jr := junit.Run{Name: run.TestName, Status: run.Status, Error: run.Error, DurationMs: run.DurationMs, Quarantined: run.Quarantined,
-		URL: base + "/runs/" + run.ID, Steps: out.Result.Steps,
+		URL: base + "/runs/" + run.ID, Steps: out.Result.Steps, Attempts: out.AttemptResults,
 		Attachment: func(row int, st protocol.StepResult) string {
 			if st.Screenshot == "" {
 				return ""
@@ -71,8 +74,12 @@ func (s *Server) junitRun(ctx context.Context, run store.Run) (junit.Run, error)
 	if out.Document != nil {
 		jr.Suite, jr.Document = out.Document.Suite, out.Document.Steps
 	}
+	attempts, err := s.rowAttempts(ctx, run)
+	if err != nil {
+		return junit.Run{}, err
+	}
 	for _, row := range out.Rows {
-		jr.Rows = append(jr.Rows, junit.Row{Row: row.Row, Status: row.Status, DurationMs: row.DurationMs, Error: row.Error})
+		jr.Rows = append(jr.Rows, junit.Row{Row: row.Row, Status: row.Status, DurationMs: row.DurationMs, Error: row.Error, Attempts: attempts[row.Row]})
 	}
 	return jr, nil
 }

@@ -92,9 +92,9 @@ func apiRoutes() []apiRoute {
 			file(200, "application/octet-stream", "The artifact, with its own content type; a trace step (trace-*.json) is JSON, a DOM snapshot (dom-*.html) sandboxed HTML").
 			out(200, protocol.TraceStep{}),
 		route("GET", "/runs/{id}/rows/{row}/trace", "One row's trace: its steps in the order they ran (202 while the run goes on)").
-			out(200, traceJSON{}).out(202, traceJSON{}),
+			qInt("attempt", "a retried row's attempt (default 1; docs/retries.md)").out(200, traceJSON{}).out(202, traceJSON{}),
 		route("GET", "/runs/{id}/trace", "The run's trace: per step execution, in the order they ran, its console, network and DOM snapshots (202 while the run goes on)").
-			out(200, traceJSON{}).out(202, traceJSON{}),
+			qInt("attempt", "a retried run's attempt (default 1; docs/retries.md)").out(200, traceJSON{}).out(202, traceJSON{}),
 		route("GET", "/runs/{id}/trace.zip", "The run's trace for reading offline (a download): its trace artifacts and screenshots, run.json and index.html").
 			file(200, "application/zip", "A zip: run.json, index.html, the trace artifacts and screenshots (a row's under r<N>/)"),
 		route("GET", "/runs/{id}/compare", "Since it last passed: the finished run beside the last passed run of its test on its environment (or ?with=): where they diverged, changed requests, new console errors, the document's diff (409 while running, 422 for a data-driven run)").

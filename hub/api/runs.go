@@ -43,6 +43,10 @@ type runJSON struct {
 	} `json:"options"`
 	// Flaky: it failed, then passed on a retry (docs/retries.md).
 	Flaky bool `json:"flaky"`
+	// AttemptResults: every attempt of a run the agent ran more than once
+	// (retries), in order, the last one's being the run's own result; GET
+	// /api/runs/:id only. (Attempts counts the hub's starts of the run.)
+	AttemptResults []protocol.AttemptResult `json:"attemptResults,omitempty"`
 	// Quarantined: its test was quarantined when it ended, so its failure
 	// fails no batch (docs/history.md).
 	Quarantined bool `json:"quarantined"`
@@ -290,7 +294,11 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := toRunJSON(run)
-	if err := s.addRunDetail(r.Context(), run, &out); err != nil {
+	err := s.addRunDetail(r.Context(), run, &out)
+	if err == nil {
+		err = s.addAttempts(r.Context(), run, &out)
+	}
+	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
@@ -329,8 +337,15 @@ func (s *Server) stepsSoFar(ctx context.Context, runID string, row *int) ([]prot
 				continue
 			}
 			var ev protocol.Event
-			if json.Unmarshal(e.Data, &ev) != nil || ev.Index == nil || (ev.Row == nil) != (row == nil) || row != nil && *ev.Row != *row {
+			if json.Unmarshal(e.Data, &ev) != nil || (ev.Row == nil) != (row == nil) || row != nil && *ev.Row != *row {
 				continue // another row's, or a row's when the run's are asked for
+			}
+			if ev.Kind == protocol.RunRetry {
+				steps, at = steps[:0], map[int]int{} // so does a retry (docs/retries.md)
+				continue
+			}
+			if ev.Index == nil {
+				continue
 			}
 			sr := protocol.StepResult{Index: *ev.Index, ID: ev.StepID, Type: ev.StepType, Call: ev.Call, Status: ev.Status, Error: ev.Error,
 				HealedBy: ev.HealedBy, Screenshot: ev.Screenshot, Box: ev.Box, Used: ev.Used}

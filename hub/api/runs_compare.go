@@ -90,7 +90,7 @@ func (s *Server) getRunCompare(w http.ResponseWriter, r *http.Request) {
 			s.internal(w, r, err)
 			return
 		}
-		traces[i] = s.traceSteps(ctx, id, arts, -1)
+		traces[i] = s.attemptTraceSteps(ctx, id, arts, -1, s.lastAttempt(ctx, id)) // the attempt its steps are
 	}
 	// Without both traces (one ran with trace off, or before traces) what
 	// changed cannot be told: every request would look new.

@@ -26,11 +26,15 @@ type rowSummaryJSON struct {
 	Total      int               `json:"total"`
 	DurationMs int64             `json:"durationMs"`
 	Error      string            `json:"error,omitempty"`
+	// Flaky: the row failed, then passed on a retry (docs/retries.md).
+	Flaky bool `json:"flaky,omitempty"`
 }
 
 type rowJSON struct {
 	rowSummaryJSON
 	Steps []protocol.StepResult `json:"steps"`
+	// AttemptResults: a retried row's attempts, as a run's (docs/retries.md).
+	AttemptResults []protocol.AttemptResult `json:"attemptResults,omitempty"`
 }
 
 // runRowsFor resolves the rows a new run of doc (its stored JSON) runs: the
@@ -160,7 +164,8 @@ func (s *Server) rowSummaries(ctx context.Context, run store.Run, d store.RunDet
 		}
 		for _, r := range results {
 			if i, ok := at[r.Row]; ok {
-				out[i] = rowSummaryJSON{Row: r.Row, Values: out[i].Values, Status: r.Status, Passed: r.Passed, Total: r.Total, DurationMs: r.DurationMs, Error: r.Error}
+				out[i] = rowSummaryJSON{Row: r.Row, Values: out[i].Values, Status: r.Status, Passed: r.Passed, Total: r.Total, DurationMs: r.DurationMs, Error: r.Error,
+					Flaky: protocol.FlakyAttempts(r.Status, r.Attempts)}
 			}
 		}
 		return out, nil
@@ -277,7 +282,7 @@ func (s *Server) getRunRow(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, res := range results {
 			if res.Row == row.Row && res.Steps != nil {
-				out.Steps = res.Steps
+				out.Steps, out.AttemptResults = res.Steps, res.Attempts
 			}
 		}
 	} else if !protocol.Final(run.Status) {

@@ -58,10 +58,11 @@ func splitRow(name string) (int, string) {
 	return -1, name
 }
 
-// isTraceName reports whether a stored artifact name, a row's prefix and
-// all, is a trace's or a snapshot's.
+// isTraceName reports whether a stored artifact name, a row's and an
+// attempt's prefix and all, is a trace's or a snapshot's.
 func isTraceName(name string) bool {
 	_, base := splitRow(name)
+	_, base = protocol.SplitAttempt(base)
 	return protocol.IsTraceArtifact(base)
 }
 
@@ -70,7 +71,9 @@ func (s *Server) getRunTrace(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.serveTrace(w, r, run, -1)
+	if attempt, ok := traceAttempt(w, r, run); ok {
+		s.serveTrace(w, r, run, -1, attempt)
+	}
 }
 
 func (s *Server) getRunRowTrace(w http.ResponseWriter, r *http.Request) {
@@ -78,17 +81,19 @@ func (s *Server) getRunRowTrace(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.serveTrace(w, r, run, row.Row)
+	if attempt, ok := traceAttempt(w, r, run); ok {
+		s.serveTrace(w, r, run, row.Row, attempt)
+	}
 }
 
-func (s *Server) serveTrace(w http.ResponseWriter, r *http.Request, run store.Run, row int) {
+func (s *Server) serveTrace(w http.ResponseWriter, r *http.Request, run store.Run, row, attempt int) {
 	arts, err := s.store.RunArtifacts(r.Context(), run.ID)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	out := traceJSON{Mode: run.Trace, Steps: s.traceSteps(r.Context(), run.ID, arts, row)}
-	if row < 0 {
+	out := traceJSON{Mode: run.Trace, Steps: s.attemptTraceSteps(r.Context(), run.ID, arts, row, attempt)}
+	if row < 0 && attempt == 1 {
 		out.Rows = traceRows(arts)
 	}
 	if out.Dropped, err = s.store.TraceDropped(r.Context(), run.ID); err != nil {
@@ -108,7 +113,13 @@ func (s *Server) serveTrace(w http.ResponseWriter, r *http.Request, run store.Ru
 // names that the hub does not hold (dropped over the budget, or never
 // sent) are cleared, so every name listed can be fetched.
 func (s *Server) traceSteps(ctx context.Context, runID string, arts []store.ArtifactRow, row int) []protocol.TraceStep {
-	named := s.namedTraceSteps(ctx, runID, arts, row)
+	return s.attemptTraceSteps(ctx, runID, arts, row, 1)
+}
+
+// attemptTraceSteps is traceSteps of one attempt of a retried run (or
+// row): attempt 1's artifacts have no attempt prefix (runs_retries.go).
+func (s *Server) attemptTraceSteps(ctx context.Context, runID string, arts []store.ArtifactRow, row, attempt int) []protocol.TraceStep {
+	named := s.namedAttemptTraceSteps(ctx, runID, arts, row, attempt)
 	steps := make([]protocol.TraceStep, len(named))
 	for i, n := range named {
 		steps[i] = n.TraceStep
@@ -124,16 +135,25 @@ type namedTrace struct {
 }
 
 func (s *Server) namedTraceSteps(ctx context.Context, runID string, arts []store.ArtifactRow, row int) []namedTrace {
+	return s.namedAttemptTraceSteps(ctx, runID, arts, row, 1)
+}
+
+// namedAttemptTraceSteps reads one attempt's; a later attempt's snapshot
+// names get its prefix, as the artifacts they name have.
+func (s *Server) namedAttemptTraceSteps(ctx context.Context, runID string, arts []store.ArtifactRow, row, attempt int) []namedTrace {
 	held := map[string]bool{}
 	for _, a := range arts {
-		if n, base := splitRow(a.Name); n == row && strings.HasPrefix(base, "dom-") && strings.HasPrefix(a.ContentType, "text/html") {
+		n, base := splitRow(a.Name)
+		at, base := protocol.SplitAttempt(base)
+		if n == row && at == attempt && strings.HasPrefix(base, "dom-") && strings.HasPrefix(a.ContentType, "text/html") {
 			held[base] = true
 		}
 	}
 	var steps []namedTrace
 	for _, a := range arts {
 		n, base := splitRow(a.Name)
-		if n != row || a.ContentType != "application/json" || !strings.HasPrefix(base, "trace-") || !protocol.IsTraceArtifact(base) {
+		at, base := protocol.SplitAttempt(base)
+		if n != row || at != attempt || a.ContentType != "application/json" || !strings.HasPrefix(base, "trace-") || !protocol.IsTraceArtifact(base) {
 			continue
 		}
 		ts, ok := s.readTraceStep(ctx, runID, a.Name)
@@ -145,6 +165,12 @@ func (s *Server) namedTraceSteps(ctx context.Context, runID string, arts []store
 		}
 		if !held[ts.Before] {
 			ts.Before = ""
+		}
+		if ts.Snapshot != "" {
+			ts.Snapshot = protocol.AttemptArtifact(attempt, ts.Snapshot)
+		}
+		if ts.Before != "" {
+			ts.Before = protocol.AttemptArtifact(attempt, ts.Before)
 		}
 		if ts.Console == nil {
 			ts.Console = []protocol.ConsoleEntry{}

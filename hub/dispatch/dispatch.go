@@ -470,8 +470,13 @@ func (h *Hub) finish(ctx context.Context, runID, agentID string, res protocol.Ru
 	if res.Rows != nil {
 		rows = res.Rows
 	}
+	var attempts any
+	if len(res.Attempts) > 0 {
+		attempts = res.Attempts
+	}
+	// Flaky from the checked attempts, never from the agent's word.
 	ok, err := h.Store.FinishRun(ctx, runID, agentID, store.RunOutcome{Status: res.Status, Passed: res.Passed, Total: res.Total,
-		DurationMs: res.DurationMs, Error: res.Error, Steps: steps, Rows: rows}, h.Now(), func(seq int64) []byte {
+		DurationMs: res.DurationMs, Error: res.Error, Steps: steps, Rows: rows, Flaky: flakyOf(res), Attempts: attempts}, h.Now(), func(seq int64) []byte {
 		e.Seq = seq
 		data, _ := json.Marshal(e)
 		return data

@@ -74,6 +74,7 @@ func (m *masker) result(r *protocol.RunResult) {
 		}
 	}
 	resultTexts(r, m.scrub)
+	maskAttempts(r, m.scrub)
 }
 
 // Scrubber returns the scrub of a masker for secrets: what authoring

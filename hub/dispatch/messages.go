@@ -18,7 +18,7 @@ import (
 var agentKinds = map[protocol.EventKind]bool{
 	protocol.RunStarted: true, protocol.StepStarted: true, protocol.StepRetry: true, protocol.StepFinished: true,
 	protocol.ArtifactMade: true, protocol.LogLine: true, protocol.RunFinished: true,
-	protocol.RowStarted: true, protocol.RowFinished: true,
+	protocol.RowStarted: true, protocol.RowFinished: true, protocol.RunRetry: true,
 }
 
 // maxRow bounds a data-driven run's row numbers (a data set holds at most
@@ -187,10 +187,15 @@ func (c *conn) handle(ctx context.Context, m protocol.Message, content *frame) e
 		if !protocol.Final(res.Status) {
 			res.Status = protocol.RunError
 		}
-		if why := hr.shape.checkResult(res); why != "" {
+		why := hr.shape.checkResult(res)
+		if why == "" {
+			why = hr.shape.checkRetries(res)
+		}
+		if why != "" {
 			return c.misreport(ctx, m.RunID, hr, why)
 		}
 		hr.shape.fillResult(&res)
+		hr.shape.fillAttempts(&res)
 		c.h.mu.Lock()
 		final := hr.finished
 		c.h.mu.Unlock()
@@ -277,6 +282,9 @@ func (c *conn) artifact(ctx context.Context, m protocol.Message, hr *heldRun, f 
 		if prefix := protocol.RowArtifact(*a.Row, ""); !strings.HasPrefix(name, prefix) {
 			name = prefix + name
 		}
+	}
+	if name = hr.shape.attemptArtifactName(name, *a); name == "" {
+		return c.misreport(ctx, m.RunID, hr, fmt.Sprintf("an artifact names attempt %d, but the run may make %d", a.Attempt, hr.shape.retries+1))
 	}
 	if why := hr.shape.checkArtifact(*a); why != "" {
 		return c.misreport(ctx, m.RunID, hr, why)

@@ -18,10 +18,12 @@ import (
 // names may ever become one. The hub masks them again, as it does events,
 // and counts them against the run's trace budget.
 
-// rowPrefix is the prefix a data-driven run's row gives its artifacts.
-var rowPrefix = regexp.MustCompile(`^r[0-9]+-`)
+// rowPrefix is the prefix a data-driven run's row gives its artifacts,
+// and an attempt's after it (retries.go).
+var rowPrefix = regexp.MustCompile(`^(r[0-9]+-)?(a[0-9]-)?`)
 
-// isTrace reports whether a stored artifact name (a row's prefix and all)
+// isTrace reports whether a stored artifact name (a row's and an
+// attempt's prefix and all)
 // is a trace's or a snapshot's.
 func isTrace(name string) bool { return protocol.IsTraceArtifact(rowPrefix.ReplaceAllString(name, "")) }
 

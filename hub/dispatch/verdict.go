@@ -28,6 +28,8 @@ type jobShape struct {
 	// number of enclosing loops by index; tree is nil without blocks.
 	tree  []protocol.Step
 	loops []int
+	// retries is the job's: how many more attempts it may make (retries.go).
+	retries int
 }
 
 // shapeOf takes the shape of a job. Step ids are kept as masked: the
@@ -35,7 +37,7 @@ type jobShape struct {
 // before it checks.
 func shapeOf(job protocol.Job, mask *masker) jobShape {
 	all := protocol.AllSteps(job.Document.Steps)
-	s := jobShape{steps: make([]string, len(all))}
+	s := jobShape{steps: make([]string, len(all)), retries: min(max(job.Retries, 0), protocol.MaxRetries)}
 	for i, st := range all {
 		s.steps[i] = mask.scrub(st.ID)
 	}
@@ -60,6 +62,9 @@ var stepStatuses = map[string]bool{protocol.StepPassed: true, protocol.StepFaile
 func (s jobShape) checkEvent(e protocol.Event) string {
 	if why := s.checkRow(e.Row, e.Kind == protocol.RowStarted || e.Kind == protocol.RowFinished ||
 		stepKinds[e.Kind] && s.rows != nil); why != "" {
+		return why
+	}
+	if why := s.checkRunAttempt(e); why != "" {
 		return why
 	}
 	if stepKinds[e.Kind] {

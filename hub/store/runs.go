@@ -264,6 +264,7 @@ type RunOutcome struct {
 	Steps         any // marshalled as the result's steps
 	Rows          any // a data-driven run's row results; nil for others
 	Flaky         bool
+	Attempts      any // a retried run's attempts (runs.attempt_results); nil for others
 }
 
 // FinishRun records a run's end, once, and the test's last run. agentID ""
@@ -293,9 +294,9 @@ func (s *Store) FinishRun(ctx context.Context, runID, agentID string, o RunOutco
 		rowResults = &v
 	}
 	err = tx.QueryRow(ctx, `UPDATE runs SET status = $3, passed = $4, total = $5, duration_ms = $6, error = $7, result = $8,
-		finished_at = $9, lease_until = NULL, row_results = coalesce($10::jsonb, row_results), flaky = $11
+		finished_at = $9, lease_until = NULL, row_results = coalesce($10::jsonb, row_results), flaky = $11, attempt_results = $12::jsonb
 		WHERE id = $1 AND (agent_id = $2 OR $2 = '' AND agent_id IS NULL) AND status IN ('queued', 'running') RETURNING test_id`,
-		runID, agentID, o.Status, o.Passed, o.Total, o.DurationMs, o.Error, steps, now, rowResults, o.Flaky).Scan(&testID)
+		runID, agentID, o.Status, o.Passed, o.Total, o.DurationMs, o.Error, steps, now, rowResults, o.Flaky, attemptsJSON(o.Attempts)).Scan(&testID)
 	if isNoRows(err) {
 		return false, nil
 	}
@@ -416,12 +417,12 @@ func (s *Store) Events(ctx context.Context, runID string, after int64, limit int
 	return s.events(ctx, `SELECT seq, kind, data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, runID, after, limit)
 }
 
-// StepEvents returns at most limit of a run's run.started and step.finished
+// StepEvents returns at most limit of a run's run.started, run.retry and step.finished
 // events after a seq, in order: what a running run's steps so far are
 // folded from.
 func (s *Store) StepEvents(ctx context.Context, runID string, after int64, limit int) ([]EventRow, error) {
 	return s.events(ctx, `SELECT seq, kind, data FROM run_events WHERE run_id = $1 AND seq > $2
-		AND kind IN ('run.started', 'step.finished') ORDER BY seq LIMIT $3`, runID, after, limit)
+		AND kind IN ('run.started', 'run.retry', 'step.finished') ORDER BY seq LIMIT $3`, runID, after, limit)
 }
 
 // RowEvents returns a data-driven run's row.started and row.finished

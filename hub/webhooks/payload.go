@@ -92,6 +92,7 @@ type RunPayload struct {
 	// Quarantined: the test was quarantined when the run ended, so its
 	// failure fails no batch (docs/history.md).
 	Quarantined bool `json:"quarantined"`
+	Flaky       bool `json:"flaky"` // it failed, then passed on a retry (docs/retries.md)
 	// Result is the run's step results as GET /api/runs/:id has them: a
 	// tree when the test has blocks (docs/flow.md).
 	Result RunResult `json:"result"`
@@ -170,7 +171,7 @@ func (w *Worker) payload(ctx context.Context, d store.ClaimedDelivery, now time.
 		}
 		p.Run = &RunPayload{RunID: r.ID, TestID: r.TestID, TestName: r.TestName, Status: r.Status, Passed: r.Passed, Total: r.Total,
 			DurationMs: r.DurationMs, StartedAt: stamp(r.StartedAt), FinishedAt: stamp(r.FinishedAt), URL: w.BaseURL + "/runs/" + r.ID, Error: r.Error,
-			Quarantined: r.Quarantined, Result: RunResult{Steps: []protocol.StepResult{}}}
+			Quarantined: r.Quarantined, Flaky: r.Flaky, Result: RunResult{Steps: []protocol.StepResult{}}}
 		switch {
 		case len(r.Result) > MaxResultBytes:
 			p.Run.Result.Omitted = true

@@ -52,6 +52,10 @@ type Run struct {
 	// …">, the failure kept in <system-out>, so a CI build does not fail
 	// on them (docs/history.md); every case of it says so.
 	Quarantined bool
+	// Attempts: a retried run's attempts (docs/retries.md); a flaky case
+	// gets a <flakyFailure> per failed attempt, a failed one a
+	// <rerunFailure> per attempt before its last (retries.go).
+	Attempts []protocol.AttemptResult
 }
 
 // Row is one data row's result.
@@ -61,6 +65,7 @@ type Row struct {
 	DurationMs int64
 	Error      string
 	Steps      []protocol.StepResult // may be empty when only the summary is known
+	Attempts   []protocol.AttemptResult
 }
 
 // Report is a whole report: the runs of one batch or CI command.
@@ -100,8 +105,11 @@ type xmlCase struct {
 	Time      string      `xml:"time,attr"`
 	Failure   *xmlProblem `xml:"failure,omitempty"`
 	Error     *xmlProblem `xml:"error,omitempty"`
-	Skipped   *xmlSkipped `xml:"skipped,omitempty"`
-	SystemOut string      `xml:"system-out,omitempty"`
+	// Maven Surefire's marks of a retried test (retries.go).
+	RerunFailures []xmlRerun  `xml:"rerunFailure,omitempty"`
+	FlakyFailures []xmlRerun  `xml:"flakyFailure,omitempty"`
+	Skipped       *xmlSkipped `xml:"skipped,omitempty"`
+	SystemOut     string      `xml:"system-out,omitempty"`
 }
 
 type xmlProblem struct {
@@ -161,14 +169,18 @@ func (run Run) cases() []xmlCase {
 		class = "Unsorted"
 	}
 	if len(run.Rows) == 0 {
-		return []xmlCase{run.oneCase(cleanAttr(run.Name), cleanAttr(class), -1, run.Status, run.DurationMs, run.Error, run.Steps)}
+		c := run.oneCase(cleanAttr(run.Name), cleanAttr(class), -1, run.Status, run.DurationMs, run.Error, run.Steps)
+		c.FlakyFailures, c.RerunFailures = run.reruns(-1, run.Status, run.Attempts)
+		return []xmlCase{c}
 	}
 	rows := append([]Row(nil), run.Rows...)
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Row < rows[j].Row })
 	out := make([]xmlCase, 0, len(rows))
 	for _, row := range rows {
 		name := fmt.Sprintf("%s [row %d]", cleanAttr(run.Name), row.Row+1)
-		out = append(out, run.oneCase(name, cleanAttr(class+"."+run.Name), row.Row, row.Status, row.DurationMs, row.Error, row.Steps))
+		c := run.oneCase(name, cleanAttr(class+"."+run.Name), row.Row, row.Status, row.DurationMs, row.Error, row.Steps)
+		c.FlakyFailures, c.RerunFailures = run.reruns(row.Row, row.Status, row.Attempts)
+		out = append(out, c)
 	}
 	return out
 }

@@ -14,7 +14,7 @@ import { listTests, type TestFilters } from "./testsApi";
 export type BatchSelection = Required<Pick<Body<"/api/runs", "post">, "testIds">> | { suite: string };
 
 /** The options of a batch; headed and screenshots narrowed to required (optional in the document's RunRequest). */
-export type StartBatchInput = Pick<Body<"/api/runs", "post">, "environmentId" | "agentId" | "labels" | "trace"> & {
+export type StartBatchInput = Pick<Body<"/api/runs", "post">, "environmentId" | "agentId" | "labels" | "trace" | "retries"> & {
   headed: boolean;
   screenshots: boolean;
 };

@@ -76,7 +76,16 @@ export function rowArtifactUrl(runId: string, row: number, name: string): string
 export type RunList = Omit<Schema<"RunList">, "runs"> & { runs: Run[] };
 
 export type RunEventKind =
-  "run.started" | "step.started" | "step.retry" | "step.finished" | "artifact" | "log" | "run.finished" | "row.started" | "row.finished";
+  | "run.started"
+  | "step.started"
+  | "step.retry"
+  | "step.finished"
+  | "artifact"
+  | "log"
+  | "run.finished"
+  | "row.started"
+  | "row.finished"
+  | "run.retry";
 export const RUN_EVENT_KINDS: RunEventKind[] = [
   "run.started",
   "step.started",
@@ -87,6 +96,7 @@ export const RUN_EVENT_KINDS: RunEventKind[] = [
   "run.finished",
   "row.started",
   "row.finished",
+  "run.retry",
 ];
 
 /**
@@ -123,6 +133,11 @@ export interface RunEvent {
   error?: string;
   /** step.retry: the number of the attempt that starts (2 for the first retry). */
   attempt?: number;
+  /**
+   * A retried run's attempt (docs/retries.md): on run.retry the attempt
+   * that starts, on every event of attempt 2 and later that attempt.
+   */
+  runAttempt?: number;
   /** step.finished: the fallback locator that found the element when the first did not. */
   healedBy?: Locator;
   screenshot?: string;
@@ -156,7 +171,7 @@ export interface RunEvent {
  * step; false: only of failures. dataSetId: another data set than the test
  * binds (runs once per row); rows: the rows (0-based) to run, absent: every row.
  */
-export type StartRunInput = Pick<Body<"/api/runs", "post">, "environmentId" | "dataSetId" | "agentId" | "labels" | "trace"> & {
+export type StartRunInput = Pick<Body<"/api/runs", "post">, "environmentId" | "dataSetId" | "agentId" | "labels" | "trace" | "retries"> & {
   testId: string;
   headed: boolean;
   screenshots: boolean;

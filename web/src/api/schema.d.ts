@@ -2061,6 +2061,16 @@ export interface components {
             id?: string;
             name: string;
         };
+        AttemptResult: {
+            attempt: number;
+            durationMs: number;
+            error?: string;
+            passed: number;
+            /** @enum {string} */
+            status: "passed" | "failed" | "error" | "cancelled";
+            steps: components["schemas"]["StepResult"][];
+            total: number;
+        };
         Batch: {
             counts: {
                 [key: string]: number;
@@ -2070,6 +2080,7 @@ export interface components {
             environmentId: string | null;
             failed: number;
             finishedAt: string | null;
+            flaky: number;
             id: string;
             options: {
                 device?: string;
@@ -2835,8 +2846,10 @@ export interface components {
             roles: ("Tester" | "Test Developer" | "Test Manager" | "Admin")[];
         };
         Row: {
+            attemptResults?: components["schemas"]["AttemptResult"][];
             durationMs: number;
             error?: string;
+            flaky?: boolean;
             passed: number;
             row: number;
             /** @enum {string} */
@@ -2850,6 +2863,7 @@ export interface components {
         RowSummary: {
             durationMs: number;
             error?: string;
+            flaky?: boolean;
             passed: number;
             row: number;
             /** @enum {string} */
@@ -2861,6 +2875,7 @@ export interface components {
         };
         Run: {
             agentId?: string;
+            attemptResults?: components["schemas"]["AttemptResult"][];
             attempts: number;
             batchId: string | null;
             createdAt: string;
@@ -5774,7 +5789,10 @@ export interface operations {
     };
     getRunsIdRowsRowTrace: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description a retried row's attempt (default 1; docs/retries.md) */
+                attempt?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -5807,7 +5825,10 @@ export interface operations {
     };
     getRunsIdTrace: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description a retried run's attempt (default 1; docs/retries.md) */
+                attempt?: number;
+            };
             header?: never;
             path: {
                 id: string;

@@ -37,14 +37,15 @@ export type TraceStep = Schema<"TraceStep">;
 export type RunTrace = Schema<"Trace">;
 
 export const traceKeys = {
-  trace: (runId: string) => ["run-trace", runId] as const,
+  trace: (runId: string, attempt = 1) => ["run-trace", runId, attempt] as const,
   snapshot: (runId: string, name: string) => ["run-trace", runId, "snapshot", name] as const,
 };
 
-/** fetchRunTrace answers the run's trace, or null when the hub has none for it (404). */
-export async function fetchRunTrace(runId: string, signal?: AbortSignal): Promise<RunTrace | null> {
+/** fetchRunTrace answers the run's trace (a retried run's attempt's, docs/retries.md), or null when the hub has none for it (404). */
+export async function fetchRunTrace(runId: string, signal?: AbortSignal, attempt = 1): Promise<RunTrace | null> {
+  const query = attempt > 1 ? `?attempt=${attempt}` : "";
   try {
-    return await get<RunTrace>(`/api/runs/${encodeURIComponent(runId)}/trace`, { ...recordCall, signal });
+    return await get<RunTrace>(`/api/runs/${encodeURIComponent(runId)}/trace${query}`, { ...recordCall, signal });
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return null;
     throw e;
@@ -83,7 +84,11 @@ export async function fetchSnapshot(runId: string, name: string, signal?: AbortS
   return text;
 }
 
-/** isTraceArtifact: protocol.IsTraceArtifact, a trace's or a snapshot's artifact (the run page lists them in the trace, not as artifacts). */
+/**
+ * isTraceArtifact: protocol.IsTraceArtifact, a trace's or a snapshot's artifact (the run page lists them in the trace, not as
+ * artifacts), a retried attempt's a<N>- prefix aside (docs/retries.md).
+ */
 export function isTraceArtifact(name: string): boolean {
-  return (name.startsWith("trace-") && name.endsWith(".json")) || (name.startsWith("dom-") && name.endsWith(".html"));
+  const base = name.replace(/^a[0-9]-/, "");
+  return (base.startsWith("trace-") && base.endsWith(".json")) || (base.startsWith("dom-") && base.endsWith(".html"));
 }

@@ -11,6 +11,7 @@ import { fetchBatch, rerunBatch, type Batch } from "../../api/batches";
 import { isFinalStatus } from "../../api/runs";
 import { BatchProgress } from "./BatchProgress";
 import { envName, passedOfTotal, runDuration, useEnvironmentNames, useStarterName } from "../runs/runBits";
+import { FlakyBadge } from "../runs/RunAttempts";
 import "./batches.css";
 
 export const BATCH_POLL_MS = 1000;
@@ -155,6 +156,7 @@ export function BatchPage() {
               </td>
               <td>
                 <StatusBadge status={r.status} />
+                <FlakyBadge run={r} />
                 <QuarantinedBadge quarantined={r.quarantined} />
               </td>
               <td className="num">{passedOfTotal(r)}</td>

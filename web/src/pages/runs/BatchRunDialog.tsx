@@ -9,7 +9,7 @@ import { ErrorBox, IssueList, Modal, FormActions } from "../../components/ui";
 import { startBatch, type BatchSelection } from "../../api/batches";
 import { PROTECTED_RULE } from "../environments/protection";
 import "./runs.css";
-import { EnvironmentField, RunOptionsFields, rememberEnvironment, traceChoice, useRunOptions } from "./RunOptionsFields";
+import { EnvironmentField, RunOptionsFields, rememberEnvironment, retriesChoice, traceChoice, useRunOptions } from "./RunOptionsFields";
 import { AgentChoiceField, useAgentChoice } from "./AgentChoiceField";
 
 export function BatchRunDialog({
@@ -29,7 +29,7 @@ export function BatchRunDialog({
 }) {
   const navigate = useNavigate();
   const options = useRunOptions(projectId);
-  const { envId, chosen, headed, screenshots, device, trace } = options;
+  const { envId, chosen, headed, screenshots, device, trace, retries } = options;
   const agent = useAgentChoice();
 
   const start = useMutation({
@@ -42,6 +42,7 @@ export function BatchRunDialog({
           headed,
           screenshots,
           ...traceChoice(trace),
+          ...retriesChoice(retries),
           ...(device ? { device } : {}),
           ...agent.extra,
         },

@@ -21,7 +21,9 @@ const run: Run = {
   total: 4,
   durationMs: 900,
   version: 2,
-  options: { headed: false, screenshots: false },
+  options: { headed: false, screenshots: false, retries: 0 },
+  flaky: false,
+  quarantined: false,
   result: {
     steps: [
       { index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 100 },

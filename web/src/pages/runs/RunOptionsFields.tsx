@@ -1,7 +1,8 @@
 // The options of a run, the same for one test and for many: the
 // environment (remembered per project), a visible window or not, which
-// steps get a screenshot, the device the pages emulate, and what the
-// trace keeps (docs/trace.md).
+// steps get a screenshot, the device the pages emulate, what the trace
+// keeps (docs/trace.md), and how often a failed test runs again
+// (docs/retries.md).
 
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
@@ -53,10 +54,26 @@ export function useRunOptions(projectId: string) {
   const [screenshots, setScreenshots] = useState(true);
   const [device, setDevice] = useState("");
   const [trace, setTrace] = useState<TraceMode>("failures");
+  const [retries, setRetries] = useState(0);
   // A remembered environment that was deleted since counts as not chosen.
   const envId = chooseEnvironment(environmentId, envs.data);
   const chosen = envs.data?.find((e) => e.id === envId);
-  return { envs, envId, setEnvironmentId, chosen, headed, setHeaded, screenshots, setScreenshots, device, setDevice, trace, setTrace };
+  return {
+    envs,
+    envId,
+    setEnvironmentId,
+    chosen,
+    headed,
+    setHeaded,
+    screenshots,
+    setScreenshots,
+    device,
+    setDevice,
+    trace,
+    setTrace,
+    retries,
+    setRetries,
+  };
 }
 
 export type RunOptions = ReturnType<typeof useRunOptions>;
@@ -64,6 +81,11 @@ export type RunOptions = ReturnType<typeof useRunOptions>;
 /** traceChoice is the trace part of a run request: sent when it is not the hub's default (failures), as an environment is sent only when chosen. */
 export function traceChoice(trace: TraceMode): { trace?: TraceMode } {
   return trace === "failures" ? {} : { trace };
+}
+
+/** retriesChoice is the retries part of a run request: sent when a failed test should run again, 0 being the hub's default. */
+export function retriesChoice(retries: number): { retries?: number } {
+  return retries > 0 ? { retries } : {};
 }
 
 /** EnvironmentField picks the environment; many: runs of many tests. */
@@ -96,7 +118,7 @@ export function EnvironmentField({ options, many }: { options: RunOptions; many?
 
 /** RunOptionsFields are the browser options; many: runs of many tests, each with its own window. */
 export function RunOptionsFields({ options, many }: { options: RunOptions; many?: boolean }) {
-  const { headed, setHeaded, screenshots, setScreenshots, device, setDevice, trace, setTrace } = options;
+  const { headed, setHeaded, screenshots, setScreenshots, device, setDevice, trace, setTrace, retries, setRetries } = options;
   const registry = useQuery({ queryKey: ["registry"], queryFn: fetchRegistry, staleTime: Infinity });
   return (
     <>
@@ -139,6 +161,20 @@ export function RunOptionsFields({ options, many }: { options: RunOptions; many?
           </select>
         </label>
         <span className="hint">Console, requests and the page&apos;s DOM per step, shown on the run page to explain a failure.</span>
+      </div>
+      <div className="field">
+        <label>
+          Retries
+          <select value={retries} onChange={(e) => setRetries(Number(e.target.value))}>
+            <option value={0}>None (default)</option>
+            <option value={1}>1</option>
+            <option value={2}>2</option>
+            <option value={3}>3</option>
+          </select>
+        </label>
+        <span className="hint">
+          A failed test runs again, in a fresh browser, up to this many times; one that then passes is marked flaky.
+        </span>
       </div>
     </>
   );

@@ -20,7 +20,9 @@ function makeRun(over: Partial<Run> = {}): Run {
     total: 0,
     durationMs: 0,
     version: 3,
-    options: { headed: false, screenshots: true },
+    options: { headed: false, screenshots: true, retries: 0 },
+    flaky: false,
+    quarantined: false,
     result: { steps: [] },
     attempts: 1,
     startedBy: "usr_me",
@@ -222,7 +224,7 @@ describe("RunPage", () => {
       passed: 1,
       total: 2,
       durationMs: 5300,
-      options: { headed: true, screenshots: false, device: "Pixel 7" },
+      options: { headed: true, screenshots: false, retries: 0, device: "Pixel 7" },
       finishedAt: "2026-11-02T10:00:07Z",
       result: {
         steps: [
@@ -255,7 +257,10 @@ describe("RunPage", () => {
   });
 
   it("says prominently when headed was asked for but the agent has no display", async () => {
-    fakeFetch({ ...common, "GET /api/runs/run_1": { status: 202, body: makeRun({ options: { headed: true, screenshots: true } }) } });
+    fakeFetch({
+      ...common,
+      "GET /api/runs/run_1": { status: 202, body: makeRun({ options: { headed: true, screenshots: true, retries: 0 } }) },
+    });
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     await waitFor(() => expect(FakeEventSource.all).toHaveLength(1));
     const es = FakeEventSource.latest();

@@ -50,6 +50,7 @@ import { rowsView } from "./rowState";
 import { TracePanel, type TraceFocus } from "./trace/TracePanel";
 import { ComparePanel } from "./compare/ComparePanel";
 import { isTraceArtifact, type TraceMode } from "../../api/traceApi";
+import { AttemptSwitch, FlakyBadge, RetryNotice, shownAttempt } from "./RunAttempts";
 
 export { stepText };
 
@@ -140,6 +141,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           headed: run.options.headed,
           screenshots: run.options.screenshots,
           ...(run.options.trace ? { trace: run.options.trace } : {}),
+          ...(run.options.retries ? { retries: run.options.retries } : {}),
           ...(run.options.device ? { device: run.options.device } : {}),
           // The same rows of the same data set.
           ...(run.dataSetId ? { dataSetId: run.dataSetId, rows: run.rows?.map((r) => r.row) } : {}),
@@ -157,6 +159,11 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   const [shot, setShot] = useState<string | null>(null);
   // The step execution the comparison asks the Trace section to select.
   const [traceFocus, setTraceFocus] = useState<TraceFocus | null>(null);
+  // A retried run's attempt chosen (docs/retries.md); null: the last, the run's own result.
+  const [attemptChoice, setAttemptChoice] = useState<number | null>(null);
+  const attempts = active ? [] : (run.attemptResults ?? []);
+  const attempt = shownAttempt(attempts, attemptChoice);
+  const earlier = attempt && attempt !== attempts[attempts.length - 1] ? attempt : null;
 
   // The run's own document has component calls expanded, so its indexes match the steps'.
   const testSteps: Step[] = docQ.data?.document?.steps ?? [];
@@ -180,7 +187,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
     run.projectId,
     flat.some((d) => d.type === "upload"),
   );
-  const steps = mergeSteps(view, run.result.steps);
+  // An earlier attempt shows its stored steps; the events tell the last one's.
+  const steps = earlier ? mergeSteps(initialRunView, earlier.steps) : mergeSteps(view, run.result.steps);
   const tree = blocks ? buildRunTree(docSteps, steps, numbers, active) : null;
   // Executions in the order they ran: a loop's iterations in turn.
   const ordered = tree ? treeExecutions(tree) : steps;
@@ -250,7 +258,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         <div>
           <dt>Status</dt>
           <dd>
-            <StatusBadge status={status} /> {active && <LiveState state={stream} />}
+            <StatusBadge status={status} />
+            <FlakyBadge run={run} /> {active && <LiveState state={stream} />}
           </dd>
         </div>
         <div>
@@ -300,6 +309,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         </p>
       )}
       {finish && <ResultBox finish={finish} unit={dataDriven ? "row" : "step"} />}
+      {active && <RetryNotice attempt={view.runAttempt} of={run.options.retries + 1} note={view.retryNote} />}
+      {attempt && !dataDriven && <AttemptSwitch attempts={attempts} shown={attempt} onShow={setAttemptChoice} />}
 
       {dataDriven && <RunRows run={run} events={view.events} now={now} docSteps={docSteps} describe={stepText} />}
       {!dataDriven && (
@@ -367,7 +378,15 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         />
       )}
       {finish && !dataDriven && (
-        <TracePanel runId={run.runId} executions={ordered} number={num} describe={(i) => stepText(flat[i], fileNames)} focus={traceFocus} />
+        <TracePanel
+          key={attempt?.attempt ?? 1}
+          runId={run.runId}
+          attempt={attempt?.attempt ?? 1}
+          executions={ordered}
+          number={num}
+          describe={(i) => stepText(flat[i], fileNames)}
+          focus={traceFocus}
+        />
       )}
 
       {otherArtifacts.length > 0 && (

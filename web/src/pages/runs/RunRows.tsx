@@ -7,6 +7,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { ErrorBox, Loading, Modal, StatusBadge, formatDuration } from "../../components/ui";
+import { FlakyBadge } from "./RunAttempts";
 import type { Step } from "../../api";
 import { fetchRunRow, isFinalStatus, rowArtifactUrl, type Run, type RunEvent, type StepResult } from "../../api/runs";
 import { getDataSet, testDataKeys } from "../../api/testData";
@@ -143,6 +144,7 @@ export function RunRows({
                 <td className="run-row-values">{rowPreview(columnsOf(values.get(r.row) ?? {}), values.get(r.row))}</td>
                 <td>
                   <StatusBadge status={r.status} />
+                  <FlakyBadge run={r} />
                   {r.error && r.status !== "passed" && <span className="run-row-message">{r.error}</span>}
                 </td>
                 <td className="num">{r.total > 0 || isFinalStatus(r.status) ? `${r.passed}/${r.total}` : "—"}</td>

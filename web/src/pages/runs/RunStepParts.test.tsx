@@ -27,7 +27,7 @@ function makeRun(over: Partial<Run> = {}): Run {
     status: "failed",
     passed: 3,
     total: 4,
-    options: { headed: true, screenshots: true },
+    options: { headed: true, screenshots: true, retries: 0 },
     result: {
       steps: [
         { index: 0, id: "s1", type: "navigate", status: "passed", durationMs: 100, screenshot: "step-001-s1.jpg" },

@@ -78,7 +78,7 @@ describe("The run option trace", () => {
   });
 
   it("the run page's facts say the trace mode, and Run again keeps it", async () => {
-    const run = storedRun({ status: "passed", options: { headed: false, screenshots: true, trace: "on" } });
+    const run = storedRun({ status: "passed", options: { headed: false, screenshots: true, retries: 0, trace: "on" } });
     const { calls } = fakeFetch({
       "GET /api/runs/run_1": { body: run },
       "GET /api/tests/tc_1/versions/1": { body: { version: 1, document: { dsl: 2, name: "Run", steps: [] } } },
@@ -97,7 +97,7 @@ describe("The run option trace", () => {
       ["off", "trace off"],
     ] as const) {
       fakeFetch({
-        "GET /api/runs/run_1": { body: storedRun({ status: "passed", options: { headed: false, screenshots: false, trace } }) },
+        "GET /api/runs/run_1": { body: storedRun({ status: "passed", options: { headed: false, screenshots: false, retries: 0, trace } }) },
         "GET /api/tests/tc_1/versions/1": { body: { version: 1, document: { dsl: 2, name: "Run", steps: [] } } },
       });
       const { unmount } = renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });

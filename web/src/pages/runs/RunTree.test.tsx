@@ -110,7 +110,7 @@ function makeRun(over: Partial<Run> = {}): Run {
     status: "failed",
     passed: 7,
     total: 10,
-    options: { headed: false, screenshots: true },
+    options: { headed: false, screenshots: true, retries: 0 },
     result: { steps: resultTree() },
     document: document as Run["document"],
     ...over,

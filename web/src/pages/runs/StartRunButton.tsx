@@ -11,7 +11,7 @@ import { useWorkspace } from "../../session";
 import { PROTECTED_RULE, protectedRefusal } from "../environments/protection";
 import { AgentNotice } from "./AgentNotice";
 import "./runs.css";
-import { EnvironmentField, RunOptionsFields, rememberEnvironment, traceChoice, useRunOptions } from "./RunOptionsFields";
+import { EnvironmentField, RunOptionsFields, rememberEnvironment, retriesChoice, traceChoice, useRunOptions } from "./RunOptionsFields";
 import { DataRunFields, useDataRunChoice } from "./DataRunFields";
 import { AgentChoiceField, useAgentChoice } from "./AgentChoiceField";
 
@@ -52,7 +52,7 @@ export function StartRunButton({
 function StartRunDialog({ test, document, onClose }: { test: Test; document?: unknown; onClose: () => void }) {
   const navigate = useNavigate();
   const options = useRunOptions(test.projectId);
-  const { envId, chosen, headed, screenshots, device, trace } = options;
+  const { envId, chosen, headed, screenshots, device, trace, retries } = options;
   const ws = useWorkspace();
   const role = ws.project?.id === test.projectId ? ws.role : null;
   const refusal = chosen?.protected ? protectedRefusal(chosen.name, test, role) : null;
@@ -68,6 +68,7 @@ function StartRunDialog({ test, document, onClose }: { test: Test; document?: un
           headed,
           screenshots,
           ...traceChoice(trace),
+          ...retriesChoice(retries),
           ...(device ? { device } : {}),
           ...data.extra,
           ...agent.extra,

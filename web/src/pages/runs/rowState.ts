@@ -17,6 +17,8 @@ export interface RowView {
   error: string;
   /** When row.started came (the agent's clock), so a running row's time ticks. */
   startedAt: string | null;
+  /** It failed, then passed on a retry (docs/retries.md), as the stored summary says. */
+  flaky: boolean;
 }
 
 function fromSummary(s: RowSummary): RowView {
@@ -30,11 +32,12 @@ function fromSummary(s: RowSummary): RowView {
     durationMs: final || s.durationMs > 0 ? s.durationMs : null,
     error: s.error ?? "",
     startedAt: null,
+    flaky: s.flaky ?? false,
   };
 }
 
 function blank(row: number): RowView {
-  return { row, status: "queued", passed: 0, total: 0, done: 0, durationMs: null, error: "", startedAt: null };
+  return { row, status: "queued", passed: 0, total: 0, done: 0, durationMs: null, error: "", startedAt: null, flaky: false };
 }
 
 const asRunStatus = (s: string | undefined): RunStatus => (isFinalStatus(s) ? (s as RunStatus) : "error");
@@ -61,6 +64,10 @@ export function rowsView(events: RunEvent[], stored: RowSummary[] = []): RowView
       case "step.finished":
         live.set(e.row, { ...cur, done: cur.done + 1, passed: cur.passed + (e.status === "passed" ? 1 : 0) });
         break;
+      case "run.retry":
+        // The row runs again (docs/retries.md): its steps count from nothing.
+        live.set(e.row, { ...cur, done: 0, passed: 0 });
+        break;
       case "row.finished":
         live.set(e.row, {
           ...cur,
@@ -81,7 +88,7 @@ export function rowsView(events: RunEvent[], stored: RowSummary[] = []): RowView
   for (const [row, v] of live) {
     const old = out.get(row);
     if (old && isFinalStatus(old.status) && !isFinalStatus(v.status)) continue;
-    out.set(row, old ? { ...v, total: v.total || old.total } : v);
+    out.set(row, old ? { ...v, total: v.total || old.total, flaky: old.flaky } : v);
   }
   // The planned order (stored) first, then rows only the events named.
   const order = stored.map((s) => s.row);

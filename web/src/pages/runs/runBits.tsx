@@ -6,6 +6,7 @@ import { StatusBadge, When, formatDuration } from "../../components/ui";
 import { QuarantinedBadge } from "./QuarantinedRun";
 import { useWorkspace } from "../../session";
 import { environmentChoicesKey, isFinalStatus, listEnvironmentChoices, type Run } from "../../api/runs";
+import { FlakyBadge } from "./RunAttempts";
 
 /**
  * "3/5": steps passed of the steps run, or "2/3 rows" for a data-driven run
@@ -108,6 +109,7 @@ export function RunTable({
             )}
             <td>
               <StatusBadge status={r.status} />
+              <FlakyBadge run={r} />
               <QuarantinedBadge quarantined={r.quarantined} />
             </td>
             <td className="num">{passedOfTotal(r)}</td>

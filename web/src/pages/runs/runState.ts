@@ -79,6 +79,10 @@ export interface RunView {
   lastSeq: number;
   /** How many times the run started (a run whose agent vanished is queued again once). */
   attempt: number;
+  /** The retry attempt under way (docs/retries.md): 1, then 2 after the first run.retry, ... */
+  runAttempt: number;
+  /** The last run.retry's message: why the attempt under way runs ("attempt 1 failed: …"). */
+  retryNote: string;
   version: number | null;
   /** Number of steps, from run.started. */
   total: number | null;
@@ -96,6 +100,8 @@ export const initialRunView: RunView = {
   events: [],
   lastSeq: 0,
   attempt: 0,
+  runAttempt: 1,
+  retryNote: "",
   version: null,
   total: null,
   headed: null,
@@ -197,9 +203,22 @@ function apply(view: RunView, e: RunEvent): RunView {
       return {
         ...view,
         attempt: view.attempt + 1,
+        // On another agent the retries start over.
+        runAttempt: 1,
+        retryNote: "",
         version: e.version ?? view.version,
         total: e.total ?? view.total,
         headed: typeof e.headed === "boolean" ? e.headed : null,
+        steps: [],
+        artifacts: [],
+        finished: null,
+      };
+    case "run.retry":
+      // The failed attempt's steps and artifacts give way to the next one's (each attempt is kept in the run's attemptResults).
+      return {
+        ...view,
+        runAttempt: e.runAttempt ?? view.runAttempt + 1,
+        retryNote: e.message ?? "",
         steps: [],
         artifacts: [],
         finished: null,

@@ -27,6 +27,8 @@ export interface TracePanelProps {
   describe: (index: number) => string;
   /** A step execution to select (its execKey), asked from outside (the comparison); at tells two asks apart. */
   focus?: TraceFocus | null;
+  /** A retried run's attempt whose trace to show (docs/retries.md); 1 when absent. */
+  attempt?: number;
 }
 
 export interface TraceFocus {
@@ -36,8 +38,8 @@ export interface TraceFocus {
 
 export function TracePanel(props: TracePanelProps) {
   const q = useQuery({
-    queryKey: traceKeys.trace(props.runId),
-    queryFn: ({ signal }) => fetchRunTrace(props.runId, signal),
+    queryKey: traceKeys.trace(props.runId, props.attempt),
+    queryFn: ({ signal }) => fetchRunTrace(props.runId, signal, props.attempt),
     staleTime: Infinity,
   });
   const trace = q.data;
