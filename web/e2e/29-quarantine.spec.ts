@@ -64,7 +64,7 @@ test("a quarantined test's failure no longer fails its batch, and everyone sees 
       `Quarantined by ${quinn.name}: ${REASON}. Its failures fail no batch until the quarantine is lifted.`,
     );
     await expect(page.getByRole("button", { name: "Lift quarantine" })).toBeVisible();
-    await shot(page, "27-quarantine-editor");
+    await shot(page, "29-quarantine-editor");
   });
 
   const second = await batch();
@@ -76,7 +76,7 @@ test("a quarantined test's failure no longer fails its batch, and everyone sees 
     const row = page.getByRole("row").filter({ hasText: "Checkout title" });
     await expect(row).toContainText("failed");
     await expect(row).toContainText("Quarantined");
-    await shot(page, "27-quarantine-batch");
+    await shot(page, "29-quarantine-batch");
     const run = second.runs.find((r) => r.testId === bad)!.runId;
     await page.goto(`/runs/${run}`);
     await expect(page.getByRole("note")).toHaveText(
