@@ -93,6 +93,7 @@ describe("A retried run on the run page", () => {
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
     const badge = await screen.findByText("Flaky");
     expect(badge).toHaveAttribute("title", "Passed after 2 attempts");
+    expect(screen.getByText("Options").nextElementSibling).toHaveTextContent("; 2 retries on failure");
     const group = await screen.findByRole("group", { name: "Attempts" });
     const buttons = within(group).getAllByRole("button");
     expect(buttons.map((b) => b.textContent)).toEqual(["Attempt 1 · failed", "Attempt 2 · passed"]);
@@ -120,7 +121,8 @@ describe("A retried run on the run page", () => {
       "GET /api/tests/tc_1/versions/1": { body: { version: 1, document: doc } },
     });
     renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
-    await screen.findByText("Options");
+    const options = await screen.findByText("Options");
+    expect(options.nextElementSibling).not.toHaveTextContent("retr");
     expect(screen.queryByText("Flaky")).toBeNull();
     expect(screen.queryByRole("group", { name: "Attempts" })).toBeNull();
   });

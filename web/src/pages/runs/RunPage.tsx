@@ -297,6 +297,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
             {run.options.screenshots ? "every step" : "failures only"}
             {run.options.device && `; as a ${run.options.device}`}
             {run.options.trace && `; ${TRACE_WORDS[run.options.trace]}`}
+            {run.options.retries > 0 && `; ${run.options.retries} ${run.options.retries === 1 ? "retry" : "retries"} on failure`}
           </dd>
         </div>
         <RunDataFacts run={run} />
