@@ -124,6 +124,18 @@ func TestRetriedRunIsFlakyEverywhere(t *testing.T) {
 	for _, bad := range []string{"0", "3", "two"} {
 		f.user.do("GET", "/api/runs/"+runID+"/trace?attempt="+bad, nil).want(t, 422)
 	}
+	// The zip's index has a table per attempt, each linking its own files.
+	zipped := readZip(t, f.user.do("GET", "/api/runs/"+runID+"/trace.zip", nil).want(t, 200).body)
+	index := zipped["index.html"]
+	if !strings.Contains(index, "attempt 1") || !strings.Contains(index, "attempt 2") || !strings.Contains(index, `href="a2-trace-`) ||
+		!strings.Contains(index, `href="`+shot2+`"`) {
+		t.Errorf("the zip's index does not list both attempts:\n%s", index)
+	}
+	for _, name := range []string{shot1, shot2} {
+		if _, ok := zipped[name]; !ok {
+			t.Errorf("the zip lacks %s", name)
+		}
+	}
 
 	events := f.user.sse(t, runID)
 	retried, marked := 0, 0

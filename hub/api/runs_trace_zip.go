@@ -4,7 +4,7 @@ package api
 // holds, for reading offline: every trace artifact and screenshot (a row's
 // under r<N>/), run.json (the run as GET /api/runs/:id answers it) and
 // index.html, a static page listing the steps in the order they ran, each
-// linking its files. Streamed: nothing is held whole in memory.
+// linking its files (a retried run's, attempt by attempt). Streamed: nothing is held whole in memory.
 
 import (
 	"archive/zip"
@@ -124,7 +124,8 @@ func (s *Server) runTraceZip(w http.ResponseWriter, r *http.Request) {
 }
 
 // traceSections are index.html's tables: the run's steps, or a
-// data-driven run's, one per row.
+// data-driven run's, one per row; a retried run's (or row's) one per
+// attempt (docs/retries.md).
 func (s *Server) traceSections(ctx context.Context, runID string, arts []store.ArtifactRow, summaries []rowSummaryJSON) []traceIndexRow {
 	rows := []int{-1}
 	for _, row := range summaries {
@@ -132,19 +133,38 @@ func (s *Server) traceSections(ctx context.Context, runID string, arts []store.A
 	}
 	var sections []traceIndexRow
 	for _, row := range rows {
-		sec := traceIndexRow{}
-		if row >= 0 {
-			sec.Title = fmt.Sprintf("Row %d", row)
+		last := lastAttempt(arts, row)
+		for attempt := 1; attempt <= last; attempt++ {
+			sec := traceIndexRow{}
+			if row >= 0 {
+				sec.Title = fmt.Sprintf("Row %d", row)
+			}
+			if last > 1 {
+				sec.Title = strings.TrimPrefix(fmt.Sprintf("%s · attempt %d", sec.Title, attempt), " · ")
+			}
+			for _, ts := range s.namedAttemptTraceSteps(ctx, runID, arts, row, attempt) {
+				sec.Steps = append(sec.Steps, indexStep(ts, row, attempt, arts))
+			}
+			if row < 0 && len(sec.Steps) == 0 && len(summaries) > 0 {
+				continue // a data-driven run's steps are its rows'
+			}
+			sections = append(sections, sec)
 		}
-		for _, ts := range s.namedTraceSteps(ctx, runID, arts, row) {
-			sec.Steps = append(sec.Steps, indexStep(ts, row, arts))
-		}
-		if row < 0 && len(sec.Steps) == 0 && len(summaries) > 0 {
-			continue // a data-driven run's steps are its rows'
-		}
-		sections = append(sections, sec)
 	}
 	return sections
+}
+
+// lastAttempt is the last attempt of a run (row -1) or a row that left
+// a trace artifact; 1 when it was not retried.
+func lastAttempt(arts []store.ArtifactRow, row int) int {
+	last := 1
+	for _, a := range arts {
+		n, base := splitRow(a.Name)
+		if at, base := protocol.SplitAttempt(base); n == row && at > last && protocol.IsTraceArtifact(base) {
+			last = at
+		}
+	}
+	return last
 }
 
 func (s *Server) writeTraceZip(r *http.Request, zw *zip.Writer, runID string, files []store.ArtifactRow, runJSON []byte, index map[string]any, now time.Time) error {
@@ -194,10 +214,10 @@ func (s *Server) writeTraceZip(r *http.Request, zw *zip.Writer, runID string, fi
 
 // indexStep links a step's files, relative to index.html: its trace, its
 // snapshots, and its screenshot (step-<same base>, the failure's first).
-func indexStep(ts namedTrace, row int, arts []store.ArtifactRow) traceIndexStep {
+func indexStep(ts namedTrace, row, attempt int, arts []store.ArtifactRow) traceIndexStep {
 	dir := rowDir(row)
 	base := strings.TrimSuffix(strings.TrimPrefix(ts.name, "trace-"), ".json")
-	out := traceIndexStep{TraceStep: ts.TraceStep, Trace: dir + ts.name}
+	out := traceIndexStep{TraceStep: ts.TraceStep, Trace: dir + protocol.AttemptArtifact(attempt, ts.name)}
 	if ts.Snapshot != "" {
 		out.Snapshot = dir + ts.Snapshot
 	}
@@ -214,7 +234,7 @@ func indexStep(ts namedTrace, row int, arts []store.ArtifactRow) traceIndexStep 
 			out.Failed++
 		}
 	}
-	for _, stem := range []string{"step-" + base + "-failure", "step-" + base} {
+	for _, stem := range []string{protocol.AttemptArtifact(attempt, "step-"+base+"-failure"), protocol.AttemptArtifact(attempt, "step-"+base)} {
 		for _, a := range arts {
 			n, name := splitRow(a.Name)
 			if n == row && strings.HasPrefix(a.ContentType, "image/") && strings.TrimSuffix(name, path.Ext(name)) == stem {

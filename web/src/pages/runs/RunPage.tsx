@@ -375,7 +375,11 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           runId={run.runId}
           number={num}
           describe={(i) => stepText(flat[i], fileNames)}
-          onShowInTrace={(key) => setTraceFocus({ key, at: Date.now() })}
+          attempt={attempts[attempts.length - 1]?.attempt ?? 1}
+          onShowInTrace={(key) => {
+            setAttemptChoice(null); // the comparison is of the last attempt
+            setTraceFocus({ key, at: Date.now() });
+          }}
         />
       )}
       {finish && !dataDriven && (

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../../test/render";
 import { installFakeEventSource } from "../../../test/eventSource";
 import { RunPage } from "../RunPage";
-import { tracedRun } from "../trace/traceFixtures";
+import { tracedRun, tracedSteps, tracedTrace } from "../trace/traceFixtures";
 import { comparedRoutes, comparison } from "./compareFixtures";
 
 installFakeEventSource();
@@ -65,6 +65,38 @@ describe("Since it last passed", () => {
     expect(within(trace).getByRole("option", { selected: true })).toHaveTextContent("Step 3");
     await userEvent.click(await within(diverged).findByRole("button", { name: "Show step 2.1 · iteration 2 in the trace" }));
     expect(within(trace).getByRole("option", { selected: true })).toHaveTextContent("Step 2.1 · iteration 2");
+  });
+
+  it("reads a retried run's last attempt, and shows the step there even from an earlier attempt", async () => {
+    // Both attempts failed; attempt 1's trace stopped at step 1, attempt 2's holds step 3, which the comparison names.
+    const run = tracedRun({ version: 2 });
+    const attemptResults = [
+      {
+        attempt: 1,
+        status: "failed" as const,
+        passed: 0,
+        total: 3,
+        durationMs: 900,
+        error: "step 1 failed",
+        steps: run.result.steps.slice(0, 1),
+      },
+      { attempt: 2, status: "failed" as const, passed: 2, total: 3, durationMs: 1100, error: run.error, steps: run.result.steps },
+    ];
+    fakeFetch({
+      ...comparedRoutes(),
+      "GET /api/runs/run_1": { body: { ...run, options: { ...run.options, retries: 1 }, attemptResults } },
+      "GET /api/runs/run_1/trace": { body: { ...tracedTrace, steps: tracedSteps.slice(0, 1) } },
+      "GET /api/runs/run_1/trace?attempt=2": { body: tracedTrace },
+    });
+    open();
+    const diverged = await within(await section()).findByRole("region", { name: "Where the runs diverged" });
+    const show = await within(diverged).findByRole("button", { name: "Show step 3 in the trace" });
+    const attempts = screen.getByRole("group", { name: "Attempts" });
+    await userEvent.click(within(attempts).getByRole("button", { name: "Attempt 1 · failed" }));
+    await userEvent.click(show);
+    expect(within(attempts).getByRole("button", { name: "Attempt 2 · failed" })).toHaveAttribute("aria-pressed", "true");
+    const trace = await screen.findByRole("region", { name: "Trace" });
+    await waitFor(() => expect(within(trace).getByRole("option", { selected: true })).toHaveTextContent("Step 3"));
   });
 
   it("says a step the baseline ran and this run did not", async () => {

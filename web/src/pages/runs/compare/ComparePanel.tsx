@@ -26,6 +26,8 @@ export interface ComparePanelProps {
   describe: (index: number) => string;
   /** Selects a step execution (its execKey) in the Trace section. */
   onShowInTrace?: (key: string) => void;
+  /** The attempt the comparison reads: a retried run's last (docs/retries.md); 1 when it was not retried. */
+  attempt?: number;
 }
 
 /** The one line a refusal of the hub shows instead of the comparison. */
@@ -63,11 +65,11 @@ export function ComparePanel(props: ComparePanelProps) {
   );
 }
 
-function Comparison({ c, runId, number, describe, onShowInTrace }: ComparePanelProps & { c: RunComparison }) {
+function Comparison({ c, runId, number, describe, onShowInTrace, attempt = 1 }: ComparePanelProps & { c: RunComparison }) {
   // The trace's query, shared with the Trace section: the button shows only when the trace holds the step.
   const trace = useQuery({
-    queryKey: traceKeys.trace(runId),
-    queryFn: ({ signal }) => fetchRunTrace(runId, signal),
+    queryKey: traceKeys.trace(runId, attempt),
+    queryFn: ({ signal }) => fetchRunTrace(runId, signal, attempt),
     staleTime: Infinity,
     enabled: !!onShowInTrace && !!c.diverged?.status,
   });
