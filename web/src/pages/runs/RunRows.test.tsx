@@ -162,6 +162,85 @@ describe("RunPage rows", () => {
     );
   });
 
+  it("shows a retried row's attempts, each with its own steps and screenshots", async () => {
+    const failedGreet = {
+      index: 1,
+      id: "greet",
+      type: "assertText",
+      status: "failed" as const,
+      durationMs: 1500,
+      error: "not yet",
+      screenshot: "step-002-greet-failure.png",
+    };
+    const passedGreet = {
+      index: 1,
+      id: "greet",
+      type: "assertText",
+      status: "passed" as const,
+      durationMs: 400,
+      screenshot: "a2-step-002-greet.png",
+    };
+    const open = { index: 0, id: "open", type: "navigate", status: "passed" as const, durationMs: 300 };
+    const rows = makeRun().rows!.map((r) => ({
+      ...r,
+      status: "passed" as const,
+      passed: 2,
+      total: 2,
+      durationMs: 900,
+      flaky: r.row === 0,
+    }));
+    fakeFetch({
+      ...common,
+      "GET /api/runs/run_1": { body: makeRun({ status: "passed", passed: 3, total: 3, finishedAt: "2026-11-02T10:00:09Z", rows }) },
+      "GET /api/runs/run_1/rows/0": {
+        body: {
+          row: 0,
+          status: "passed",
+          passed: 2,
+          total: 2,
+          durationMs: 2300,
+          flaky: true,
+          values: { email: "ann@example.com" },
+          steps: [open, passedGreet],
+          attemptResults: [
+            {
+              attempt: 1,
+              status: "failed",
+              passed: 1,
+              total: 2,
+              durationMs: 1800,
+              error: "step 2 (assertText) failed",
+              steps: [open, failedGreet],
+            },
+            { attempt: 2, status: "passed", passed: 2, total: 2, durationMs: 500, steps: [open, passedGreet] },
+          ],
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+    await user.click(await screen.findByRole("button", { name: "Open row 1" }));
+    const dialog = await screen.findByRole("dialog", { name: "Row 1" });
+    const attempts = await within(dialog).findByRole("group", { name: "Attempts" });
+    expect(within(dialog).getByText("Flaky")).toBeInTheDocument();
+    expect(within(attempts).getByRole("button", { name: "Attempt 2 · passed" })).toHaveAttribute("aria-pressed", "true");
+    await user.click(within(dialog).getByRole("button", { name: "Open screenshot of step 2" }));
+    expect(within(dialog).getByRole("img", { name: /Screenshot of row 1/ })).toHaveAttribute(
+      "src",
+      "/api/runs/run_1/rows/0/artifacts/a2-step-002-greet.png",
+    );
+    await user.click(within(dialog).getByRole("button", { name: "← Back to row 1" }));
+    // The screenshot view replaced the row's page: its switch is a new one.
+    await user.click(within(within(dialog).getByRole("group", { name: "Attempts" })).getByRole("button", { name: "Attempt 1 · failed" }));
+    expect(within(dialog).getByTestId("attempt-error")).toHaveTextContent("Attempt 1 failed: step 2 (assertText) failed");
+    expect(within(within(dialog).getByTestId("row-step-2")).getByText("failed")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Open screenshot of step 2" }));
+    expect(within(dialog).getByRole("img", { name: /Screenshot of row 1/ })).toHaveAttribute(
+      "src",
+      "/api/runs/run_1/rows/0/artifacts/step-002-greet-failure.png",
+    );
+  });
+
   it("lists a row's executions inside blocks in the order they ran, numbered as an outline with their iteration", async () => {
     const looped = {
       ...doc,

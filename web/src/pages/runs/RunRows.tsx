@@ -7,7 +7,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { ErrorBox, Loading, Modal, StatusBadge, formatDuration } from "../../components/ui";
-import { FlakyBadge } from "./RunAttempts";
+import { AttemptSwitch, FlakyBadge, shownAttempt } from "./RunAttempts";
 import type { Step } from "../../api";
 import { fetchRunRow, isFinalStatus, rowArtifactUrl, type Run, type RunEvent, type StepResult } from "../../api/runs";
 import { getDataSet, testDataKeys } from "../../api/testData";
@@ -180,7 +180,11 @@ function RowDetail({
     refetchInterval: (query) => (query.state.data && !query.state.data.final ? 3_000 : false),
   });
   const [shot, setShot] = useState<string | null>(null);
+  // A retried row's attempt chosen (docs/retries.md); null: the last, the row's own result.
+  const [attemptChoice, setAttemptChoice] = useState<number | null>(null);
   const row = q.data?.row;
+  const attempt = shownAttempt(row?.attemptResults ?? [], attemptChoice);
+  const steps = attempt ? attempt.steps : (row?.steps ?? []);
   // With blocks, a row's steps are a tree: its executions are listed in the order they ran, numbered as an outline.
   const numbers = documentStepNumbers(docSteps);
   const flat = allSteps(docSteps);
@@ -207,7 +211,7 @@ function RowDetail({
         {row && !shot && (
           <>
             <p>
-              <StatusBadge status={row.status} />{" "}
+              <StatusBadge status={row.status} /> <FlakyBadge run={{ flaky: !!row.flaky, attemptResults: row.attemptResults }} />{" "}
               {row.total > 0 && (
                 <span>
                   {row.passed} of {row.total} step{row.total === 1 ? "" : "s"} passed
@@ -229,12 +233,13 @@ function RowDetail({
                 ))}
               </tbody>
             </table>
+            {attempt && <AttemptSwitch attempts={row.attemptResults ?? []} shown={attempt} onShow={setAttemptChoice} />}
             <h3>Steps</h3>
-            {row.steps.length === 0 ? (
+            {steps.length === 0 ? (
               <p className="muted">{q.data?.final ? "No step ran." : "No step has finished yet."}</p>
             ) : (
               <ol className="run-steps">
-                {allResults(row.steps).map((s) => (
+                {allResults(steps).map((s) => (
                   <RowStep
                     key={execKey(s.index, s.iteration)}
                     step={s}
