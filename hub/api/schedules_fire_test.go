@@ -252,3 +252,33 @@ func TestScheduleBatchRunsAsOwner(t *testing.T) {
 		}
 	}
 }
+
+// A pipeline manages its schedule with a project API token: the schedule
+// belongs to the token's user, whose agents take its runs; a token capped
+// below Test Manager may read schedules but not make them.
+func TestScheduleMadeWithAPIToken(t *testing.T) {
+	h := newHarness(t)
+	o := h.org(t)
+	mgr := o.members[access.TestManager]
+	mgr.createTest(t, o.project, doc("A", 1, "suite", "Shop"))
+	_, token := mgr.newToken(t, map[string]any{"name": "pipeline", "projectId": o.project})
+	_, capped := mgr.newToken(t, map[string]any{"name": "read only", "projectId": o.project, "role": "Tester"})
+	body := obj{"name": "Nightly", "cron": "0 3 * * *", "timezone": "UTC", "suite": "Shop"}
+	wantCode(t, h.bearer(capped).do("POST", "/api/schedules", body, ProjectHeader, o.project), 403, codeForbidden)
+	h.bearer(capped).do("GET", "/api/schedules", nil, ProjectHeader, o.project).want(t, 200)
+	made := h.bearer(token).do("POST", "/api/schedules", body, ProjectHeader, o.project).want(t, 201).json()
+	if made["ownerId"] != o.ids[access.TestManager] {
+		t.Fatalf("the token's schedule belongs to %v, want the token's user", made["ownerId"])
+	}
+	id := made["id"].(string)
+	due := nextAtOf(t, h, id)
+	h.advance(due.Sub(h.api.Now()))
+	fired, err := h.api.FireSchedules(t.Context(), due)
+	if err != nil || len(fired) != 1 || fired[0].Batch == nil {
+		t.Fatalf("fired %+v %v", fired, err)
+	}
+	got := mgr.do("GET", "/api/batches/"+fired[0].Batch.ID, nil).want(t, 200).json()
+	if got["startedBy"] != o.ids[access.TestManager] || len(got["runs"].([]any)) != 1 {
+		t.Errorf("the scheduled batch %v", got)
+	}
+}
