@@ -66,6 +66,9 @@ type harness struct {
 	metrics  *metrics.Metrics
 	allow    []netip.Prefix // Config.MetricsAllow
 	quota    int64          // Config.FileQuota; 0 takes the default
+	// handlers counts the requests being served, agents' connections
+	// (hijacked, so httptest's Close does not wait for them) included.
+	handlers sync.WaitGroup
 }
 
 func newHarness(t testing.TB) *harness { return newHarnessOn(t, dbtest.Pool(t)) }
@@ -77,8 +80,22 @@ func newHarnessOn(t testing.TB, pool *pgxpool.Pool) *harness {
 	h.clock.Store(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC).UnixNano())
 	h.store = store.New(pool)
 	h.srv = httptest.NewServer(h.handler(t))
-	t.Cleanup(h.srv.Close)
+	t.Cleanup(h.close)
 	return h
+}
+
+// close stops the hub before the test's folders go: an agent's connection
+// is served until the agent (stopped by an earlier cleanup) hangs up, and
+// the artifacts it sent last are written meanwhile. Without the wait the
+// data folder's removal raced those writes ("directory not empty").
+func (h *harness) close() {
+	h.srv.Close()
+	done := make(chan struct{})
+	go func() { h.handlers.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second): // a connection a test left open
+	}
 }
 
 // restart replaces the hub with a new one on the same address, data and
@@ -94,7 +111,7 @@ func (h *harness) restart(t testing.TB) {
 	}
 	h.srv = &httptest.Server{Listener: ln, Config: &http.Server{Handler: h.handler(t)}}
 	h.srv.Start()
-	t.Cleanup(h.srv.Close)
+	t.Cleanup(h.close)
 }
 
 // handler builds a hub (dispatcher and API) over the harness's store.
@@ -139,6 +156,8 @@ func (h *harness) handler(t testing.TB) http.Handler {
 	})
 	main := h.api.Handler(nil)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.handlers.Add(1)
+		defer h.handlers.Done()
 		if r.URL.Path == "/api/probe" {
 			probe.ServeHTTP(w, r)
 			return
