@@ -64,6 +64,9 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSecretKey(ctx, st, srv.Secrets); err != nil {
+		return err
+	}
 	go hub.Run(ctx)
 	go srv.Authoring().Run(ctx)
 	go srv.RunSchedules(ctx, api.ScheduleInterval) // every hub looks; each due time starts once (docs/schedules.md)
@@ -91,12 +94,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down: finishing in-flight requests")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := httpSrv.Shutdown(shutCtx); err != nil {
-		logger.Warn("shutdown", "err", err)
-	}
+	drain(hub, srv, httpSrv, cfg.Hubs.Drain, logger)
 	srv.Wait()
 	return nil
 }
@@ -113,7 +111,7 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 		Cache: filepath.Join(dataDir, "downloads-served"), Logger: logger}
 	m := metrics.New()
 	hub := dispatch.New(dispatch.Config{Store: st, Artifacts: arts, Logger: logger, BaseURL: cfg.BaseURL, Secrets: box,
-		Latest: dl.Latest, Metrics: m})
+		Latest: dl.Latest, Metrics: m, HubURL: cfg.Hubs.AdvertiseURL})
 	srv, err := api.New(api.Config{
 		Store: st, Logger: logger, Audit: audit.Open(filepath.Join(dataDir, "audit.log")),
 		BaseURL: cfg.BaseURL, Origin: cfg.Origin, Hasher: auth.DefaultHasher, Secrets: box, Dispatch: hub, Artifacts: arts,
@@ -210,6 +208,7 @@ func openDatabase(ctx context.Context, cfg config, dataDir string, logger *slog.
 			}
 		}
 		logger.Info("private database running", "dir", filepath.Join(dataDir, "pg"))
+		shareDatabase(dataDir, url, logger)
 	}
 	pool, err := pgxpool.New(ctx, url)
 	if err == nil {

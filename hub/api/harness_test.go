@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -63,6 +64,7 @@ type harness struct {
 	clock    atomic.Int64    // unix nanoseconds the server sees as now
 	limits   store.RunLimits // per-run limits; zero fields take the dispatcher's defaults
 	stall    time.Duration   // dispatch.Config.Stall; 0 takes the default
+	lease    time.Duration   // dispatch.Config.Lease; 0 takes 3 s
 	metrics  *metrics.Metrics
 	allow    []netip.Prefix // Config.MetricsAllow
 	quota    int64          // Config.FileQuota; 0 takes the default
@@ -124,7 +126,7 @@ func (h *harness) handler(t testing.TB) http.Handler {
 	}
 	arts := artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
 	h.dispatch = dispatch.New(dispatch.Config{Store: h.store, Artifacts: arts, Logger: logger, BaseURL: "http://hub.test",
-		Lease: 3 * time.Second, Now: now, Limits: h.limits, Stall: h.stall, Secrets: box, Metrics: h.metrics})
+		Lease: cmp.Or(h.lease, 3*time.Second), Now: now, Limits: h.limits, Stall: h.stall, Secrets: box, Metrics: h.metrics})
 	h.api, err = New(Config{
 		Store:     h.store,
 		Logger:    logger,

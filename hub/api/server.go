@@ -362,6 +362,11 @@ func (s *Server) routes(r chi.Router) {
 }
 
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	if s.Dispatch != nil && s.Dispatch.Draining() {
+		// Load balancers stop sending here while it drains.
+		writeError(w, http.StatusServiceUnavailable, codeUnavailable, "this hub is stopping")
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.store.Pool().Ping(ctx); err != nil {

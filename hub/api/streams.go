@@ -153,3 +153,19 @@ func (s *Server) accessChanged() {
 		s.Dispatch.CITokensChanged()
 	}
 }
+
+// errHubStopping is the cause streams end with when this hub drains:
+// browsers' EventSource reconnects, with Last-Event-ID, to another hub.
+var errHubStopping = errors.New("this hub is stopping")
+
+// EndStreams ends every open stream (the hub is draining,
+// docs/several-hubs.md): the web app reconnects at once and the load
+// balancer sends it to another hub, where the stream resumes.
+func (s *Server) EndStreams() {
+	g := &s.streams
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for st := range g.open {
+		st.cancel(errHubStopping)
+	}
+}

@@ -227,13 +227,20 @@ func (h *Hub) sweepCI(ctx context.Context, now time.Time) {
 		h.log.Error("orphaned pinned runs", "err", err)
 	}
 	for _, r := range runs {
-		if h.Connected(r.AgentPin) {
+		if _, elsewhere := h.remote(r.AgentPin); elsewhere || h.Connected(r.AgentPin) {
 			continue
 		}
 		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
 			Error: "the CI command that started this run (agent ci) went away before running it"})
 	}
 	keep := h.connectedCI()
+	h.remoteAgents(func(m map[string]store.Presence) {
+		for id, p := range m {
+			if p.Ephemeral {
+				keep = append(keep, id) // connected to another hub
+			}
+		}
+	})
 	gone, err := h.Store.DeleteEphemeralAgents(ctx, now.Add(-ciAgentTTL), keep)
 	if err != nil {
 		h.log.Warn("delete CI agents that left", "err", err)
@@ -241,7 +248,6 @@ func (h *Hub) sweepCI(ctx context.Context, now time.Time) {
 	if len(gone) > 0 {
 		h.log.Info("removed CI agents that left without saying so", "agents", len(gone))
 	}
-	h.sweepIdleCI(ctx, now, keep)
 }
 
 // sweepIdleCI ends the connected CI agents that have held no run for

@@ -173,6 +173,7 @@ func (c *conn) hold(runID, userID string, job protocol.Job) {
 	c.h.mu.Lock()
 	defer c.h.mu.Unlock()
 	c.runs[runID] = &heldRun{userID: userID, mask: mask, shape: shape}
+	c.h.loadChanged(c.agent.ID)
 }
 
 func (c *conn) release(runID string) {
@@ -181,7 +182,12 @@ func (c *conn) release(runID string) {
 	c.releaseLocked(runID)
 }
 
-func (c *conn) releaseLocked(runID string) { delete(c.runs, runID) }
+func (c *conn) releaseLocked(runID string) {
+	if _, ok := c.runs[runID]; ok {
+		delete(c.runs, runID)
+		c.h.loadChanged(c.agent.ID)
+	}
+}
 
 // runsLocked is c's runs, or none for a nil conn; h.mu must be held.
 func (c *conn) runsLocked() map[string]*heldRun {
@@ -235,6 +241,10 @@ func (c *conn) held(ctx context.Context, runID string) (*heldRun, bool, error) {
 func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 	ws, err := websocket.Accept(w, r, nil)
 	if err != nil {
+		return
+	}
+	if h.draining.Load() {
+		ws.Close(websocket.StatusServiceRestart, drainReason) //nolint:errcheck
 		return
 	}
 	ws.SetReadLimit(helloLimit) // raised once the agent is known
@@ -308,7 +318,8 @@ func (h *Hub) ServeAgent(w http.ResponseWriter, r *http.Request) {
 	}
 	h.log.Info("agent connected", "agent", c.agent.ID, "user", c.agent.UserID, "parallel", c.parallel, "paused", hello.Paused,
 		"version", hello.Agent)
-	go h.Kick(context.WithoutCancel(ctx), c.agent.UserID)
+	h.present(ctx, c)
+	go h.kickLocal(context.WithoutCancel(ctx), c.agent.UserID)
 	if c.agent.Ephemeral {
 		h.watchCI() // it lives no longer than its API token (ci.go)
 	}
@@ -362,8 +373,10 @@ func (h *Hub) unregister(c *conn) {
 	now := h.Now()
 	h.mu.Lock()
 	before := time.Now().Add(time.Hour) // all of them
+	current := false
 	if cur := h.agents[c.agent.ID]; cur == c {
 		delete(h.agents, c.agent.ID)
+		current = true
 	} else if cur != nil {
 		before = cur.registered // a newer connection keeps its own
 	}
@@ -376,6 +389,9 @@ func (h *Hub) unregister(c *conn) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	if current {
+		h.absent(ctx, c.agent.ID)
+	}
 	if err := h.Store.TouchAgent(ctx, c.agent.ID, now); err != nil {
 		h.log.Warn("record when an agent was last seen", "agent", c.agent.ID, "err", err)
 	}
@@ -489,10 +505,16 @@ func (c *conn) pair(ctx context.Context, req *protocol.PairRequest, remote strin
 	c.h.mu.Lock()
 	c.h.waiting[p.Code] = c
 	c.h.mu.Unlock()
+	if err := c.h.Store.WaitOnPairing(ctx, p.Code, c.h.HubID, addr, c.pendingID); err != nil {
+		c.h.log.Warn("record where a pairing code waits", "err", err) // approvals made on this hub still work
+	}
 	defer func() {
 		c.h.mu.Lock()
 		delete(c.h.waiting, p.Code)
 		c.h.mu.Unlock()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = c.h.Store.StopWaitingOnPairing(sctx, p.Code, c.h.HubID)
 	}()
 	if err := c.send(ctx, protocol.Message{Type: protocol.MsgPairing, Code: p.Code, URL: c.h.BaseURL + "/pair/" + p.Code}); err != nil {
 		return false
@@ -539,12 +561,21 @@ type Waiting struct {
 // browser has that address.
 func (h *Hub) WaitingFrom(addr string) []Waiting {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	out := []Waiting{}
 	for _, c := range h.waiting {
 		if c.addr == addr {
 			out = append(out, Waiting{ID: c.pendingID, Hostname: c.waitingFor.Hostname, OS: c.waitingFor.OS, Since: c.waitingFor.CreatedAt})
 		}
+	}
+	h.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	remote, err := h.Store.RemoteWaiters(ctx, h.HubID, addr, "", h.Now())
+	if err != nil {
+		h.log.Warn("computers waiting at other hubs", "err", err)
+	}
+	for _, w := range remote {
+		out = append(out, Waiting{ID: w.PendingID, Hostname: w.Hostname, OS: w.OS, Since: w.CreatedAt})
 	}
 	slices.SortFunc(out, func(a, b Waiting) int { return cmp.Or(a.Since.Compare(b.Since), strings.Compare(a.ID, b.ID)) })
 	return out
@@ -571,7 +602,9 @@ func (h *Hub) Pairing(ctx context.Context, code string) (store.Pairing, error) {
 	c := h.waiting[code]
 	h.mu.Unlock()
 	if c == nil {
-		return p, ErrPairingGone
+		if remote, err := h.Store.RemoteWaiters(ctx, h.HubID, "", code, h.Now()); err != nil || len(remote) == 0 {
+			return p, ErrPairingGone
+		}
 	}
 	return p, nil
 }
@@ -579,6 +612,39 @@ func (h *Hub) Pairing(ctx context.Context, code string) (store.Pairing, error) {
 // Approve pairs the computer waiting on code with the user: the agent gets
 // its token over its waiting connection.
 func (h *Hub) Approve(ctx context.Context, code, userID string) (store.Agent, error) {
+	h.mu.Lock()
+	_, here := h.waiting[code]
+	h.mu.Unlock()
+	if !here {
+		return h.approveElsewhere(ctx, code, userID)
+	}
+	return h.approveLocal(ctx, code, userID)
+}
+
+// approveElsewhere passes an approval to the hub whose connection waits
+// on the code.
+func (h *Hub) approveElsewhere(ctx context.Context, code, userID string) (store.Agent, error) {
+	remote, err := h.Store.RemoteWaiters(ctx, h.HubID, "", code, h.Now())
+	if err != nil {
+		return store.Agent{}, err
+	}
+	if len(remote) == 0 {
+		return store.Agent{}, ErrNoPairing
+	}
+	r, err := h.request(ctx, remote[0].HubID, peerMsg{Kind: peerApprove, Code: code, User: userID}, approveWait+5*time.Second)
+	if errors.Is(err, errPeerSilent) {
+		return store.Agent{}, ErrNoPairing
+	}
+	if err == nil {
+		err = replyErr(r)
+	}
+	if err != nil {
+		return store.Agent{}, err
+	}
+	return h.Store.UserAgent(ctx, r.Agent, userID)
+}
+
+func (h *Hub) approveLocal(ctx context.Context, code, userID string) (store.Agent, error) {
 	h.mu.Lock()
 	c := h.waiting[code]
 	h.mu.Unlock()

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/testautomation/ta/hub/artifacts"
+	"github.com/testautomation/ta/hub/ids"
 	"github.com/testautomation/ta/hub/metrics"
 	"github.com/testautomation/ta/hub/store"
 	"github.com/testautomation/ta/protocol"
@@ -65,6 +66,10 @@ type Config struct {
 	APITokens func(ctx context.Context, token, from string) (CIToken, error)
 	// Metrics records runs, queue waits and steps; nil records nothing.
 	Metrics *metrics.Metrics
+	// HubID names this hub among the hubs sharing the database (peers.go);
+	// default a new id. HubURL is where the other hubs reach it.
+	HubID  string
+	HubURL string
 }
 
 // Hub is the dispatcher.
@@ -87,6 +92,11 @@ type Hub struct {
 	// nanoseconds by Now): leases are not judged for a while after, since
 	// renewals could not be stored and agents are still reconnecting.
 	outageAt atomic.Int64
+	// peers is the conversation with the other hubs (peers.go).
+	peers *peers
+	// draining: this hub is stopping; it sends its agents elsewhere
+	// (drain.go).
+	draining atomic.Bool
 }
 
 // outageGrace is how long after a database outage lapsed leases are left
@@ -143,8 +153,11 @@ func New(cfg Config) *Hub {
 	if cfg.Limits.TraceBytes == 0 {
 		cfg.Limits.TraceBytes = DefaultLimits.TraceBytes
 	}
+	if cfg.HubID == "" {
+		cfg.HubID = ids.New("hub")
+	}
 	h := &Hub{Config: cfg, log: cfg.Logger, jobs: Jobs{Source: cfg.Store, Secrets: cfg.Secrets}, agents: map[string]*conn{}, admitting: map[string]*conn{}, waiting: map[string]*conn{},
-		watchers: map[string]map[chan struct{}]struct{}{}, kicking: map[string]*sync.Mutex{}}
+		watchers: map[string]map[chan struct{}]struct{}{}, kicking: map[string]*sync.Mutex{}, peers: newPeers()}
 	h.gauges()
 	return h
 }
@@ -166,11 +179,27 @@ func (h *Hub) gauges() {
 		}
 		return float64(n)
 	})
+	h.Metrics.HubAgents(func() map[string]int {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		hubs, err := h.Store.LiveHubs(ctx)
+		if err != nil {
+			h.log.Warn("metrics: live hubs", "err", err)
+			return nil
+		}
+		out := make(map[string]int, len(hubs))
+		for _, x := range hubs {
+			out[x.ID] = x.Agents
+		}
+		return out
+	})
 }
 
 // Run does the housekeeping until ctx ends: lapsed leases, stale queues,
-// and assignment of runs queued while no agent was around.
+// and assignment of runs queued while no agent was around; and it keeps
+// this hub in touch with the others sharing its database (peers.go).
 func (h *Hub) Run(ctx context.Context) {
+	go h.runPeers(ctx)
 	t := time.NewTicker(h.Lease / 3)
 	defer t.Stop()
 	for {
@@ -201,7 +230,11 @@ func (h *Hub) Status(agentID string) AgentStatus {
 	defer h.mu.Unlock()
 	c, ok := h.agents[agentID]
 	if !ok {
-		return AgentStatus{}
+		p, ok := h.remote(agentID)
+		if !ok {
+			return AgentStatus{}
+		}
+		return AgentStatus{Connected: true, Busy: p.Busy, Headless: p.Headless, Paused: p.Paused, From: p.Addr}
 	}
 	return AgentStatus{Connected: true, Busy: len(c.runs), Headless: c.agent.Headless, Paused: c.paused, From: c.addr}
 }
@@ -216,19 +249,24 @@ func (h *Hub) UserConnected(userID string) bool {
 			return true
 		}
 	}
-	return false
+	return slices.ContainsFunc(h.remoteCandidates(userID), func(c candidate) bool { return !c.ephemeral })
 }
 
 // Disconnect closes a revoked agent's connection. It does not wait for the
 // agent to answer the close: an agent that never does cannot hold up the
 // caller.
 func (h *Hub) Disconnect(agentID string) {
-	h.mu.Lock()
-	c := h.agents[agentID]
-	h.mu.Unlock()
+	if !h.disconnectLocal(agentID) {
+		go h.publish(context.Background(), peerMsg{Kind: peerDrop, Agent: agentID})
+	}
+}
+
+func (h *Hub) disconnectLocal(agentID string) bool {
+	c := h.local(agentID)
 	if c != nil {
 		go c.close("this computer was disconnected from the hub; pair it again to use it")
 	}
+	return c != nil
 }
 
 // Watch returns a channel that receives a signal whenever the run gets a
@@ -251,7 +289,13 @@ func (h *Hub) Watch(runID string) (<-chan struct{}, func()) {
 	}
 }
 
+// wake wakes the run's watchers, here and on the other hubs.
 func (h *Hub) wake(runID string) {
+	h.wakeLocal(runID)
+	h.wakeElsewhere(runID)
+}
+
+func (h *Hub) wakeLocal(runID string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for ch := range h.watchers[runID] {
@@ -263,8 +307,18 @@ func (h *Hub) wake(runID string) {
 }
 
 // Kick hands the user's queued runs to their connected agents that serve
-// them (pickAgent), as long as they have room.
+// them (pickAgent), as long as they have room: the agents here, and
+// through the other hubs theirs.
 func (h *Hub) Kick(ctx context.Context, userID string) {
+	h.publish(ctx, peerMsg{Kind: peerKick, User: userID})
+	h.kickLocal(ctx, userID)
+}
+
+// kickLocal is Kick for the agents connected to this hub.
+func (h *Hub) kickLocal(ctx context.Context, userID string) {
+	if h.draining.Load() {
+		return // its agents are moving to other hubs
+	}
 	h.mu.Lock()
 	lock := h.kicking[userID]
 	if lock == nil {
@@ -332,7 +386,7 @@ func (h *Hub) Waiting(r store.Run, pinName string) string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	_, cs := h.candidatesLocked(r.UserID)
-	return decideWaiting(r, cs, pinName)
+	return decideWaiting(r, append(cs, h.remoteCandidates(r.UserID)...), pinName)
 }
 
 // served reports whether a connected agent serves the run, busy or not.
@@ -340,21 +394,29 @@ func (h *Hub) served(r store.Run) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	_, cs := h.candidatesLocked(r.UserID)
+	cs = append(cs, h.remoteCandidates(r.UserID)...)
 	return slices.ContainsFunc(cs, func(c candidate) bool { return c.serves(r) })
 }
 
 // SetAgentInfo gives a connected agent the name and labels its owner just
 // stored, and hands it the runs that waited for those labels.
 func (h *Hub) SetAgentInfo(ctx context.Context, a store.Agent) {
+	if !h.setInfoLocal(ctx, a.ID, a.Name, a.Labels) {
+		h.publish(ctx, peerMsg{Kind: peerInfo, Agent: a.ID, Name: a.Name, Labels: a.Labels})
+	}
+}
+
+func (h *Hub) setInfoLocal(ctx context.Context, agentID, name string, labels []string) bool {
 	h.mu.Lock()
-	c := h.agents[a.ID]
+	c := h.agents[agentID]
 	if c != nil {
-		c.agent.Name, c.agent.Labels = a.Name, a.Labels
+		c.agent.Name, c.agent.Labels = name, labels
 	}
 	h.mu.Unlock()
 	if c != nil {
-		go h.Kick(context.WithoutCancel(ctx), a.UserID)
+		go h.kickLocal(context.WithoutCancel(ctx), c.agent.UserID)
 	}
+	return c != nil
 }
 
 func (h *Hub) assign(ctx context.Context, c *conn, r store.Run) {
@@ -431,11 +493,13 @@ func (h *Hub) Cancel(ctx context.Context, r store.Run) error {
 			r = cur
 		}
 	}
-	h.mu.Lock()
-	c := h.agents[r.AgentID]
-	h.mu.Unlock()
-	if c != nil {
+	if c := h.local(r.AgentID); c != nil {
 		return c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: r.ID})
+	}
+	if r.AgentID != "" {
+		// Its agent is connected to another hub, or to none: that hub
+		// tells it; else the agent's next renewal finds the request.
+		h.publish(ctx, peerMsg{Kind: peerCancel, Agent: r.AgentID, Run: r.ID})
 	}
 	return nil
 }
@@ -530,11 +594,13 @@ func (h *Hub) hubEventOnce(ctx context.Context, runID string, e protocol.Event) 
 
 // Sweep ends or requeues runs whose agent stopped renewing, ends runs that
 // waited too long for an agent, moves connected agents' last seen time, and
-// retries assignment. Run calls it every
-// lease/3.
+// retries assignment. Run calls it every lease/3. A hub judges the runs of
+// the agents connected to it; the runs of agents connected nowhere, and
+// the rest of the housekeeping, are judged by one hub at a time
+// (sweepShared).
 func (h *Hub) Sweep(ctx context.Context) {
 	now := h.Now()
-	var lapsed []store.Run
+	var lapsed, orphans []store.Run
 	var err error
 	if h.recovering(now) {
 		h.log.Info("the database was away a moment ago: lapsed leases wait until agents have reconnected")
@@ -550,6 +616,12 @@ func (h *Hub) Sweep(ctx context.Context) {
 			c.releaseLocked(r.ID)
 		}
 		h.mu.Unlock()
+		if c == nil {
+			if _, elsewhere := h.remote(r.AgentID); !elsewhere {
+				orphans = append(orphans, r)
+			}
+			continue // else the hub holding its agent judges it
+		}
 		if holding {
 			// Still connected and running it: its renewals are late (a slow
 			// uplink, or its messages wait for the database), not lost.
@@ -561,33 +633,58 @@ func (h *Hub) Sweep(ctx context.Context) {
 		}
 		h.lost(ctx, r, "the agent stopped answering")
 	}
-	overdue, err := h.Store.OverdueRuns(ctx, now.Add(-h.MaxRunTime))
-	if err != nil {
-		h.log.Error("overdue runs", "err", err)
-	}
-	for _, r := range overdue {
-		h.mu.Lock()
-		if c := h.agents[r.AgentID]; c != nil {
-			c.releaseLocked(r.ID)
-			go c.send(context.WithoutCancel(ctx), protocol.Message{Type: protocol.MsgCancel, RunID: r.ID}) //nolint:errcheck
-		}
-		h.mu.Unlock()
-		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
-			Error: "the run took longer than " + h.MaxRunTime.String() + " and was stopped"})
-	}
 	h.touchConnected(ctx, now)
-	h.sweepCI(ctx, now)
-	if err := h.Store.DeletePairings(ctx, now.Add(-time.Hour)); err != nil {
-		h.log.Warn("delete old pairing codes", "err", err)
+	h.sweepIdleCI(ctx, now, h.connectedCI()) // the CI agents connected here
+	if _, err := h.Store.OnceAcrossHubs(ctx, "dispatch.sweep", func(ctx context.Context) error {
+		h.sweepShared(ctx, now, orphans)
+		return nil
+	}); err != nil && ctx.Err() == nil {
+		h.log.Warn("sweep", "err", err)
 	}
 	users, err := h.Store.UsersWithQueuedRuns(ctx)
 	if err != nil {
 		h.log.Error("queued users", "err", err)
 	}
 	for _, u := range users {
-		h.Kick(ctx, u)
+		h.kickLocal(ctx, u)
+	}
+}
+
+// sweepShared is the part of the sweep one hub does for all: runs whose
+// agent is connected to no hub, runs over their time, CI agents that
+// left, old pairing codes, runs that waited too long, hubs that died.
+func (h *Hub) sweepShared(ctx context.Context, now time.Time, orphans []store.Run) {
+	for _, r := range orphans {
+		h.lost(ctx, r, "the agent stopped answering")
+	}
+	overdue, err := h.Store.OverdueRuns(ctx, now.Add(-h.MaxRunTime))
+	if err != nil {
+		h.log.Error("overdue runs", "err", err)
+	}
+	for _, r := range overdue {
+		h.mu.Lock()
+		c := h.agents[r.AgentID]
+		if c != nil {
+			c.releaseLocked(r.ID)
+			go c.send(context.WithoutCancel(ctx), protocol.Message{Type: protocol.MsgCancel, RunID: r.ID}) //nolint:errcheck
+		}
+		h.mu.Unlock()
+		if c == nil {
+			h.publish(ctx, peerMsg{Kind: peerCancel, Agent: r.AgentID, Run: r.ID})
+		}
+		h.finishLogged(ctx, r.ID, r.AgentID, protocol.RunResult{Status: protocol.RunError,
+			Error: "the run took longer than " + h.MaxRunTime.String() + " and was stopped"})
+	}
+	h.sweepCI(ctx, now)
+	if err := h.Store.DeletePairings(ctx, now.Add(-time.Hour)); err != nil {
+		h.log.Warn("delete old pairing codes", "err", err)
 	}
 	h.expireQueued(ctx, now)
+	if dead, err := h.Store.PruneDeadHubs(ctx); err != nil {
+		h.log.Warn("remove hubs that stopped", "err", err)
+	} else if len(dead) > 0 {
+		h.log.Warn("hubs stopped without saying so; forgot them", "hubs", dead)
+	}
 }
 
 // lost takes a run back from an agent that no longer runs it, as

@@ -47,6 +47,11 @@ func (c *conn) admit(ctx context.Context) bool {
 	h.admitting[c.agent.ID] = c
 	h.mu.Unlock()
 	if old == nil {
+		if from, alive := c.connectedElsewhere(ctx); alive {
+			h.unreserve(c)
+			c.refuseSecond(ctx, from)
+			return false
+		}
 		return true
 	}
 	wait := answerWait
@@ -125,6 +130,24 @@ type rotation struct {
 // stops working. Until then the old token works (the new one too: an
 // agent whose answer is lost confirms by connecting with it).
 func (h *Hub) RotateToken(ctx context.Context, agentID string) error {
+	if h.local(agentID) == nil {
+		p, ok := h.remote(agentID)
+		if !ok {
+			return ErrAgentAway
+		}
+		r, err := h.request(ctx, p.HubID, peerMsg{Kind: peerRotate, Agent: agentID}, rotateWait+5*time.Second)
+		if errors.Is(err, errPeerSilent) {
+			return ErrAgentAway
+		}
+		if err != nil {
+			return err
+		}
+		return replyErr(r)
+	}
+	return h.rotateLocal(ctx, agentID)
+}
+
+func (h *Hub) rotateLocal(ctx context.Context, agentID string) error {
 	h.mu.Lock()
 	c := h.agents[agentID]
 	h.mu.Unlock()

@@ -72,9 +72,10 @@ func (c *conn) readLoop(ctx context.Context) {
 			c.h.mu.Lock()
 			c.paused = m.Paused
 			c.h.mu.Unlock()
+			c.h.loadChanged(c.agent.ID)
 			c.h.log.Info("agent paused", "agent", c.agent.ID, "paused", m.Paused)
 			if !m.Paused {
-				go c.h.Kick(context.WithoutCancel(ctx), c.agent.UserID)
+				go c.h.kickLocal(context.WithoutCancel(ctx), c.agent.UserID)
 			}
 			continue
 		}
@@ -203,7 +204,7 @@ func (c *conn) handle(ctx context.Context, m protocol.Message, content *frame) e
 			return err
 		}
 		c.release(m.RunID)
-		go h.Kick(context.WithoutCancel(ctx), hr.userID)
+		go h.kickLocal(context.WithoutCancel(ctx), hr.userID)
 	}
 	return nil
 }
@@ -325,7 +326,7 @@ func (c *conn) misreport(ctx context.Context, runID string, hr *heldRun, why str
 	}
 	c.release(runID)
 	c.told[runID] = true
-	go c.h.Kick(context.WithoutCancel(ctx), hr.userID)
+	go c.h.kickLocal(context.WithoutCancel(ctx), hr.userID)
 	return c.send(ctx, protocol.Message{Type: protocol.MsgCancel, RunID: runID})
 }
 

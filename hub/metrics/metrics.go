@@ -14,6 +14,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -30,6 +31,8 @@ type Metrics struct {
 	queueWait    prometheus.Histogram
 	stepDuration *prometheus.HistogramVec
 	httpDuration *prometheus.HistogramVec
+	peerOnce     sync.Once
+	peerLatency  prometheus.Histogram // registered at the first notification from another hub (hubs.go)
 }
 
 // Buckets in seconds: steps take milliseconds to a minute, runs seconds to
