@@ -252,6 +252,7 @@ func (s *Server) recordStart(w http.ResponseWriter, r *http.Request) {
 		s.authorError(w, r, err, recordingNotFound)
 		return
 	}
+	s.noteSession(r, sess.ID)
 	v, _ := s.authoring.Recording(sess.ID)
 	writeJSON(w, http.StatusCreated, v)
 }
@@ -347,6 +348,7 @@ func (s *Server) pickStart(w http.ResponseWriter, r *http.Request) {
 		s.authorError(w, r, err, recordingNotFound)
 		return
 	}
+	s.noteSession(r, sess.ID)
 	v, _ := s.authoring.Picker(sess.ID)
 	writeJSON(w, http.StatusCreated, v)
 }

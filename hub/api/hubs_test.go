@@ -50,6 +50,7 @@ func peerHub(t *testing.T, a *harness) *harness {
 func talk(t *testing.T, hubs ...*harness) {
 	t.Helper()
 	for _, h := range hubs {
+		h.dispatch.HubURL = h.srv.URL // where the other hub passes authoring requests
 		ctx, cancel := context.WithCancel(context.Background())
 		go h.dispatch.Run(ctx)
 		t.Cleanup(cancel)
@@ -133,4 +134,49 @@ func TestRunsAcrossHubs(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("a cancel made on hub A took %v to stop the run on hub B's agent", d)
 	}
+}
+
+// A recording, a picker and a script try started on one hub go to the
+// user's agent on the other, and every later request for the session,
+// made on either hub, reaches it there; another member still cannot see
+// it, whichever hub they ask.
+func TestAuthoringAcrossHubs(t *testing.T) {
+	a, b := hubPair(t)
+	talk(t, a, b)
+	o := a.org(t)
+	owner := o.owner
+	agent := b.rawAgent(t, owner, "") // approved on hub A, connected to hub B
+	owner.agentConnected(t, agent.id)
+	p := func(c *client, method, path string, body any) response {
+		return c.do(method, path, body, ProjectHeader, o.project)
+	}
+
+	id := p(owner, "POST", "/api/record/start", obj{"url": "https://example.com/"}).want(t, 201).str("id")
+	if start := agent.expect(protocol.MsgAuthorStart); start.Session != id {
+		t.Fatalf("author.start %+v", start)
+	}
+	agent.status(id, protocol.SessionRecording, "https://example.com/", "")
+	agent.captured(id, 1, protocol.Step{ID: "s1", Type: "navigate", URL: "https://example.com/"})
+	for _, c := range []*client{owner, owner.on(b)} {
+		waitFor(t, func() bool { return len(c.do("GET", "/api/record/"+id, nil).want(t, 200).json()["steps"].([]any)) == 1 })
+	}
+	other := o.members[access.TestDeveloper]
+	other.do("GET", "/api/record/"+id, nil).want(t, 404)
+	other.on(b).do("GET", "/api/record/"+id, nil).want(t, 404)
+
+	pick := p(owner, "POST", "/api/pick/start", obj{"recordingId": id}).want(t, 201).str("id")
+	if m := agent.expect(protocol.MsgAuthorStart); m.Session != pick {
+		t.Fatalf("picker's author.start %+v", m)
+	}
+	p(owner, "POST", "/api/pick/"+pick+"/close", nil).want(t, 204)
+	agent.expect(protocol.MsgAuthorStop)
+
+	done := make(chan response, 1)
+	go func() { done <- p(owner, "POST", "/api/scripts/try", obj{"code": "return 1"}) }()
+	m := agent.expect(protocol.MsgScriptTry)
+	agent.send(protocol.Message{Type: protocol.MsgScriptResult, ReqID: m.ReqID, Tried: &protocol.TryResult{Value: []byte("1")}})
+	if v := (<-done).want(t, 200).json()["value"]; v != float64(1) {
+		t.Errorf("script try through hub A: value %v", v)
+	}
+	owner.do("GET", "/api/record/rec_aaaaaaaaaaaaaaaaaaaaaa", nil).want(t, 404)
 }

@@ -18,6 +18,7 @@ type rawAgent struct {
 	t     *testing.T
 	ws    *websocket.Conn
 	token string
+	id    string // the agent's id, from its welcome
 }
 
 func (h *harness) rawAgent(t *testing.T, approver *client, token string, holding ...string) *rawAgent {
@@ -49,6 +50,7 @@ func (h *harness) rawAgentSlots(t *testing.T, approver *client, token string, sl
 		case protocol.MsgPaired:
 			a.token = m.Token
 		case protocol.MsgWelcome:
+			a.id = m.AgentID
 			return a
 		case protocol.MsgCancel:
 			// for a run it listed that is over: a real agent stops it, if

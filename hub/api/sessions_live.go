@@ -103,6 +103,7 @@ func (s *Server) liveStart(w http.ResponseWriter, r *http.Request) {
 		s.authorError(w, r, err, liveNotFound)
 		return
 	}
+	s.noteSession(r, sess.ID)
 	v, _ := s.authoring.Live(sess.ID)
 	writeJSON(w, http.StatusCreated, v)
 }

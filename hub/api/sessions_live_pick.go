@@ -49,6 +49,7 @@ func (s *Server) pickOnLive(w http.ResponseWriter, r *http.Request, sc scope, in
 		s.authorError(w, r, err, liveNotFound)
 		return
 	}
+	s.noteSession(r, sess.ID)
 	v, _ := s.authoring.Picker(sess.ID)
 	writeJSON(w, http.StatusCreated, v)
 }

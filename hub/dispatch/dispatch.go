@@ -680,6 +680,9 @@ func (h *Hub) sweepShared(ctx context.Context, now time.Time, orphans []store.Ru
 		h.log.Warn("delete old pairing codes", "err", err)
 	}
 	h.expireQueued(ctx, now)
+	if err := h.Store.PruneSessionRoutes(ctx, 24*time.Hour); err != nil {
+		h.log.Warn("forget old authoring session routes", "err", err)
+	}
 	if dead, err := h.Store.PruneDeadHubs(ctx); err != nil {
 		h.log.Warn("remove hubs that stopped", "err", err)
 	} else if len(dead) > 0 {

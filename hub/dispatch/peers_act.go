@@ -214,3 +214,29 @@ func (h *Hub) remoteCandidates(userID string) []candidate {
 	})
 	return cs
 }
+
+// AuthorHub says where a new authoring session of the user goes: here
+// (local) when an agent of the user is connected here, else the address
+// of a live hub holding one (the one with a display first, then the least
+// busy); ok is false when none is connected anywhere.
+func (h *Hub) AuthorHub(userID string) (url string, local, ok bool) {
+	if _, ok := h.AuthorAgent(userID); ok {
+		return "", true, true
+	}
+	var best *store.Presence
+	h.remoteAgents(func(m map[string]store.Presence) {
+		for _, p := range m {
+			if p.UserID != userID || p.Ephemeral {
+				continue
+			}
+			if best == nil || (best.Headless && !p.Headless) || (best.Headless == p.Headless && p.Busy < best.Busy) {
+				p := p
+				best = &p
+			}
+		}
+	})
+	if best == nil {
+		return "", false, false
+	}
+	return best.HubURL, false, true
+}

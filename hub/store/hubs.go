@@ -174,3 +174,27 @@ func (s *Store) KeyCheck(ctx context.Context, sealed, nonce []byte) (storedSeale
 	err = s.pool.QueryRow(ctx, `SELECT sealed, nonce FROM hub_key_check WHERE id = 1`).Scan(&storedSealed, &storedNonce)
 	return storedSealed, storedNonce, err
 }
+
+// PutSessionRoute records that an authoring session lives on a hub.
+func (s *Store) PutSessionRoute(ctx context.Context, sessionID, hubID string) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO hub_sessions (id, hub_id) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET hub_id = $2`, sessionID, hubID)
+	return err
+}
+
+// SessionHub is the address of the live hub, other than selfID, that an
+// authoring session lives on; ok is false when it is this one or none.
+func (s *Store) SessionHub(ctx context.Context, sessionID, selfID string) (url string, ok bool, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT h.url FROM hub_sessions x JOIN hubs h ON h.id = x.hub_id
+		WHERE x.id = $1 AND x.hub_id <> $2 AND `+liveHub, sessionID, selfID).Scan(&url)
+	if isNoRows(err) {
+		return "", false, nil
+	}
+	return url, err == nil, err
+}
+
+// PruneSessionRoutes forgets the routes of sessions begun longer ago than
+// age (sessions end within hours; their hubs forget them sooner).
+func (s *Store) PruneSessionRoutes(ctx context.Context, age time.Duration) error {
+	_, err := s.pool.Exec(ctx, `DELETE FROM hub_sessions WHERE created_at < now() - make_interval(secs => $1)`, age.Seconds())
+	return err
+}

@@ -46,3 +46,12 @@ CREATE TABLE hub_key_check (
     nonce      bytea NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- An authoring session (recording, picker, live session) lives in the
+-- memory of the hub holding its agent; a request for it reaching another
+-- hub is passed there.
+CREATE TABLE hub_sessions (
+    id         text PRIMARY KEY,
+    hub_id     text NOT NULL REFERENCES hubs(id) ON DELETE CASCADE,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
