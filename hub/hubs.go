@@ -32,8 +32,8 @@ func shareDatabase(dataDir, url string, logger *slog.Logger) {
 		logger.Warn("could not write the database URL for a second hub", "path", path, "err", err)
 		return
 	}
-	logger.Info("a second hub on this machine can share this hub's database",
-		"how", "DATABASE_URL=\"$(cat "+path+")\" HUB_SECRET_KEY=\"$(cat "+filepath.Join(dataDir, secretbox.KeyFile)+")\" hub --addr 127.0.0.1:8081 --data <another folder>")
+	logger.Info("a second hub on this machine can share this hub's database: give it this hub's secret key file and the URL",
+		"how", "mkdir -p data2 && cp "+filepath.Join(dataDir, secretbox.KeyFile)+" data2/ && DATABASE_URL=\"$(cat "+path+")\" hub --addr 127.0.0.1:8081 --data data2")
 }
 
 // keyCheckText is sealed with the first hub's secret key and stored.
@@ -54,7 +54,7 @@ func checkSecretKey(ctx context.Context, st *store.Store, box *secretbox.Box) er
 	plain, err := box.Open(storedSealed, storedNonce, []byte("key-check"))
 	if err != nil || !bytes.Equal(plain, keyCheckText) {
 		return errors.New("this hub's secret key is not the one the database's secrets were sealed with: " +
-			"every hub sharing a database needs the same HUB_SECRET_KEY (the first hub's is in its data folder, " + secretbox.KeyFile + ")")
+			"every hub sharing a database needs the same HUB_SECRET_KEY, or the same " + secretbox.KeyFile + " in its data folder (copy the first hub's)")
 	}
 	return nil
 }
