@@ -81,6 +81,7 @@ func (s liveSink) Status(session, status, url, errText string) {
 	s.c.sendLive(s.ctx, protocol.Message{Type: protocol.MsgAuthorStatus, Session: session, Status: status, URL: url, Error: errText}, nil)
 	if sessionEnded(status) {
 		s.c.dropSessionFiles(session, false)
+		s.c.sessionGone(session)
 	}
 }
 
