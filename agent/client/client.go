@@ -102,6 +102,9 @@ type Config struct {
 	Out io.Writer
 	// Backoff bounds between reconnect attempts; defaults 500 ms and 30 s.
 	MinBackoff, MaxBackoff time.Duration
+	// ReturnEvery is how often an agent on a hub other than its first
+	// checks whether an earlier one answers again; default 30 s.
+	ReturnEvery time.Duration
 	// APIToken makes this a CI command's agent (agent ci): without a
 	// stored agent token it joins with this API token instead of a
 	// pairing code, and takes only the runs pinned to it. A hub that
@@ -158,6 +161,9 @@ func New(cfg Config) *Client {
 	}
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 30 * time.Second
+	}
+	if cfg.ReturnEvery == 0 {
+		cfg.ReturnEvery = returnEvery
 	}
 	hubs := hubList(cfg)
 	cfg.HubURL = hubs[0]

@@ -116,9 +116,11 @@ func (c *Client) next(i int, connected bool, err error, tries int) (hub int, wai
 	return (i + 1) % n, tries%n == 0
 }
 
-// returnEvery is how often an agent connected to a hub other than its
-// first checks whether an earlier one answers again.
-var returnEvery = 30 * time.Second
+// returnEvery is how often, by default, an agent connected to a hub other
+// than its first checks whether an earlier one answers again: a hub back
+// from a restart gets its agents within half a minute, and the checks cost
+// nothing worth counting.
+const returnEvery = 30 * time.Second
 
 // authorQuiet is how long after the last authoring message the agent
 // counts an authoring exchange (a script try, a page read) as in progress.
@@ -127,11 +129,11 @@ const authorQuiet = time.Minute
 var healthClient = &http.Client{Timeout: 5 * time.Second}
 
 // watchPreferred runs while the agent is connected to hubs[i], i > 0:
-// every returnEvery it asks each earlier hub's /healthz, first to last;
+// every ReturnEvery it asks each earlier hub's /healthz, first to last;
 // when one answers 200 and the agent is idle, it ends the connection with
 // errMoveBack so Run dials that hub next. It never moves mid-run.
 func (c *Client) watchPreferred(ctx context.Context, i int, end context.CancelCauseFunc) {
-	t := time.NewTicker(returnEvery)
+	t := time.NewTicker(c.cfg.ReturnEvery)
 	defer t.Stop()
 	told := false // the wait is logged once, not every check
 	for {
