@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -66,15 +67,9 @@ func hubBeside(t *testing.T, h *harness, addr string) (*harness, *conns) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := &conns{Listener: ln}
-	n.srv = &httptest.Server{Listener: l, Config: &http.Server{Handler: n.handler(t)}}
-	n.srv.Start()
+	n.listen(t, addr)
 	t.Cleanup(n.close)
-	return n, l
+	return n, n.ln
 }
 
 // freeAddr is an address nothing listens on (yet).
@@ -125,6 +120,30 @@ func pairOn(t *testing.T, a *agentProc, c *client) {
 func (a *agentProc) connectedTo(t *testing.T, base string) {
 	t.Helper()
 	a.waitFor(t, "a connection to "+base, func(s agentclient.State) bool { return s.Phase == "connected" && s.Hub == base })
+}
+
+// stateCount is how many states the agent has gone through.
+func (a *agentProc) stateCount() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.states)
+}
+
+// waitReconnect waits until the agent, since its state number from, lost
+// its connection and is connected again.
+func (a *agentProc) waitReconnect(t testing.TB, from int) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		a.mu.Lock()
+		dropped := slices.ContainsFunc(a.states[from:], func(s agentclient.State) bool { return s.Phase != "connected" })
+		a.mu.Unlock()
+		if dropped && a.cl.State().Phase == "connected" {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the agent did not reconnect; state %+v", a.cl.State())
 }
 
 // pauseDoc opens the fixture site, waits, and checks the page: a run long
