@@ -3,6 +3,9 @@ package client
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -84,5 +87,30 @@ func TestTokenFileSeveralHubs(t *testing.T) {
 	}
 	if got := New(Config{HubURL: "http://a.test", ConfigDir: one.cfg.ConfigDir}).Token(); got != "t1" {
 		t.Errorf("a trailing slash lost the token: %q", got)
+	}
+}
+
+// Issue 32: a run's project files come from the hub the agent is
+// connected to now, not the first of its list (which may be down).
+func TestRunFilesFromTheHubConnectedTo(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Disposition", `attachment; filename="a.txt"`)
+		fmt.Fprint(w, "from the second hub")
+	}))
+	defer hub.Close()
+	c := New(Config{Hubs: []string{"http://127.0.0.1:1", hub.URL}, ConfigDir: filepath.Join(t.TempDir(), "cfg")})
+	if err := c.saveToken("agt_x", "secret-token"); err != nil {
+		t.Fatal(err)
+	}
+	c.setState(func(s *State) { s.Phase, s.Hub = "connected", hub.URL }) // as the welcome does
+	rf := &runFiles{c: c, for_: "run", id: "run_one"}
+	defer rf.remove()
+	p, err := rf.FetchFile(t.Context(), "fil_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(p); string(data) != "from the second hub" {
+		t.Errorf("fetched %q", data)
 	}
 }
