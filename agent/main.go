@@ -72,7 +72,7 @@ func parseFlags(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
 	var hubs []string // --hub values, or AGENT_HUB
-	fs.Func("hub", "the hub's address, e.g. http://127.0.0.1:8080; several hubs sharing one database: repeat it or separate with commas, preferred first (AGENT_HUB)",
+	fs.Func("hub", "the hub's address (`URL`), e.g. http://127.0.0.1:8080; several hubs sharing one database: repeat it or separate with commas, preferred first (AGENT_HUB)",
 		func(v string) error { hubs = append(hubs, v); return nil })
 	fs.StringVar(&o.config, "config", "", "folder for the agent's token (default "+defaultConfigHelp()+")")
 	fs.StringVar(&o.browser, "browser", "", "Chromium or Google Chrome to drive (default: found on PATH)")

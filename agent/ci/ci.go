@@ -94,7 +94,7 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		fs.PrintDefaults()
 	}
 	var hubs []string
-	fs.Func("hub", "the hub's address, e.g. https://tests.example.com; several hubs sharing one database: repeat it or separate with commas, preferred first (TA_HUB)",
+	fs.Func("hub", "the hub's address (`URL`), e.g. https://tests.example.com; several hubs sharing one database: repeat it or separate with commas, preferred first (TA_HUB)",
 		func(v string) error { hubs = append(hubs, v); return nil })
 	fs.StringVar(&o.Token, "token", "", "API token from the hub's Profile page (default: TA_TOKEN; prefer the variable, so the token stays out of process lists)")
 	fs.StringVar(&o.Project, "project", "", "project name or id (default: the token's project, or your only one)")
