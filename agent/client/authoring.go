@@ -107,6 +107,7 @@ func (s liveSink) Frame(session string, f protocol.ViewFrame) {
 // writer, waiting while the queue is full (a burst of captured steps) until
 // the connection ends.
 func (c *Client) sendLive(ctx context.Context, m protocol.Message, data []byte) {
+	c.authored("", false)
 	select {
 	case c.live <- outMsg{msg: m, data: data}:
 	case <-ctx.Done():

@@ -123,8 +123,14 @@ func (c *Client) next(i int, connected bool, err error, tries int) (hub int, wai
 const returnEvery = 30 * time.Second
 
 // authorQuiet is how long after the last authoring message the agent
-// counts an authoring exchange (a script try, a page read) as in progress.
-const authorQuiet = time.Minute
+// counts an authoring exchange (a script try, a page read) as in progress;
+// sessionQuiet how long an open session with no message either way keeps
+// it busy. The hub closes an idle live session after 10 minutes, so a
+// session still listed after 15 lost its end on the way and holds nothing.
+const (
+	authorQuiet  = time.Minute
+	sessionQuiet = 15 * time.Minute
+)
 
 var healthClient = &http.Client{Timeout: 5 * time.Second}
 
@@ -187,7 +193,7 @@ func (c *Client) busy() string {
 	switch {
 	case len(c.running) > 0:
 		return "a run is in progress"
-	case len(c.sessions) > 0 || time.Since(c.authoredAt) < authorQuiet:
+	case len(c.sessions) > 0 && time.Since(c.authoredAt) < sessionQuiet, time.Since(c.authoredAt) < authorQuiet:
 		return "an authoring session is open"
 	case !c.box.empty():
 		return "the hub has not acknowledged the last run messages"
@@ -195,8 +201,8 @@ func (c *Client) busy() string {
 	return ""
 }
 
-// authored notes an authoring message on the connection: a session that
-// starts, or any request, keeps the agent on its hub (busy).
+// authored notes an authoring message on the connection, either way: a
+// session that starts, or any exchange, keeps the agent on its hub (busy).
 func (c *Client) authored(session string, start bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -10,8 +10,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
+	"github.com/testautomation/ta/protocol"
 )
 
 func TestParseHubs(t *testing.T) {
@@ -112,5 +114,44 @@ func TestRunFilesFromTheHubConnectedTo(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(p); string(data) != "from the second hub" {
 		t.Errorf("fetched %q", data)
+	}
+}
+
+// The agent moves back to its preferred hub only when idle: no run, no
+// unacknowledged run message, no authoring session or recent exchange;
+// a session whose end was lost stops holding it after sessionQuiet.
+func TestBusy(t *testing.T) {
+	c := New(Config{Hubs: []string{"http://a", "http://b"}})
+	if why := c.busy(); why != "" {
+		t.Fatalf("a new agent is busy: %s", why)
+	}
+	c.running["run_1"] = func(error) {}
+	if why := c.busy(); !strings.Contains(why, "run") {
+		t.Errorf("running: %q", why)
+	}
+	delete(c.running, "run_1")
+	c.send(protocol.Message{Type: protocol.MsgEvent, RunID: "run_1"}, nil)
+	if why := c.busy(); !strings.Contains(why, "acknowledged") {
+		t.Errorf("unacknowledged: %q", why)
+	}
+	c.box.ack(1)
+	ago := func(d time.Duration) { c.mu.Lock(); c.authoredAt = time.Now().Add(-d); c.mu.Unlock() }
+	c.authored("rec_1", true)
+	ago(10 * time.Minute)
+	if why := c.busy(); !strings.Contains(why, "authoring") {
+		t.Errorf("a quiet open session: %q", why)
+	}
+	ago(16 * time.Minute)
+	if why := c.busy(); why != "" {
+		t.Errorf("a session silent for 16 minutes: %q", why)
+	}
+	c.sessionGone("rec_1")
+	c.authored("", false) // a script try
+	if why := c.busy(); !strings.Contains(why, "authoring") {
+		t.Errorf("a try just now: %q", why)
+	}
+	ago(2 * time.Minute)
+	if why := c.busy(); why != "" {
+		t.Errorf("idle: %q", why)
 	}
 }
