@@ -348,9 +348,7 @@ func (c *Client) Run(ctx context.Context) error {
 		next, wait := c.next(i, connected, err, tries)
 		c.setHub(next)
 		if !wait && !errors.Is(err, errAlreadyConnected) {
-			if next != i || len(c.hubs) == 1 {
-				c.log.Info("reconnecting", "to", c.hubs[next], "from", c.hubs[i], "err", err)
-			}
+			c.log.Info("reconnecting at once", "to", c.hubs[next], "from", c.hubs[i], "err", err)
 			if connected && graceful(err) {
 				tries = 0 // a fresh start: the hub that sent it away is no failure
 			}
