@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/testautomation/ta/agent/client"
 )
 
 // Where an installed agent learns its hub when neither --hub nor AGENT_HUB
@@ -29,25 +31,28 @@ func hubFiles(exe string) []string {
 	return out
 }
 
-// defaultHub finds the hub address, and where it came from, for an agent
-// started without one.
-func defaultHub(files []string, configDir string) (hub, from string) {
+// defaultHub finds the hub addresses (separated by commas when several),
+// and where they came from, for an agent started without any. A file's
+// "hub" may list several, as --hub does; agent.json keeps a list in "hubs"
+// too. A file with a URL that is not http(s) is passed over whole.
+func defaultHub(files []string, configDir string) (hubs, from string) {
 	read := func(path string) string {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return ""
 		}
 		var f struct {
-			Hub string `json:"hub"`
+			Hub  string   `json:"hub"`
+			Hubs []string `json:"hubs"`
 		}
 		if json.Unmarshal(data, &f) != nil {
 			return ""
 		}
-		h := strings.TrimSpace(f.Hub)
-		if !strings.HasPrefix(h, "http://") && !strings.HasPrefix(h, "https://") {
+		list, err := client.ParseHubs(append(f.Hubs, f.Hub)...)
+		if err != nil {
 			return ""
 		}
-		return strings.TrimRight(h, "/")
+		return strings.Join(list, ",")
 	}
 	for _, p := range files {
 		if h := read(p); h != "" {

@@ -29,6 +29,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 
 	"github.com/testautomation/ta/agent/author"
@@ -57,18 +58,22 @@ func shellOption(v string) string {
 }
 
 type options struct {
-	hub, config, browser string
-	headlessShell        string // "" finds one, "off" uses browser
-	hubFrom              string // where the hub's address came from, when not given
-	headless, version    bool
-	parallel             int
-	debugPort            int
+	hub               string   // hubs, separated by commas
+	hubs              []string // preferred first (client.ParseHubs)
+	config, browser   string
+	headlessShell     string // "" finds one, "off" uses browser
+	hubFrom           string // where the hub's address came from, when not given
+	headless, version bool
+	parallel          int
+	debugPort         int
 }
 
 func parseFlags(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
-	fs.StringVar(&o.hub, "hub", os.Getenv("AGENT_HUB"), "the hub's address, e.g. http://127.0.0.1:8080 (AGENT_HUB)")
+	var hubs []string // --hub values, or AGENT_HUB
+	fs.Func("hub", "the hub's address (`URL`), e.g. http://127.0.0.1:8080; several hubs sharing one database: repeat it or separate with commas, preferred first (AGENT_HUB)",
+		func(v string) error { hubs = append(hubs, v); return nil })
 	fs.StringVar(&o.config, "config", "", "folder for the agent's token (default "+defaultConfigHelp()+")")
 	fs.StringVar(&o.browser, "browser", "", "Chromium or Google Chrome to drive (default: found on PATH)")
 	fs.StringVar(&o.headlessShell, "headless-shell", "off", headlessShellHelp)
@@ -89,11 +94,21 @@ func parseFlags(args []string) (options, error) {
 		}
 		o.config = filepath.Join(dir, configFolder)
 	}
-	if o.hub == "" {
-		exe, _ := os.Executable()
-		o.hub, o.hubFrom = defaultHub(hubFiles(exe), o.config)
+	if len(hubs) == 0 && os.Getenv("AGENT_HUB") != "" {
+		hubs = []string{os.Getenv("AGENT_HUB")}
 	}
-	if o.hub == "" {
+	var err error
+	if o.hubs, err = client.ParseHubs(hubs...); err != nil {
+		return o, err
+	}
+	if len(o.hubs) == 0 {
+		exe, _ := os.Executable()
+		var found string
+		found, o.hubFrom = defaultHub(hubFiles(exe), o.config)
+		o.hubs, _ = client.ParseHubs(found)
+	}
+	o.hub = strings.Join(o.hubs, ",")
+	if len(o.hubs) == 0 {
 		return o, errors.New("--hub is required, e.g. --hub http://127.0.0.1:8080 (an agent downloaded from a hub knows its address)")
 	}
 	if o.parallel < 1 || o.parallel > 16 {
@@ -159,7 +174,7 @@ func run(ctx context.Context, o options, logger *slog.Logger) error {
 	au := author.New(author.Options{BrowserPath: path, CanHead: canHead, DebugPort: o.debugPort, Logger: logger})
 	defer au.Close()
 	host, _ := os.Hostname()
-	cfg := client.Config{HubURL: o.hub, ConfigDir: o.config, Hostname: host, OS: runtime.GOOS, Arch: runtime.GOARCH,
+	cfg := client.Config{Hubs: o.hubs, ConfigDir: o.config, Hostname: host, OS: runtime.GOOS, Arch: runtime.GOARCH,
 		Version: version, Parallel: o.parallel, Headless: !canHead, Browser: b.Version(ctx), Runner: browserRunner{b}, Author: au, Logger: logger, Out: os.Stdout}
 	if o.hubFrom != "" {
 		logger.Info("hub address from "+o.hubFrom, "hub", o.hub)

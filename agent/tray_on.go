@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/testautomation/ta/agent/autostart"
 	"github.com/testautomation/ta/agent/client"
@@ -33,8 +34,8 @@ func runTray(ctx context.Context, cfg client.Config) error {
 		done <- err
 	}()
 	exe, _ := os.Executable()
-	err := tray.Run(ctx, tray.Config{Hub: cfg.HubURL, State: cl.State, Changed: changes, Quit: cancel, Logger: cfg.Logger,
-		Pause: cl.SetPaused, OpenPairing: true, Autostart: autostart.Entry{Exe: exe, Args: []string{"--hub", cfg.HubURL}}})
+	err := tray.Run(ctx, tray.Config{Hub: cl.Hubs()[0], State: cl.State, Changed: changes, Quit: cancel, Logger: cfg.Logger,
+		Pause: cl.SetPaused, OpenPairing: true, Autostart: autostart.Entry{Exe: exe, Args: []string{"--hub", strings.Join(cl.Hubs(), ",")}}})
 	if errors.Is(err, tray.ErrNoTray) {
 		cfg.Logger.Warn("no tray; running headless", "err", err)
 	} else if err != nil {

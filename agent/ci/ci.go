@@ -51,6 +51,7 @@ const (
 // Options are the command's flags.
 type Options struct {
 	Hub, Token, Project string
+	Hubs                []string // --hub may name several hubs; Hub is the first
 	Suite, Tag          string
 	suiteSet, tagSet    bool
 	Tests               []string
@@ -92,7 +93,9 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 		fmt.Fprintln(stderr, "Runs tests on the hub, follows them, writes JUnit XML; exit 0 all passed, 1 a test failed, 2 an error.")
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&o.Hub, "hub", os.Getenv("TA_HUB"), "the hub's address, e.g. https://tests.example.com (TA_HUB)")
+	var hubs []string
+	fs.Func("hub", "the hub's address (`URL`), e.g. https://tests.example.com; several hubs sharing one database: repeat it or separate with commas, preferred first (TA_HUB)",
+		func(v string) error { hubs = append(hubs, v); return nil })
 	fs.StringVar(&o.Token, "token", "", "API token from the hub's Profile page (default: TA_TOKEN; prefer the variable, so the token stays out of process lists)")
 	fs.StringVar(&o.Project, "project", "", "project name or id (default: the token's project, or your only one)")
 	fs.Func("suite", "run every test of this suite", func(v string) error { o.Suite, o.suiteSet = v, true; return nil })
@@ -120,11 +123,19 @@ func ParseFlags(args []string, stderr io.Writer) (Options, error) {
 	if o.Token == "" {
 		o.Token = os.Getenv("TA_TOKEN")
 	}
+	if len(hubs) == 0 {
+		hubs = []string{os.Getenv("TA_HUB")}
+	}
+	var err error
+	if o.Hubs, err = client.ParseHubs(hubs...); err != nil {
+		return o, err
+	}
+	if len(o.Hubs) > 0 {
+		o.Hub = o.Hubs[0]
+	}
 	switch {
 	case o.Hub == "":
 		return o, errors.New("--hub is required (or TA_HUB), e.g. --hub https://tests.example.com")
-	case !strings.HasPrefix(o.Hub, "http://") && !strings.HasPrefix(o.Hub, "https://"):
-		return o, fmt.Errorf("--hub %q must start with http:// or https://", o.Hub)
 	case o.Token == "":
 		return o, errors.New("an API token is required: --token or TA_TOKEN (create one in the hub's Profile page)")
 	}

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/testautomation/ta/protocol"
@@ -20,9 +21,13 @@ import (
 // hubAPI is the command's REST client: every request carries the API token
 // (and the project, once chosen); a hub that does not answer, or answers
 // 5xx, is tried again with backoff until Wait has passed without an
-// answer, then the error is a *hubGoneError.
+// answer, then the error is a *hubGoneError. With several hubs (issue 32)
+// each try that gets no answer moves to the next one, and the backoff is
+// waited once per round of the list.
 type hubAPI struct {
-	base    string
+	base    string        // the first hub
+	hubs    []string      // all of them (with), preferred first
+	at      *atomic.Int32 // the index in hubs now; copies share it
 	token   string
 	project string
 	wait    time.Duration
@@ -33,8 +38,33 @@ type hubAPI struct {
 func newHubAPI(base, token string, wait time.Duration) *hubAPI {
 	dial := &net.Dialer{Timeout: 10 * time.Second}
 	tr := &http.Transport{DialContext: dial.DialContext, ResponseHeaderTimeout: 30 * time.Second, MaxIdleConnsPerHost: 32}
-	return &hubAPI{base: strings.TrimRight(base, "/"), token: token, wait: wait,
+	return &hubAPI{base: strings.TrimRight(base, "/"), at: new(atomic.Int32), token: token, wait: wait,
 		http: &http.Client{Transport: tr, Timeout: 60 * time.Second}, stream: &http.Client{Transport: tr}}
+}
+
+// with makes the client use every hub of the list (the first is base).
+func (a *hubAPI) with(hubs []string) *hubAPI {
+	if len(hubs) > 1 {
+		a.hubs = hubs
+	}
+	return a
+}
+
+// hub is the hub requests go to now.
+func (a *hubAPI) hub() string {
+	if len(a.hubs) == 0 {
+		return a.base
+	}
+	return strings.TrimRight(a.hubs[int(a.at.Load())%len(a.hubs)], "/")
+}
+
+// failover moves to the next hub of the list after a try that got no
+// answer, and says whether a round of the list is over (time to wait).
+func (a *hubAPI) failover() (roundOver bool) {
+	if len(a.hubs) < 2 {
+		return true
+	}
+	return int(a.at.Add(1))%len(a.hubs) == 0
 }
 
 // apiError is a refusal by the hub (4xx): its message and issues.
@@ -78,7 +108,7 @@ func (a *hubAPI) request(ctx context.Context, method, path string, body []byte) 
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, a.base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, a.hub()+path, rd)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +143,10 @@ func (a *hubAPI) retryingFrom(ctx context.Context, try func(answered func()) (re
 			return ctx.Err()
 		}
 		if time.Since(start) >= a.wait {
-			return &hubGoneError{base: a.base, wait: a.wait, last: err}
+			return &hubGoneError{base: a.hub(), wait: a.wait, last: err}
+		}
+		if !a.failover() {
+			continue
 		}
 		select {
 		case <-ctx.Done():

@@ -19,7 +19,7 @@ import (
 // Run runs the command and returns its exit code. ctx ending (Ctrl-C)
 // cancels the runs it started.
 func Run(ctx context.Context, o Options, env Env) int {
-	c := &command{o: o, env: env, api: newHubAPI(o.Hub, o.Token, o.HubWait), out: newPrinter(env.Out, env.Terminal)}
+	c := &command{o: o, env: env, api: newHubAPI(o.Hub, o.Token, o.HubWait).with(o.Hubs), out: newPrinter(env.Out, env.Terminal)}
 	code, err := c.run(ctx)
 	if err != nil {
 		c.out.fail(err)
@@ -291,7 +291,7 @@ func (c *command) startAgent(ctx context.Context) error {
 		logOut = io.Discard
 	}
 	welcomed := make(chan string, 1)
-	cl := client.New(client.Config{HubURL: c.o.Hub, ConfigDir: dir, Hostname: c.env.Hostname, OS: c.env.OS, Arch: c.env.Arch,
+	cl := client.New(client.Config{HubURL: c.o.Hub, Hubs: c.o.Hubs, ConfigDir: dir, Hostname: c.env.Hostname, OS: c.env.OS, Arch: c.env.Arch,
 		Version: c.env.Version, Parallel: c.o.Parallel, Headless: true, Runner: runner, APIToken: c.o.Token,
 		Logger: slog.New(slog.NewTextHandler(logOut, nil)),
 		OnState: func(s client.State) {

@@ -81,6 +81,7 @@ func (s liveSink) Status(session, status, url, errText string) {
 	s.c.sendLive(s.ctx, protocol.Message{Type: protocol.MsgAuthorStatus, Session: session, Status: status, URL: url, Error: errText}, nil)
 	if sessionEnded(status) {
 		s.c.dropSessionFiles(session, false)
+		s.c.sessionGone(session)
 	}
 }
 
@@ -106,6 +107,7 @@ func (s liveSink) Frame(session string, f protocol.ViewFrame) {
 // writer, waiting while the queue is full (a burst of captured steps) until
 // the connection ends.
 func (c *Client) sendLive(ctx context.Context, m protocol.Message, data []byte) {
+	c.authored("", false)
 	select {
 	case c.live <- outMsg{msg: m, data: data}:
 	case <-ctx.Done():

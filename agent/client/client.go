@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -53,6 +54,9 @@ type State struct {
 	Recent  []RunProgress
 	// Update is a newer agent the hub serves, as it said at connect.
 	Update *protocol.AgentUpdate
+	// Hub is the hub the agent is connected to (or was last), one of
+	// Config.Hubs; "" before the first connection.
+	Hub string
 }
 
 // RunProgress is a run as the tray shows it: its test, how far it is (step
@@ -71,7 +75,11 @@ const RecentRuns = 5
 
 // Config sets the client up.
 type Config struct {
-	HubURL    string // http(s)://host:port
+	HubURL string // http(s)://host:port
+	// Hubs, when set, are several hubs sharing one database, preferred
+	// first (ParseHubs reads them); HubURL is then ignored. The agent
+	// fails over between them and returns (hubs.go).
+	Hubs      []string
 	ConfigDir string // where the token is kept
 	Hostname  string
 	OS        string // the pairing request's: runtime.GOOS
@@ -94,6 +102,9 @@ type Config struct {
 	Out io.Writer
 	// Backoff bounds between reconnect attempts; defaults 500 ms and 30 s.
 	MinBackoff, MaxBackoff time.Duration
+	// ReturnEvery is how often an agent on a hub other than its first
+	// checks whether an earlier one answers again; default 30 s.
+	ReturnEvery time.Duration
 	// APIToken makes this a CI command's agent (agent ci): without a
 	// stored agent token it joins with this API token instead of a
 	// pairing code, and takes only the runs pinned to it. A hub that
@@ -112,6 +123,7 @@ func (e *RefusedError) Error() string { return e.Reason }
 type Client struct {
 	cfg  Config
 	log  *slog.Logger
+	hubs []string    // Config.Hubs, or HubURL alone
 	box  *outbox     // run messages until the hub acknowledges them
 	prio chan outMsg // lease renewals: they overtake queued screenshots
 	live chan outMsg // authoring messages: for the current connection only
@@ -119,6 +131,12 @@ type Client struct {
 	mu      sync.Mutex
 	running map[string]context.CancelCauseFunc // guarded by mu: run id → cancel
 	state   State                              // guarded by mu
+	cur     int                                // guarded by mu: the index in hubs to dial
+	// sessions are the authoring sessions open on this connection and
+	// authoredAt the last authoring message, guarded by mu: the agent
+	// does not move to another hub under them (hubs.go).
+	sessions   map[string]bool
+	authoredAt time.Time
 	// authorFiles are the project files fetched for authoring sessions
 	// (files_session.go), guarded by mu: session id → its files.
 	authorFiles map[string]*runFiles
@@ -144,29 +162,45 @@ func New(cfg Config) *Client {
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 30 * time.Second
 	}
-	return &Client{cfg: cfg, log: cfg.Logger, box: newOutbox(outboxLimit), prio: make(chan outMsg, 64), live: make(chan outMsg, 256), running: map[string]context.CancelCauseFunc{}}
+	if cfg.ReturnEvery == 0 {
+		cfg.ReturnEvery = returnEvery
+	}
+	hubs := hubList(cfg)
+	cfg.HubURL = hubs[0]
+	return &Client{cfg: cfg, log: cfg.Logger, hubs: hubs, box: newOutbox(outboxLimit), prio: make(chan outMsg, 64), live: make(chan outMsg, 256),
+		running: map[string]context.CancelCauseFunc{}, sessions: map[string]bool{}}
 }
 
-// tokenFile holds the agent's credentials.
+// tokenFile holds the agent's credentials. Hub is the preferred hub;
+// Hubs, with several, all of them: the token is good on every hub of the
+// database they share.
 type tokenFile struct {
-	Hub     string `json:"hub"`
-	AgentID string `json:"agentId"`
-	Token   string `json:"token"`
+	Hub     string   `json:"hub"`
+	Hubs    []string `json:"hubs,omitempty"`
+	AgentID string   `json:"agentId"`
+	Token   string   `json:"token"`
 }
 
 func (c *Client) tokenPath() string { return filepath.Join(c.cfg.ConfigDir, "agent.json") }
 
-// Token returns the stored token for this hub, or "".
+// Token returns the stored token for these hubs, or "": one paired
+// through any hub of the list (or stored with a list that shares a hub
+// with this one) is good, since such hubs share one database.
 func (c *Client) Token() string {
 	data, err := os.ReadFile(c.tokenPath())
 	if err != nil {
 		return ""
 	}
 	var tf tokenFile
-	if json.Unmarshal(data, &tf) != nil || tf.Hub != c.cfg.HubURL {
+	if json.Unmarshal(data, &tf) != nil {
 		return ""
 	}
-	return tf.Token
+	for _, h := range append(tf.Hubs, tf.Hub) {
+		if slices.ContainsFunc(c.hubs, func(mine string) bool { return strings.TrimRight(mine, "/") == strings.TrimRight(h, "/") }) {
+			return tf.Token
+		}
+	}
+	return ""
 }
 
 // saveToken stores the token for its owner's eyes only: the folder 0700,
@@ -177,7 +211,11 @@ func (c *Client) saveToken(agentID, token string) error {
 		return err
 	}
 	c.ownerOnly()
-	data, _ := json.Marshal(tokenFile{Hub: c.cfg.HubURL, AgentID: agentID, Token: token})
+	tf := tokenFile{Hub: c.hubs[0], AgentID: agentID, Token: token}
+	if len(c.hubs) > 1 {
+		tf.Hubs = c.hubs
+	}
+	data, _ := json.Marshal(tf)
 	f, err := os.CreateTemp(c.cfg.ConfigDir, "agent-*.json.tmp")
 	if err != nil {
 		return err
@@ -279,14 +317,18 @@ var errAlreadyConnected = errors.New("the hub refused this connection: another c
 // (capped by MaxBackoff); the wait is half of it to all of it.
 const alreadyConnectedBackoff = 10 * time.Second
 
-// Run keeps the agent connected until ctx ends.
+// Run keeps the agent connected until ctx ends. With several hubs it
+// dials them in turn (hubs.go): the backoff is waited once per round of
+// the list, and not at all when a hub that stops sends it away.
 func (c *Client) Run(ctx context.Context) error {
 	c.ownerOnly()
 	c.sweepStaleFiles()
 	backoff := c.cfg.MinBackoff
+	tries := 0 // attempts since the last welcome
 	for {
+		i := c.hubAt()
 		c.setState(func(s *State) { s.Phase = "connecting" })
-		connected, err := c.session(ctx)
+		connected, err := c.session(ctx, i)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -299,23 +341,33 @@ func (c *Client) Run(ctx context.Context) error {
 			_ = os.Remove(c.tokenPath())
 		}
 		if connected {
-			backoff = c.cfg.MinBackoff
+			backoff, tries = c.cfg.MinBackoff, 0
 		}
+		tries++
 		c.setState(func(s *State) { s.Phase, s.Err = "disconnected", err })
+		next, wait := c.next(i, connected, err, tries)
+		c.setHub(next)
+		if !wait && !errors.Is(err, errAlreadyConnected) {
+			c.log.Info("reconnecting at once", "to", c.hubs[next], "from", c.hubs[i], "err", err)
+			if connected && graceful(err) {
+				tries = 0 // a fresh start: the hub that sent it away is no failure
+			}
+			continue
+		}
 		// Full jitter keeps many agents from reconnecting in step.
-		wait := time.Duration(rand.Int64N(int64(backoff))) + c.cfg.MinBackoff/2
+		pause := time.Duration(rand.Int64N(int64(backoff))) + c.cfg.MinBackoff/2
 		if errors.Is(err, errAlreadyConnected) {
 			// Not a network blip: each try is shown to the computer's
 			// owner, so try slowly (at least half the floor, jittered).
 			c.log.Warn(err.Error())
 			backoff = max(backoff, min(alreadyConnectedBackoff, c.cfg.MaxBackoff))
-			wait = max(wait, backoff/2+time.Duration(rand.Int64N(int64(backoff/2)+1)))
+			pause = max(pause, backoff/2+time.Duration(rand.Int64N(int64(backoff/2)+1)))
 		}
-		c.log.Info("disconnected from the hub; reconnecting", "err", err, "in", wait.Round(time.Millisecond))
+		c.log.Info("disconnected from the hub; reconnecting", "err", err, "in", pause.Round(time.Millisecond), "to", c.hubs[next])
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(wait):
+		case <-time.After(pause):
 		}
 		backoff = min(backoff*2, c.cfg.MaxBackoff)
 	}

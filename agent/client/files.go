@@ -90,7 +90,7 @@ func (f *runFiles) download(ctx context.Context, id string) (string, error) {
 	if token == "" {
 		return "", errors.New("the agent has no token to fetch the file " + id + " with")
 	}
-	u := strings.TrimSuffix(f.c.cfg.HubURL, "/") + "/api/agent/files/" + id + "?" + f.for_ + "=" + url.QueryEscape(f.id)
+	u := strings.TrimSuffix(f.c.httpHub(), "/") + "/api/agent/files/" + id + "?" + f.for_ + "=" + url.QueryEscape(f.id)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return "", err

@@ -33,7 +33,7 @@ func (c *Client) offerFile(ctx context.Context, session, name string, data []byt
 	if token == "" {
 		return "", errors.New("the agent has no token to offer the file with")
 	}
-	u := strings.TrimSuffix(c.cfg.HubURL, "/") + "/api/agent/files?" + url.Values{"session": {session}, "name": {name}}.Encode()
+	u := strings.TrimSuffix(c.httpHub(), "/") + "/api/agent/files?" + url.Values{"session": {session}, "name": {name}}.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(data))
 	if err != nil {
 		return "", err

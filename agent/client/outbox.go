@@ -65,6 +65,13 @@ func (o *outbox) rewind() {
 	o.signal()
 }
 
+// empty reports whether the hub has acknowledged every message.
+func (o *outbox) empty() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.items) == 0
+}
+
 // ack drops the messages the hub has stored: every ID up to id.
 func (o *outbox) ack(id int64) {
 	o.mu.Lock()

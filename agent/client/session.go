@@ -12,10 +12,11 @@ import (
 	"github.com/testautomation/ta/protocol"
 )
 
-// session is one connection: hello, then messages until it breaks.
-// connected reports whether the hub welcomed the agent.
-func (c *Client) session(ctx context.Context) (connected bool, err error) {
-	u, err := wsURL(c.cfg.HubURL)
+// session is one connection to hubs[hub]: hello, then messages until it
+// breaks. connected reports whether the hub welcomed the agent.
+func (c *Client) session(ctx context.Context, hub int) (connected bool, err error) {
+	hubURL := c.hubs[hub]
+	u, err := wsURL(hubURL)
 	if err != nil {
 		return false, err
 	}
@@ -27,7 +28,10 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 	}
 	defer ws.CloseNow()
 	ws.SetReadLimit(protocol.MaxMessage)
-	sctx, stop := context.WithCancel(ctx)
+	// end ends the connection; its cause (a move back to an earlier hub)
+	// is what session returns.
+	sctx, end := context.WithCancelCause(ctx)
+	stop := func() { end(nil) }
 	defer stop()
 
 	hello := protocol.Message{Type: protocol.MsgHello, Protocol: protocol.Version, Agent: c.cfg.Version, Parallel: c.cfg.Parallel,
@@ -48,6 +52,9 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 		select {
 		case <-welcomed:
 			go c.pinger(sctx, ws, stop)
+			if hub > 0 {
+				go c.watchPreferred(sctx, hub, end)
+			}
 			c.writer(sctx, ws)
 		case <-sctx.Done():
 		}
@@ -60,12 +67,16 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			c.cfg.Author.CloseAll()
 		}
 		c.dropSessionFiles("", true)
+		c.sessionGone("")
 		c.drainLive()
 	}()
 
 	for {
 		_, data, err := ws.Read(sctx)
 		if err != nil {
+			if back := (*errMoveBack)(nil); errors.As(context.Cause(sctx), &back) {
+				return connected, back
+			}
 			return connected, err
 		}
 		var m protocol.Message
@@ -89,10 +100,10 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 			connected = true
 			c.box.rewind()
 			close(welcomed)
-			c.log.Info("connected to the hub", "hub", c.cfg.HubURL, "agent", m.AgentID)
+			c.log.Info("connected to the hub", "hub", hubURL, "agent", m.AgentID)
 			c.setState(func(s *State) {
 				s.Phase, s.Code, s.PairURL, s.AgentID, s.Name, s.Err = "connected", "", "", m.AgentID, m.Name, nil
-				s.Update = m.Update
+				s.Update, s.Hub = m.Update, hubURL
 			})
 			if m.Update != nil {
 				c.log.Info("a newer agent is available from the hub", "version", m.Update.Version, "get it at", m.Update.URL)
@@ -125,6 +136,7 @@ func (c *Client) session(ctx context.Context) (connected bool, err error) {
 		case protocol.MsgAuthorStart, protocol.MsgAuthorMode, protocol.MsgAuthorStop, protocol.MsgAuthorPreview, protocol.MsgScriptTry, protocol.MsgPageGround,
 			protocol.MsgAuthorView, protocol.MsgAuthorInput, protocol.MsgLiveRun:
 			if connected {
+				c.authored(m.Session, m.Type == protocol.MsgAuthorStart || m.Type == protocol.MsgLiveRun)
 				c.authoring(sctx, m)
 			}
 		}

@@ -67,6 +67,9 @@ type Options struct {
 // run page) or Idle/Paused; the last runs; Pause or Resume; Open web app;
 // Start at login; a newer agent when the hub has one; Quit.
 func MenuItems(st client.State, o Options) []Item {
+	if st.Hub != "" {
+		o.Hub = st.Hub // with several hubs, the one connected to now
+	}
 	items := []Item{{Label: statusLine(st, o.Hub)}}
 	if st.Phase == "pairing" && st.PairURL != "" {
 		items = append(items, Item{Label: "Open pairing page…", Enabled: true, Action: ActionOpen, URL: st.PairURL})

@@ -241,7 +241,11 @@ func (t *tray) menuItem(it Item) *fyne.MenuItem {
 		link := it.URL
 		m.Action = func() { t.open(link) }
 	case ActionOpenWeb:
-		m.Action = func() { t.open(webURL(t.cfg.Hub)) }
+		hub := t.cfg.Hub
+		if t.st.Hub != "" {
+			hub = t.st.Hub // the hub connected to now (several hubs)
+		}
+		m.Action = func() { t.open(webURL(hub)) }
 	case ActionPause, ActionResume:
 		paused := it.Action == ActionPause
 		m.Action = func() {

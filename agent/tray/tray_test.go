@@ -332,3 +332,17 @@ func TestChanges(t *testing.T) {
 	default:
 	}
 }
+
+// Issue 32: an agent with several hubs shows the one it is connected to
+// now, and its run pages open there.
+func TestMenuShowsTheHubConnectedTo(t *testing.T) {
+	st := client.State{Phase: "connected", Name: "laptop", Hub: "http://hub-2.test:8080",
+		Current: []client.RunProgress{{RunID: "run_1", Test: "Checkout", Done: 1, Total: 3}}}
+	items := MenuItems(st, Options{Hub: hub})
+	if items[0].Label != "Connected to hub-2.test:8080 as laptop" {
+		t.Errorf("status line %q", items[0].Label)
+	}
+	if items[1].URL != "http://hub-2.test:8080/runs/run_1" {
+		t.Errorf("run page %q", items[1].URL)
+	}
+}

@@ -56,6 +56,7 @@ func (b *syncBuffer) String() string {
 type harness struct {
 	t        testing.TB
 	srv      *httptest.Server
+	ln       *conns // srv's listener: restart drops agents' connections too
 	api      *Server
 	store    *store.Store
 	dataDir  string
@@ -81,9 +82,21 @@ func newHarnessOn(t testing.TB, pool *pgxpool.Pool) *harness {
 	h := &harness{t: t, dataDir: t.TempDir(), logs: &syncBuffer{}}
 	h.clock.Store(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC).UnixNano())
 	h.store = store.New(pool)
-	h.srv = httptest.NewServer(h.handler(t))
+	h.listen(t, "127.0.0.1:0")
 	t.Cleanup(h.close)
 	return h
+}
+
+// listen starts the hub's server on addr.
+func (h *harness) listen(t testing.TB, addr string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.ln = &conns{Listener: ln}
+	h.srv = &httptest.Server{Listener: h.ln, Config: &http.Server{Handler: h.handler(t)}}
+	h.srv.Start()
 }
 
 // close stops the hub before the test's folders go: an agent's connection
@@ -101,18 +114,15 @@ func (h *harness) close() {
 }
 
 // restart replaces the hub with a new one on the same address, data and
-// database, as a restarted hub process would be: every connection drops.
+// database, as a restarted hub process would be: every connection drops,
+// agents' WebSockets too (httptest's CloseClientConnections leaves
+// hijacked connections open, and the old hub went on serving its agents).
 func (h *harness) restart(t testing.TB) {
 	t.Helper()
 	addr := h.srv.Listener.Addr().String()
-	h.srv.CloseClientConnections()
+	h.ln.kill()
 	h.srv.Close()
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.srv = &httptest.Server{Listener: ln, Config: &http.Server{Handler: h.handler(t)}}
-	h.srv.Start()
+	h.listen(t, addr)
 	t.Cleanup(h.close)
 }
 

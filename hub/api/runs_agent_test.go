@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	agentclient "github.com/testautomation/ta/agent/client"
 	"github.com/testautomation/ta/hub/access"
 	"github.com/testautomation/ta/protocol"
 )
@@ -201,8 +200,9 @@ func TestRunSurvivesHubRestart(t *testing.T) {
 	}}
 	runID := f.start(t, d, nil)
 	f.user.waitStatus(t, runID, "running")
+	from := f.agent.stateCount()
 	f.h.restart(t)
-	f.agent.waitFor(t, "a new connection", func(s agentclient.State) bool { return s.Phase == "connected" })
+	f.agent.waitReconnect(t, from)
 	r := f.user.waitStatus(t, runID, "passed")
 	if num(r["passed"]) != 3 || num(r["attempts"]) != 1 {
 		t.Errorf("after the restart: %v", r)
