@@ -62,10 +62,6 @@ func talk(t *testing.T, hubs ...*harness) {
 	}
 }
 
-// on is the same browser (its cookies) talking to another hub, as behind
-// a load balancer.
-func (c *client) on(h *harness) *client { return &client{h: h, http: c.http} }
-
 // agentConnected waits until the hub's Agents list shows the agent
 // connected (the other hub holds it).
 func (c *client) agentConnected(t *testing.T, agentID string) {
