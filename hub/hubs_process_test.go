@@ -231,22 +231,16 @@ func TestHubsLoseNoRun(t *testing.T) {
 	if s := call(t, c, "POST", a.url+"/api/auth/register", "", map[string]string{"name": "Ann", "email": "ann@example.com", "password": "long enough pw"}, nil); s != 201 {
 		t.Fatalf("register: %d", s)
 	}
-	var org struct {
+	var org, proj struct {
 		ID string `json:"id"`
 	}
-	call(t, c, "POST", a.url+"/api/orgs", "", map[string]string{"name": "Shop"}, &org)
-	var ctxOut struct {
-		Organizations []struct {
-			Projects []struct {
-				ID string `json:"id"`
-			} `json:"projects"`
-		} `json:"organizations"`
+	if s := call(t, c, "POST", a.url+"/api/orgs", "", map[string]string{"name": "Shop"}, &org); s != 201 {
+		t.Fatalf("create org: %d", s)
 	}
-	call(t, c, "GET", a.url+"/api/context", "", nil, &ctxOut)
-	if len(ctxOut.Organizations) == 0 || len(ctxOut.Organizations[0].Projects) == 0 {
-		t.Fatal("no project")
+	if s := call(t, c, "POST", a.url+"/api/orgs/"+org.ID+"/projects", "", map[string]string{"name": "Web"}, &proj); s != 201 {
+		t.Fatalf("create project: %d", s)
 	}
-	project := ctxOut.Organizations[0].Projects[0].ID
+	project := proj.ID
 	steps := []map[string]any{{"id": "open", "type": "navigate", "url": site.URL + "/"}}
 	for i := range 4 {
 		steps = append(steps, map[string]any{"id": fmt.Sprintf("w%d", i), "type": "wait", "ms": 300})
