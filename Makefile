@@ -128,10 +128,11 @@ vet: ## go vet
 	$(GO) vet ./...
 
 .PHONY: bench
-bench: deps ## benchmarks: test list p95 (10,000 and 100,000 tests) vs bare SQL; one hub with 1,000 agents and 1,000 live streams (memory, run start p99 vs no load, 200 runs at once); a 20-step run through hub and agent vs raw rod; a 25-step flow through hub and agent vs Playwright, with and without screenshots; the run trace's cost at its default against a default run (failures/off, at most 1.10; also without screenshots); recording quality; a picked target on a 2,000-row page
+bench: deps ## benchmarks: test list p95 (10,000 and 100,000 tests) vs bare SQL; one hub with 1,000 agents and 1,000 live streams (memory, run start p99 vs no load, 200 runs at once); a 20-step run through hub and agent vs raw rod; run start p50/p99 on the agent's hub vs from another hub of the same database; a 25-step flow through hub and agent vs Playwright, with and without screenshots; the run trace's cost at its default against a default run (failures/off, at most 1.10; also without screenshots); recording quality; a picked target on a 2,000-row page
 	$(GO) test -run '^$$' -bench TestList -benchtime 300x ./hub/api
 	$(GO) test -run '^$$' -bench Scale -benchtime 1x -timeout 30m ./hub/loadtest
 	$(GO) test -run '^$$' -bench RunThroughHub -benchtime 30x ./hub/api
+	$(GO) test -run '^$$' -bench RunStartAcrossHubs -benchtime 40x ./hub/api
 	$(GO) test -run '^$$' -bench FlowVsPlaywright -benchtime 10x ./hub/api
 	$(GO) test -run '^$$' -bench . -skip TraceCost -benchtime 10x ./agent/runner ./protocol
 	$(GO) test -run '^$$' -bench TraceCost -benchtime 40x ./agent/runner

@@ -24,7 +24,7 @@ import (
 const slowSweeps = time.Minute
 
 // hubPair starts two hubs on one database.
-func hubPair(t *testing.T) (*harness, *harness) {
+func hubPair(t testing.TB) (*harness, *harness) {
 	t.Helper()
 	a := &harness{t: t, dataDir: t.TempDir(), logs: &syncBuffer{}, lease: slowSweeps}
 	a.clock.Store(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC).UnixNano())
@@ -35,7 +35,7 @@ func hubPair(t *testing.T) (*harness, *harness) {
 }
 
 // peerHub starts a second hub beside a.
-func peerHub(t *testing.T, a *harness) *harness {
+func peerHub(t testing.TB, a *harness) *harness {
 	t.Helper()
 	b := &harness{t: t, dataDir: a.dataDir, logs: &syncBuffer{}, lease: a.lease}
 	b.clock.Store(a.clock.Load())
@@ -47,7 +47,7 @@ func peerHub(t *testing.T, a *harness) *harness {
 
 // talk starts the hubs' housekeeping and their conversation, and waits
 // until each listens to the others.
-func talk(t *testing.T, hubs ...*harness) {
+func talk(t testing.TB, hubs ...*harness) {
 	t.Helper()
 	for _, h := range hubs {
 		h.dispatch.HubURL = h.srv.URL // where the other hub passes authoring requests
