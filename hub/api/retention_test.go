@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"path/filepath"
 	"testing"
@@ -71,6 +72,15 @@ func TestRunSaysArtifactsPruned(t *testing.T) {
 		t.Errorf("a pruned screenshot: %s", r.body)
 	}
 	tester.do("GET", "/api/runs/"+old+"/artifacts/other.png", nil).want(t, 410)
+	// The trace download has the run and says why it holds no pictures.
+	files := readZip(t, tester.do("GET", "/api/runs/"+old+"/trace.zip", nil).want(t, 200).body)
+	var zipped runJSON
+	if err := json.Unmarshal([]byte(files["run.json"]), &zipped); err != nil || zipped.ArtifactsPrunedAt == nil {
+		t.Errorf("trace.zip of a pruned run: %v %v", names(files), files["run.json"])
+	}
+	if _, ok := files["step-0.png"]; ok {
+		t.Errorf("trace.zip of a pruned run holds a screenshot: %v", names(files))
+	}
 	if r := tester.do("GET", "/api/runs/"+young, nil).want(t, 200); r.json()["artifactsPrunedAt"] != nil {
 		t.Errorf("a run kept: %s", r.body)
 	}

@@ -3,6 +3,7 @@
 // pictures and trace would be, and asks for none of them; a comparison
 // with a pruned run says so too.
 import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeFetch, renderPage } from "../../test/render";
 import { installFakeEventSource } from "../../test/eventSource";
@@ -17,6 +18,9 @@ afterEach(() => vi.unstubAllGlobals());
 const at = "2026-11-20T03:00:00Z";
 const words = `Screenshots and trace were removed on ${formatDate(at)} by the retention setting.`;
 const open = () => renderPage(<RunPage />, { route: "/runs/run_1", path: "/runs/:id" });
+
+const rowDoc = { dsl: 2, name: "Sign in", data: { set: "tds_users00000000000000" }, steps: [{ id: "open", type: "navigate", url: "/" }] };
+const rowStep = { index: 0, id: "open", type: "navigate", status: "failed" as const, durationMs: 300, screenshot: "step-001-open.png" };
 
 describe("a run pruned by retention", () => {
   it("says when its screenshots and trace were removed and shows none of them", async () => {
@@ -51,5 +55,24 @@ describe("a run pruned by retention", () => {
     expect(await within(region).findByTestId("compare-pruned")).toHaveTextContent(`Of the last passed run: ${words}`);
     expect(screen.queryByTestId("run-pruned")).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: /Open screenshot/ })).toBeInTheDocument();
+  });
+
+  it("offers no screenshot in a data-driven run's rows", async () => {
+    const row = { row: 0, values: { email: "ann@example.com" }, status: "failed" as const, passed: 0, total: 1, durationMs: 300 };
+    const run = tracedRun({ document: rowDoc, dataSetId: "tds_users00000000000000", rows: [row], artifactsPrunedAt: at });
+    fakeFetch({
+      "GET /api/runs/run_1": { body: run },
+      "GET /api/tests/tc_1/versions/1": { body: { version: 1, document: rowDoc } },
+      "GET /api/runs/run_1/rows/0": { body: { ...row, steps: [rowStep] } },
+    });
+    const user = userEvent.setup();
+    open();
+    expect(await screen.findByTestId("run-pruned")).toHaveTextContent(words);
+    await user.click(await screen.findByRole("button", { name: "Open row 1" }));
+    const dialog = await screen.findByRole("dialog", { name: "Row 1" });
+    expect(await within(dialog).findByText(words)).toBeInTheDocument();
+    expect(within(dialog).getByTestId("row-step-1")).toHaveTextContent("failed");
+    expect(within(dialog).queryByRole("button", { name: /Open screenshot/ })).not.toBeInTheDocument();
+    expect(dialog.querySelector("img")).toBeNull();
   });
 });
