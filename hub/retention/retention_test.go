@@ -263,3 +263,44 @@ func TestRetentionCrashSafety(t *testing.T) {
 		t.Errorf("the old stuck run after the storage came back: %+v", s)
 	}
 }
+
+// The hub's loop prunes at start and again every interval until the hub
+// stops; with nothing set, or a backend that cannot delete a run's
+// artifacts, it prunes nothing and returns at once.
+func TestRetentionRunLoop(t *testing.T) {
+	w := newWorld(t)
+	a := w.test("A")
+	first := w.run(a, "failed", 40)
+	pr := w.pruner(retention.Policy{FailedDays: 30}, nil)
+	pr.Interval = 20 * time.Millisecond
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { pr.Run(ctx); close(done) }()
+	waitPruned := func(id string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); w.prunedAt(id) == nil; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("run %s was not pruned", id)
+			}
+		}
+	}
+	waitPruned(first)
+	waitPruned(w.run(a, "error", 40)) // a later pass
+	stop()
+	<-done
+
+	for _, pr := range []*retention.Pruner{
+		retention.New(retention.Policy{}, w.st, w.dir, pr.Logger),
+		retention.New(retention.Policy{FailedDays: 30}, w.st, openOnly{w.dir}, pr.Logger),
+	} {
+		old := w.run(a, "failed", 40)
+		pr.Interval = time.Millisecond
+		pr.Run(t.Context()) // returns: nothing to do
+		if s := w.state(old); !s.files || w.prunedAt(old) != nil {
+			t.Errorf("pruned without a way to: %+v", s)
+		}
+	}
+}
+
+// openOnly is an artifacts backend that cannot delete a run's artifacts.
+type openOnly struct{ artifacts.Store }

@@ -36,6 +36,7 @@ const pinnedRun = `(r.status = 'passed' AND r.data_set_id IS NULL AND NOT EXISTS
 func (s *Store) RunsToPrune(ctx context.Context, c RetentionCutoffs, limit int) ([]string, error) {
 	rows, err := s.pool.Query(ctx, `SELECT r.id FROM runs r
 		WHERE r.artifacts_pruned_at IS NULL AND r.status IN `+finished+`
+		AND r.finished_at < greatest($1::timestamptz, $2::timestamptz) -- bounds the index scan (NULLs ignored)
 		AND ((r.status IN ('passed', 'cancelled') AND r.finished_at < $1) OR (r.status IN ('failed', 'error') AND r.finished_at < $2))
 		AND NOT `+pinnedRun+`
 		ORDER BY r.finished_at, r.id LIMIT $3`, c.Passed, c.Failed, limit)
