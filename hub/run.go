@@ -27,6 +27,7 @@ import (
 	"github.com/testautomation/ta/hub/metrics"
 	"github.com/testautomation/ta/hub/netlimit"
 	"github.com/testautomation/ta/hub/pgcluster"
+	"github.com/testautomation/ta/hub/retention"
 	"github.com/testautomation/ta/hub/secretbox"
 	"github.com/testautomation/ta/hub/store"
 	"github.com/testautomation/ta/hub/webhooks"
@@ -84,6 +85,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- httpSrv.Serve(ln) }()
 	go sweepSessions(ctx, st, srv, logger)
+	go retention.New(cfg.Retention, st, srv.Artifacts, logger).Run(ctx) // once across hubs (docs/retention.md)
 	if cfg.Pprof != "" {
 		go servePprof(ctx, cfg.Pprof, logger)
 	}

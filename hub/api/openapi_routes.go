@@ -43,6 +43,7 @@ func apiRoutes() []apiRoute {
 		route("GET", "/members", "Sign-in accounts (platform administrators)").out(200, jsonObj{"members": []userJSON{}}),
 		route("POST", "/members", "Create a sign-in account").in(accountInput{}).out(201, user),
 		route("DELETE", "/members/{id}", "Delete a sign-in account").empty(204),
+		route("GET", "/storage", "Storage used per project: runs, bytes of artifacts, traces and files (platform administrators)").out(200, storageJSON{}),
 
 		route("POST", "/orgs", "Create an organization").in(nameInput{}).out(201, orgJSON{}),
 		route("PUT", "/orgs/{id}", "Rename an organization").in(nameInput{}).out(200, orgJSON{}),

@@ -77,6 +77,10 @@ type runJSON struct {
 	CreatedAt     string  `json:"createdAt"`
 	StartedAt     *string `json:"startedAt"`
 	FinishedAt    *string `json:"finishedAt"`
+	// ArtifactsPrunedAt: when the retention settings removed the run's
+	// screenshots and trace; null while it keeps them (GET /api/runs/:id
+	// only, docs/retention.md).
+	ArtifactsPrunedAt *string `json:"artifactsPrunedAt,omitempty"`
 }
 
 func timePtr(t *time.Time) *string {
@@ -298,6 +302,9 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = s.addAttempts(r.Context(), run, &out)
 	}
+	if err == nil {
+		err = s.addPruned(r.Context(), run, &out) // runs_pruned.go
+	}
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -404,7 +411,7 @@ func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request, run store
 		f, err = s.Artifacts.Open(r.Context(), run.ID, name)
 	}
 	if err != nil {
-		writeError(w, http.StatusNotFound, codeNotFound, "this run has no such artifact")
+		s.artifactMissing(w, r, run) // runs_pruned.go
 		return
 	}
 	defer f.Close()

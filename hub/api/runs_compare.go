@@ -38,6 +38,9 @@ type compareJSON struct {
 	ConsoleDropped int                `json:"consoleDropped,omitempty"`
 	// Document is null when both runs ran the same version.
 	Document *documentChangeJSON `json:"document"`
+	// ArtifactsPrunedAt: when retention removed this run's screenshots
+	// and trace (docs/retention.md); absent while it keeps them.
+	ArtifactsPrunedAt *string `json:"artifactsPrunedAt,omitempty"`
 }
 
 type compareBaselineJSON struct {
@@ -49,6 +52,8 @@ type compareBaselineJSON struct {
 	DurationMs int64   `json:"durationMs"`
 	// Trace is the baseline run's trace mode.
 	Trace string `json:"trace" enum:"on|failures|off"`
+	// ArtifactsPrunedAt: when retention removed its screenshots and trace.
+	ArtifactsPrunedAt *string `json:"artifactsPrunedAt,omitempty"`
 }
 
 type documentChangeJSON struct {
@@ -82,6 +87,10 @@ func (s *Server) getRunCompare(w http.ResponseWriter, r *http.Request) {
 	if d != nil {
 		out.Diverged = d.json()
 		out.Diverged.Pixels = s.pixelCount(ctx, run, *base, d)
+	}
+	if err := s.notePruned(ctx, run, *base, &out); err != nil { // runs_pruned.go
+		s.internal(w, r, err)
+		return
 	}
 	var traces [2][]protocol.TraceStep
 	for i, id := range []string{run.ID, base.ID} {

@@ -83,7 +83,11 @@ func (s *Server) runTraceZip(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := toRunJSON(run)
-	if err := s.addRunDetail(ctx, run, &out); err != nil {
+	err = s.addRunDetail(ctx, run, &out)
+	if err == nil {
+		err = s.addPruned(ctx, run, &out) // says why a pruned run's zip has no pictures (runs_pruned.go)
+	}
+	if err != nil {
 		s.internal(w, r, err)
 		return
 	}

@@ -218,6 +218,7 @@ func (s *Server) routes(r chi.Router) {
 	r.Get("/members", s.listAccounts)
 	r.Post("/members", s.createAccount)
 	r.Delete("/members/{id}", s.deleteAccount)
+	r.Get("/storage", s.storage) // platform administrators (storage.go)
 
 	r.Post("/orgs", s.createOrg)
 	r.Put("/orgs/{id}", s.renameOrg)

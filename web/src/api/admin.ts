@@ -23,6 +23,7 @@ export const keys = {
   orgMembers: (orgId: string) => ["orgMembers", orgId] as const,
   projectMembers: (projectId: string) => ["projectMembers", projectId] as const,
   accounts: ["accounts"] as const,
+  storage: ["storage"] as const,
 };
 
 // ---- roles ---------------------------------------------------------------
@@ -212,3 +213,11 @@ export type NewAccount = Required<Body<"/api/members", "post">>;
 export const listAccounts = async () => (await get<{ members: User[] }>("/api/members")).members;
 export const createAccount = (body: NewAccount) => post<User>("/api/members", body);
 export const deleteAccount = (id: string) => del(`/api/members/${encodeURIComponent(id)}`);
+
+/**
+ * Storage used per project (platform administrators only; hub/api/storage.go
+ * projectStorageJSON): runs, pruned runs, bytes of artifacts, traces and
+ * files, the largest project first. A pruned run counts no bytes.
+ */
+export type ProjectStorage = Schema<"ProjectStorage">;
+export const getStorage = async () => (await get<Schema<"Storage">>("/api/storage")).projects;

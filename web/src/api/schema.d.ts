@@ -1611,6 +1611,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Storage used per project: runs, bytes of artifacts, traces and files (platform administrators) */
+        get: operations["getStorage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/suites": {
         parameters: {
             query?: never;
@@ -2140,6 +2157,7 @@ export interface components {
             op: string;
         };
         Compare: {
+            artifactsPrunedAt?: string;
             baseline: components["schemas"]["CompareBaseline"] | null;
             consoleDropped?: number;
             consoleErrors: components["schemas"]["ConsoleError"][];
@@ -2151,6 +2169,7 @@ export interface components {
             runId: string;
         };
         CompareBaseline: {
+            artifactsPrunedAt?: string;
             durationMs: number;
             finishedAt: string | null;
             runId: string;
@@ -2769,6 +2788,19 @@ export interface components {
             role: "Tester" | "Test Developer" | "Test Manager" | "Admin";
             userId: string;
         };
+        ProjectStorage: {
+            artifactBytes: number;
+            fileBytes: number;
+            files: number;
+            orgId: string;
+            orgName: string;
+            projectId: string;
+            projectName: string;
+            prunedRuns: number;
+            runs: number;
+            totalBytes: number;
+            traceBytes: number;
+        };
         ProtocolIssue: {
             code: string;
             message: string;
@@ -2875,6 +2907,7 @@ export interface components {
         };
         Run: {
             agentId?: string;
+            artifactsPrunedAt?: string;
             attemptResults?: components["schemas"]["AttemptResult"][];
             attempts: number;
             batchId: string | null;
@@ -3139,6 +3172,9 @@ export interface components {
             description: string;
             params: components["schemas"]["Param"][];
             type: string;
+        };
+        Storage: {
+            projects: components["schemas"]["ProjectStorage"][];
         };
         Suite: {
             name: string;
@@ -6446,6 +6482,27 @@ export interface operations {
                     "application/json": {
                         modules: string[];
                     };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getStorage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Storage"];
                 };
             };
             default: components["responses"]["Error"];

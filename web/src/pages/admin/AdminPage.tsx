@@ -11,9 +11,10 @@ import { ProjectMembers } from "./ProjectMembers";
 import { Accounts } from "./Accounts";
 import { RolesTable } from "./RolesTable";
 import { LearnedExamples } from "./LearnedExamples";
+import { Storage } from "./Storage";
 import "./admin.css";
 
-type Tab = "org" | "project" | "examples" | "accounts" | "roles";
+type Tab = "org" | "project" | "examples" | "accounts" | "storage" | "roles";
 
 export function AdminPage() {
   const ws = useWorkspace();
@@ -26,6 +27,7 @@ export function AdminPage() {
   if (ws.project) tabs.push({ id: "project", label: "Project members" });
   if (ws.project) tabs.push({ id: "examples", label: "Learned examples" });
   if (isPlatformAdmin) tabs.push({ id: "accounts", label: "Sign-in accounts" });
+  if (isPlatformAdmin) tabs.push({ id: "storage", label: "Storage" });
   tabs.push({ id: "roles", label: "Roles and permissions" });
 
   const fallback: Tab = isOrgAdmin ? "org" : isPlatformAdmin ? "accounts" : ws.role === "Admin" ? "project" : "roles";
@@ -67,6 +69,7 @@ export function AdminPage() {
         {tab === "project" && ws.project && <ProjectMembers project={ws.project} />}
         {tab === "examples" && ws.project && <LearnedExamples project={ws.project} />}
         {tab === "accounts" && isPlatformAdmin && <Accounts />}
+        {tab === "storage" && isPlatformAdmin && <Storage />}
         {tab === "roles" && <RolesTable />}
       </div>
     </section>

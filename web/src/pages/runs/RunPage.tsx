@@ -51,6 +51,7 @@ import { TracePanel, type TraceFocus } from "./trace/TracePanel";
 import { ComparePanel } from "./compare/ComparePanel";
 import { isTraceArtifact, type TraceMode } from "../../api/traceApi";
 import { AttemptSwitch, FlakyBadge, RetryNotice, shownAttempt } from "./RunAttempts";
+import { PrunedNotice, PrunedSection } from "./PrunedNotice";
 
 export { stepText };
 
@@ -219,6 +220,8 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
   const started = new Set(steps.map((s) => s.index));
   const pending = active && !tree ? docSteps.map((doc, index) => ({ index, doc })).filter((p) => !started.has(p.index)) : [];
   const headedLost = run.options.headed && view.headed === false;
+  // Retention removed its screenshots and trace (docs/retention.md): say so instead of broken pictures.
+  const pruned = run.artifactsPrunedAt ?? null;
 
   return (
     <div className="run-page">
@@ -310,11 +313,12 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         </p>
       )}
       {finish && <ResultBox finish={finish} unit={dataDriven ? "row" : "step"} />}
+      <PrunedNotice at={pruned} />
       {active && <RetryNotice attempt={view.runAttempt} of={run.options.retries + 1} note={view.retryNote} />}
       {attempt && !dataDriven && <AttemptSwitch attempts={attempts} shown={attempt} onShow={setAttemptChoice} />}
 
       {dataDriven && <RunRows run={run} events={view.events} now={now} docSteps={docSteps} describe={stepText} />}
-      {!dataDriven && (
+      {!dataDriven && !pruned && (
         <Filmstrip
           shots={gallery}
           onOpen={setShot}
@@ -376,13 +380,18 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
           number={num}
           describe={(i) => stepText(flat[i], fileNames)}
           attempt={attempts[attempts.length - 1]?.attempt ?? 1}
-          onShowInTrace={(key) => {
-            setAttemptChoice(null); // the comparison is of the last attempt
-            setTraceFocus({ key, at: Date.now() });
-          }}
+          onShowInTrace={
+            pruned
+              ? undefined // no trace to show it in
+              : (key) => {
+                  setAttemptChoice(null); // the comparison is of the last attempt
+                  setTraceFocus({ key, at: Date.now() });
+                }
+          }
         />
       )}
-      {finish && !dataDriven && (
+      {finish && !dataDriven && pruned && <PrunedSection at={pruned} title="Trace" />}
+      {finish && !dataDriven && !pruned && (
         <TracePanel
           key={attempt?.attempt ?? 1}
           runId={run.runId}
@@ -394,7 +403,7 @@ function RunBody({ run, view, stream }: { run: Run; view: RunView; stream: Strea
         />
       )}
 
-      {otherArtifacts.length > 0 && (
+      {otherArtifacts.length > 0 && !pruned && (
         <section aria-labelledby="run-artifacts-heading">
           <h2 id="run-artifacts-heading">Artifacts</h2>
           <ul>

@@ -19,6 +19,7 @@ import { allSteps, documentStepNumbers, execKey, iterationWords } from "./outlin
 import { allResults } from "./runState";
 import { NoScreenshot, StepOutput } from "./runStepParts";
 import "./runData.css";
+import { prunedWords } from "./PrunedNotice";
 
 /** Whether a run runs once per row of a data set. */
 export function isDataDriven(run: Run): boolean {
@@ -235,6 +236,7 @@ function RowDetail({
             </table>
             {attempt && <AttemptSwitch attempts={row.attemptResults ?? []} shown={attempt} onShow={setAttemptChoice} />}
             <h3>Steps</h3>
+            {run.artifactsPrunedAt && <p className="muted">{prunedWords(run.artifactsPrunedAt)}</p>}
             {steps.length === 0 ? (
               <p className="muted">{q.data?.final ? "No step ran." : "No step has finished yet."}</p>
             ) : (
@@ -242,7 +244,7 @@ function RowDetail({
                 {allResults(steps).map((s) => (
                   <RowStep
                     key={execKey(s.index, s.iteration)}
-                    step={s}
+                    step={run.artifactsPrunedAt ? { ...s, screenshot: undefined } : s}
                     number={numberOf(numbers, s.index)}
                     doc={flat[s.index]}
                     describe={describe}

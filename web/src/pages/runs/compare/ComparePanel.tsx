@@ -15,6 +15,7 @@ import { execKey } from "../outline";
 import { StepDiff } from "../../components/ImpactView";
 import { traceKey } from "../trace/traceModel";
 import { ChangedRequests, Diverged, NewConsoleErrors, Screenshots } from "./CompareParts";
+import { prunedWords } from "../PrunedNotice";
 import "../../components/components.css";
 import "./compare.css";
 
@@ -97,6 +98,12 @@ function Comparison({ c, runId, number, describe, onShowInTrace, attempt = 1 }: 
         , version {b.version}
         {b.status !== "passed" && ` (${b.status})`}.
       </p>
+      {b.artifactsPrunedAt && (
+        <p className="muted" data-testid="compare-pruned">
+          Of {other}: {prunedWords(b.artifactsPrunedAt)}
+        </p>
+      )}
+      {c.artifactsPrunedAt && <p className="muted">Of this run: {prunedWords(c.artifactsPrunedAt)}</p>}
       {d ? (
         <>
           <Diverged
