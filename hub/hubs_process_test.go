@@ -39,14 +39,7 @@ func TestSecondHubSharesPrivateDatabase(t *testing.T) {
 		t.Skip("builds and runs the hub binary")
 	}
 	bin := buildHub(t)
-	base, err := os.MkdirTemp("", "hubpair")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	if err := os.Chmod(base, 0o755); err != nil { // reachable by the postgres account
-		t.Fatal(err)
-	}
+	base := clusterDir(t)
 	first := startHub(t, bin, filepath.Join(base, "one"))
 	path := filepath.Join(base, "one", databaseURLFile)
 	st, err := os.Stat(path)

@@ -79,6 +79,21 @@ func buildHub(t *testing.T) string {
 	return bin
 }
 
+// clusterDir is a folder for data folders with a private cluster: t.TempDir
+// is 0700, not reachable by the postgres account the cluster runs as.
+func clusterDir(t *testing.T) string {
+	t.Helper()
+	base, err := os.MkdirTemp("", "hubbin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return base
+}
+
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -177,14 +192,7 @@ func TestHubBinary(t *testing.T) {
 		t.Skip("builds and runs the hub binary")
 	}
 	bin := buildHub(t)
-	base, err := os.MkdirTemp("", "hubbin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	if err := os.Chmod(base, 0o755); err != nil { // t.TempDir is 0700: not reachable by the postgres account
-		t.Fatal(err)
-	}
+	base := clusterDir(t)
 	data := filepath.Join(base, "data")
 	admin := []string{"HUB_ADMIN_EMAIL=root@example.com", "HUB_ADMIN_PASSWORD=bootstrap password"}
 
