@@ -100,12 +100,27 @@ installers: deps ## build the agent's installers into bin/installers and the dow
 	$(GO) run ./installer/cmd/installers --out bin/installers --version $(VERSION) --downloads $(RUN_DATA)/downloads --jobs $(JOBS)
 
 .PHONY: test
-test: deps size-check fmt-check vet web-test ## gofmt check, go vet, all Go tests with the race detector, short fuzz runs, web unit and end-to-end tests
+test: deps weed size-check fmt-check vet web-test ## gofmt check, go vet, all Go tests with the race detector, short fuzz runs, web unit and end-to-end tests
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -run '^$$' -fuzz FuzzAuthBodies -fuzztime 40000x ./hub/api
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 40000x ./protocol
 	$(GO) test -run '^$$' -fuzz FuzzImportSide -fuzztime 40000x ./protocol
 	$(GO) test -run '^$$' -fuzz FuzzRenderPlaywright -fuzztime 40000x ./protocol
+
+# SeaweedFS, the S3-compatible server the object storage tests run against
+# (hub/objtest): built once from the Go module proxy into a cache outside
+# the repository (a few minutes on an empty cache), then reused.
+WEED_VERSION := v0.0.0-20261109003541-7506e5f91cd6
+WEED := $(HOME)/.cache/ta-tools/weed-20261109/weed
+
+.PHONY: weed
+weed: ## build SeaweedFS for the object storage tests into ~/.cache/ta-tools (once)
+	@if [ ! -x $(WEED) ]; then \
+	  echo "building SeaweedFS $(WEED_VERSION) for the object storage tests (once)"; \
+	  dir=$$($(GO) mod download -json github.com/seaweedfs/seaweedfs@$(WEED_VERSION) | sed -n 's/.*"Dir": "\(.*\)",*/\1/p'); \
+	  src=$$(mktemp -d) && cp -r "$$dir"/. "$$src" && chmod -R u+w "$$src" && \
+	  (cd "$$src" && $(GO) build -o $(WEED) ./weed) && rm -rf "$$src"; \
+	fi
 
 .PHONY: web-test
 web-test: web ## web application: type check, unit tests (Vitest), end-to-end tests in Chromium against a real hub and agent

@@ -162,7 +162,9 @@ func (h *Hub) listenPeers(ctx context.Context) {
 }
 
 func (h *Hub) listenOnce(ctx context.Context) error {
-	conn, err := pgx.ConnectConfig(ctx, h.Store.Pool().Config().ConnConfig.Copy())
+	cfg := h.Store.Pool().Config().ConnConfig.Copy()
+	cfg.RuntimeParams["application_name"] = store.ListenerPrefix + h.HubID // how the others see this hub alive
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
 	}

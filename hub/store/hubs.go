@@ -16,9 +16,17 @@ const (
 	HubStale = 12 * time.Second
 )
 
-// liveHub is the SQL condition for a hub row h that is alive now, by the
-// database's clock so that hubs on machines whose clocks differ agree.
-const liveHub = `h.seen_at > now() - make_interval(secs => ` + hubStaleSecs + `)`
+// liveHub is the SQL condition for a hub row h that is alive now: it beat
+// lately, by the database's clock so that hubs on machines whose clocks
+// differ agree, and its listening connection is open. A killed hub's
+// connections close with its process, so it is dead at once, not after
+// HubStale; HubStale covers a hub cut off without its connections closing.
+const liveHub = `h.seen_at > now() - make_interval(secs => ` + hubStaleSecs + `)
+	AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = '` + ListenerPrefix + `' || h.id)`
+
+// ListenerPrefix and a hub's id name its listening connection
+// (application_name), which tells the others it is alive.
+const ListenerPrefix = "ta-hub "
 
 const hubStaleSecs = "12"
 
