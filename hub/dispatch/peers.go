@@ -105,6 +105,9 @@ func (h *Hub) runPeers(ctx context.Context) {
 		if err := h.Store.BeatHub(ctx, h.HubID, h.HubURL, h.draining.Load()); err != nil && ctx.Err() == nil {
 			h.log.Warn("hub heartbeat", "err", err)
 		}
+		if err := h.Store.KeepPresence(ctx, h.HubID, h.localAgentIDs()); err != nil && ctx.Err() == nil {
+			h.log.Warn("tidy the list of agents connected here", "err", err)
+		}
 		h.readPresence(ctx)
 		select {
 		case <-ctx.Done():
@@ -113,6 +116,17 @@ func (h *Hub) runPeers(ctx context.Context) {
 		case <-h.peers.refresh:
 		}
 	}
+}
+
+// localAgentIDs lists the agents connected here.
+func (h *Hub) localAgentIDs() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]string, 0, len(h.agents))
+	for id := range h.agents {
+		out = append(out, id)
+	}
+	return out
 }
 
 // readPresence reads which agents the other live hubs hold.

@@ -206,3 +206,12 @@ func (s *Store) PruneSessionRoutes(ctx context.Context, age time.Duration) error
 	_, err := s.pool.Exec(ctx, `DELETE FROM hub_sessions WHERE created_at < now() - make_interval(secs => $1)`, age.Seconds())
 	return err
 }
+
+// KeepPresence deletes a hub's presence rows of agents it no longer holds
+// (a leaving agent's row that could not be deleted then, say). Rows of the
+// last 10 s are left: an agent connecting while the list was taken.
+func (s *Store) KeepPresence(ctx context.Context, hubID string, agentIDs []string) error {
+	_, err := s.pool.Exec(ctx, `DELETE FROM hub_agents WHERE hub_id = $1 AND NOT (agent_id = ANY($2)) AND since < now() - interval '10 seconds'`,
+		hubID, agentIDs)
+	return err
+}
