@@ -64,8 +64,9 @@ type harness struct {
 	limits   store.RunLimits // per-run limits; zero fields take the dispatcher's defaults
 	stall    time.Duration   // dispatch.Config.Stall; 0 takes the default
 	metrics  *metrics.Metrics
-	allow    []netip.Prefix // Config.MetricsAllow
-	quota    int64          // Config.FileQuota; 0 takes the default
+	allow    []netip.Prefix  // Config.MetricsAllow
+	quota    int64           // Config.FileQuota; 0 takes the default
+	arts     artifacts.Store // where artifacts go; nil: <dataDir>/artifacts
 	// handlers counts the requests being served, agents' connections
 	// (hijacked, so httptest's Close does not wait for them) included.
 	handlers sync.WaitGroup
@@ -122,7 +123,10 @@ func (h *harness) handler(t testing.TB) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arts := artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
+	var arts artifacts.Store = artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
+	if h.arts != nil {
+		arts = h.arts
+	}
 	h.dispatch = dispatch.New(dispatch.Config{Store: h.store, Artifacts: arts, Logger: logger, BaseURL: "http://hub.test",
 		Lease: 3 * time.Second, Now: now, Limits: h.limits, Stall: h.stall, Secrets: box, Metrics: h.metrics})
 	h.api, err = New(Config{

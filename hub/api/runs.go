@@ -400,6 +400,9 @@ func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request, run store
 		Seek(int64, int) (int64, error)
 		Close() error
 	}
+	if err == nil && s.redirectArtifact(w, r, run.ID, name, a.ContentType) { // presign.go
+		return
+	}
 	if err == nil {
 		f, err = s.Artifacts.Open(r.Context(), run.ID, name)
 	}

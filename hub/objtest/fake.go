@@ -27,6 +27,9 @@ type Bucket struct {
 	// Received counts the bytes of request bodies the server has read so
 	// far (Fake only): a test can tell streaming from buffering by it.
 	Received *atomic.Int64
+	// Stop ends the server before the test does (Fake only): a bucket
+	// that stopped answering.
+	Stop func()
 }
 
 // Fake serves an in-memory bucket named "ta-test" with gofakes3 until the test
@@ -45,7 +48,8 @@ func Fake(t testing.TB) Bucket {
 		fake.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return Bucket{Endpoint: srv.URL, Bucket: "ta-test", AccessKey: "test", SecretKey: "test-secret", Region: "us-east-1", Received: &received}
+	return Bucket{Endpoint: srv.URL, Bucket: "ta-test", AccessKey: "test", SecretKey: "test-secret", Region: "us-east-1", Received: &received,
+		Stop: srv.Close}
 }
 
 // unchunk decodes a body minio-go sent with streaming signatures (its

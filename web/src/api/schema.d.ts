@@ -4622,6 +4622,13 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description With HUB_S3_PRESIGN=1 (docs/object-storage.md): a redirect (Location) to a presigned URL of the bucket, valid a few minutes, that answers the same content type and disposition */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -5601,6 +5608,13 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description With HUB_S3_PRESIGN=1 (docs/object-storage.md): a redirect (Location) to a presigned URL of the bucket, valid a few minutes, that answers the same content type and disposition */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -5783,6 +5797,13 @@ export interface operations {
                     "application/json": components["schemas"]["TraceStep"];
                     "application/octet-stream": string;
                 };
+            };
+            /** @description With HUB_S3_PRESIGN=1 (docs/object-storage.md): a redirect (Location) to a presigned URL of the bucket, valid a few minutes, that answers the same content type and disposition */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             default: components["responses"]["Error"];
         };
