@@ -90,3 +90,19 @@ func openArtifacts(c s3Config, dataDir string) (artifacts.Store, error) {
 	}
 	return s, nil
 }
+
+// imageOrigin is the origin the hub's pages may show images from besides
+// their own: the bucket's, when screenshots are presigned ("" otherwise).
+func imageOrigin(a artifacts.Store) (string, error) {
+	p, ok := a.(artifacts.Presigning)
+	if !ok {
+		return "", nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	o, err := p.Origin(ctx)
+	if err != nil {
+		return "", fmt.Errorf("HUB_S3_PRESIGN: %w", err)
+	}
+	return o, nil
+}

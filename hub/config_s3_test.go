@@ -70,11 +70,17 @@ func TestOpenArtifactsChecksBucket(t *testing.T) {
 	} else if _, ok := a.(*artifacts.S3); !ok {
 		t.Errorf("stores in %T", a)
 	}
+	if o, err := imageOrigin(artifacts.Dir{}); o != "" || err != nil {
+		t.Errorf("a data folder's image origin: %q, %v", o, err)
+	}
 	c.Presign = true
 	if a, _ := openArtifacts(c, t.TempDir()); a == nil {
 		t.Fatal("no store")
 	} else if _, ok := a.(artifacts.Presigner); !ok {
 		t.Errorf("HUB_S3_PRESIGN=1 gives %T", a)
+	} else if o, err := imageOrigin(a); err != nil || o != b.Endpoint {
+		// The pages must allow images from where presigned URLs point.
+		t.Errorf("image origin %q, %v; want %s", o, err, b.Endpoint)
 	}
 	c.Bucket = "not-made"
 	if _, err := openArtifacts(c, t.TempDir()); err == nil || !strings.Contains(err.Error(), `HUB_S3_BUCKET: bucket "not-made" does not exist`) {

@@ -132,6 +132,9 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("web application: %w", err)
 	}
+	if app.ImageOrigin, err = imageOrigin(arts); err != nil { // config_s3.go
+		return nil, nil, nil, err
+	}
 	if !app.Built() {
 		logger.Warn("this hub was built before the web application: / explains how to build it (make run does)")
 	}

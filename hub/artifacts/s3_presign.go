@@ -72,3 +72,13 @@ func (p Presigning) presign(ctx context.Context, key string, h ResponseHeaders) 
 	}
 	return u.String(), nil
 }
+
+// Origin is the scheme and host presigned URLs point to (with AWS, the
+// bucket's own host name): the web pages must allow images from it.
+func (p Presigning) Origin(ctx context.Context) (string, error) {
+	u, err := p.c.PresignedGetObject(ctx, p.bucket, p.prefix+"origin", PresignTTL, nil)
+	if err != nil {
+		return "", err
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
