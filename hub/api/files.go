@@ -236,7 +236,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, f store.File)
 		return
 	}
 	if err != nil {
-		s.internal(w, r, err)
+		s.storageUnavailable(w, r, err) // health_storage.go
 		return
 	}
 	defer rd.Close()

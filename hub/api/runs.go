@@ -405,6 +405,10 @@ func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request, run store
 	}
 	if err == nil {
 		f, err = s.Artifacts.Open(r.Context(), run.ID, name)
+		if storageDown(err) { // health_storage.go
+			s.storageUnavailable(w, r, err)
+			return
+		}
 	}
 	if err != nil {
 		writeError(w, http.StatusNotFound, codeNotFound, "this run has no such artifact")

@@ -193,3 +193,31 @@ func TestHealthzStorage(t *testing.T) {
 		t.Errorf("/healthz took %v", time.Since(start))
 	}
 }
+
+// TestS3BucketDownAnswers503: while the bucket does not answer, an
+// artifact or file that exists answers 503 saying to try again, not 404
+// (which would say it is gone) nor a 500.
+func TestS3BucketDownAnswers503(t *testing.T) {
+	h := newHarness(t)
+	b := objtest.Fake(t)
+	useBucket(t, h, b, false)
+	mgr, a, runID := rawRun(t, h)
+	a.send(protocol.Message{Type: protocol.MsgAccept, ID: 1, RunID: runID})
+	sendArtifact(t, a, runID, 2, "step-001-s1.png", "image/png", []byte("\x89PNG\r\n\x1a\npng"))
+	project := mgr.do("GET", "/api/runs/"+runID, nil).str("projectId")
+	id := mgr.upload(project, "a.csv", []byte("a,b\n")).want(t, 201).str("id")
+	b.Stop()
+	for _, path := range []string{"/api/runs/" + runID + "/artifacts/step-001-s1.png", "/api/files/" + id + "/content"} {
+		// Not through do: it takes any 5xx for the hub's fault.
+		resp, err := mgr.http.Get(h.srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e struct{ Error, Code string }
+		_ = json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		if resp.StatusCode != 503 || e.Code != codeUnavailable || !strings.Contains(e.Error, "try again") {
+			t.Errorf("%s with the bucket down: %d %+v", path, resp.StatusCode, e)
+		}
+	}
+}

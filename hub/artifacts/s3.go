@@ -51,6 +51,10 @@ func NewS3(cfg S3Config) (*S3, error) {
 		Creds:  credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
 		Secure: u.Scheme == "https",
 		Region: cfg.Region,
+		// minio-go's default (10 tries, backing off to a second each)
+		// keeps a page waiting many seconds for a bucket that is down;
+		// 3 still ride out a dropped connection.
+		MaxRetries: 3,
 	})
 	if err != nil {
 		return nil, err
@@ -159,10 +163,17 @@ func (s *S3) DeleteRun(ctx context.Context, runID string) error {
 			}
 		}
 	}()
+	var removeErr error
+	// Read every answer: RemoveObjects ends only once listed is closed,
+	// which the cancel brings about early on the first failure.
 	for e := range s.c.RemoveObjects(ctx, s.bucket, listed, minio.RemoveObjectsOptions{}) {
-		if e.Err != nil {
-			return fmt.Errorf("removing %s: %w", e.ObjectName, e.Err)
+		if e.Err != nil && removeErr == nil {
+			removeErr = fmt.Errorf("removing %s: %w", e.ObjectName, e.Err)
+			cancel()
 		}
+	}
+	if removeErr != nil {
+		return removeErr
 	}
 	return listErr // read after listed closed: the goroutine is done
 }
