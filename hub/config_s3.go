@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/minio/minio-go/v7/pkg/s3utils"
 	"github.com/testautomation/ta/hub/artifacts"
 )
 
@@ -48,6 +49,9 @@ func parseS3(getenv func(string) string) (s3Config, error) {
 	if len(missing) > 0 {
 		return c, fmt.Errorf("%s set but %s missing: set all four HUB_S3_ENDPOINT, HUB_S3_BUCKET, HUB_S3_ACCESS_KEY, HUB_S3_SECRET_KEY, or none",
 			strings.Join(set, ", "), strings.Join(missing, ", "))
+	}
+	if err := s3utils.CheckValidBucketName(c.Bucket); err != nil {
+		return c, fmt.Errorf("HUB_S3_BUCKET %q is not a bucket name: %w", c.Bucket, err)
 	}
 	if _, err := artifacts.NewS3(c.S3Config); err != nil {
 		return c, fmt.Errorf("HUB_S3_ENDPOINT: %w", err)

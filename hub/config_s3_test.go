@@ -41,6 +41,8 @@ func TestParseS3(t *testing.T) {
 		{map[string]string{"HUB_S3_ENDPOINT": "s3.amazonaws.com"}, "HUB_S3_ENDPOINT"},
 		{map[string]string{"HUB_S3_ENDPOINT": "https://minio.example.com/bucket"}, "HUB_S3_ENDPOINT"},
 		{map[string]string{"HUB_S3_PREFIX": "a/../b"}, "HUB_S3_PREFIX"},
+		{map[string]string{"HUB_S3_BUCKET": "ta"}, `HUB_S3_BUCKET "ta" is not a bucket name`},
+		{map[string]string{"HUB_S3_BUCKET": "a bucket"}, "HUB_S3_BUCKET"},
 		{map[string]string{"HUB_S3_PREFIX": "a b"}, "HUB_S3_PREFIX"},
 		{map[string]string{"HUB_S3_PRESIGN": "yes"}, "HUB_S3_PRESIGN"},
 	} {
