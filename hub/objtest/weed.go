@@ -57,7 +57,9 @@ func Weed(t testing.TB) Bucket {
 		"-master.port=" + p[0], "-master.port.grpc=" + p[1], "-volume.port=" + p[2], "-volume.port.grpc=" + p[3],
 		"-filer", "-filer.port=" + p[4], "-filer.port.grpc=" + p[5],
 		"-s3", "-s3.port=" + p[6], "-s3.port.grpc=" + p[7], "-s3.port.iceberg=0", "-s3.port.lance=0",
-		"-s3.config=" + filepath.Join(dir, "s3.json"), "-master.volumeSizeLimitMB=64", "-volume.max=20"}
+		"-s3.config=" + filepath.Join(dir, "s3.json"),
+		// Its sockets in the test's folder, not /tmp, so they go with it.
+		"-filer.localSocket=" + filepath.Join(dir, "filer.sock"), "-s3.localSocket=" + filepath.Join(dir, "s3.sock"), "-master.volumeSizeLimitMB=64", "-volume.max=20"}
 	logPath := filepath.Join(dir, "weed.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
@@ -78,6 +80,10 @@ func Weed(t testing.TB) Bucket {
 		case <-time.After(10 * time.Second):
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			<-exited
+		}
+		// weed server puts its gRPC sockets in /tmp whatever it is told.
+		for i, name := range []string{"master", "volume", "filer", "s3"} {
+			_ = os.Remove(fmt.Sprintf("/tmp/seaweedfs-%s-grpc-%s.sock", name, p[2*i+1]))
 		}
 	})
 	b.Endpoint = "http://127.0.0.1:" + p[6]
