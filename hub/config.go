@@ -37,6 +37,7 @@ type config struct {
 	MetricsAllow  []netip.Prefix  // HUB_METRICS_ALLOW: addresses that may read /metrics without a token
 	FilesMB       int             // HUB_FILES_PER_PROJECT_MB: MiB of project files one project may keep
 	Hubs          hubsConfig      // HUB_ADVERTISE_URL, HUB_DRAIN_SECONDS: several hubs on one database
+	S3            s3Config        // HUB_S3_*: artifacts in a bucket (config_s3.go); else <data>/artifacts
 
 	Retention retention.Policy // HUB_RETAIN_*: config_retention.go
 }
@@ -55,7 +56,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.DataDir, "data", envOr("HUB_DATA", "./data"), "data folder: private database, audit log, artifacts (HUB_DATA)")
 	fs.StringVar(&c.LogFormat, "log-format", envOr("HUB_LOG_FORMAT", "text"), "log format: text or json (HUB_LOG_FORMAT)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: hub [flags]\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_REGISTER_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE, HUB_DOWNLOADS, HUB_PPROF, HUB_METRICS_ALLOW, HUB_FILES_PER_PROJECT_MB, HUB_RETAIN_RUNS_DAYS, HUB_RETAIN_FAILED_DAYS, HUB_RETAIN_RUN_ROWS_DAYS, HUB_ADVERTISE_URL, HUB_DRAIN_SECONDS (see README.md)\n\nFlags:")
+		fmt.Fprintln(stderr, "usage: hub [flags]\n       hub migrate-artifacts [--data folder]   (docs/object-storage.md)\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_REGISTER_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE, HUB_DOWNLOADS, HUB_PPROF, HUB_METRICS_ALLOW, HUB_FILES_PER_PROJECT_MB, HUB_S3_ENDPOINT, HUB_S3_BUCKET, HUB_S3_ACCESS_KEY, HUB_S3_SECRET_KEY, HUB_S3_REGION, HUB_S3_PREFIX, HUB_S3_PRESIGN, HUB_RETAIN_RUNS_DAYS, HUB_RETAIN_FAILED_DAYS, HUB_RETAIN_RUN_ROWS_DAYS, HUB_ADVERTISE_URL, HUB_DRAIN_SECONDS (see README.md)\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -132,6 +133,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return c, err
 	}
 	if c.Hubs, err = parseHubsConfig(getenv, c.Addr); err != nil {
+		return c, err
+	}
+	if c.S3, err = parseS3(getenv); err != nil {
 		return c, err
 	}
 	if err := parseRetention(getenv, &c); err != nil {

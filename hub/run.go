@@ -17,7 +17,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/testautomation/ta/hub/api"
-	"github.com/testautomation/ta/hub/artifacts"
 	"github.com/testautomation/ta/hub/audit"
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/dispatch"
@@ -108,7 +107,10 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	arts := artifacts.Dir{Root: filepath.Join(dataDir, "artifacts")}
+	arts, err := openArtifacts(cfg.S3, dataDir) // config_s3.go
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	dl := &downloads.Dir{Path: cmp.Or(cfg.Downloads, filepath.Join(dataDir, "downloads")), HubURL: cfg.BaseURL,
 		Cache: filepath.Join(dataDir, "downloads-served"), Logger: logger}
 	m := metrics.New()
@@ -129,6 +131,9 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 	app, err := web.NewHandler(web.Dist())
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("web application: %w", err)
+	}
+	if app.ImageOrigin, err = imageOrigin(arts); err != nil { // config_s3.go
+		return nil, nil, nil, err
 	}
 	if !app.Built() {
 		logger.Warn("this hub was built before the web application: / explains how to build it (make run does)")

@@ -25,6 +25,10 @@ type asset struct {
 type Handler struct {
 	assets map[string]*asset // by path without the leading slash
 	index  *asset            // nil before the first build
+	// ImageOrigin is an origin besides the hub's that the pages may show
+	// images from: the bucket presigned screenshots redirect to
+	// (docs/object-storage.md); "" for none.
+	ImageOrigin string
 }
 
 // NewHandler reads every file of fsys into memory (a build is a few hundred
@@ -101,7 +105,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The application's own routes: the page decides what to show.
 	w.Header().Set("Cache-Control", "no-cache")
-	securityHeaders(w)
+	securityHeaders(w, h.ImageOrigin)
 	h.serve(w, r, h.index)
 }
 
@@ -134,9 +138,13 @@ func acceptsGzip(r *http.Request) bool {
 
 // securityHeaders keep the application's page from being framed and from
 // running scripts of any other origin.
-func securityHeaders(w http.ResponseWriter) {
+func securityHeaders(w http.ResponseWriter, imageOrigin string) {
+	img := "'self' data: blob:"
+	if imageOrigin != "" {
+		img += " " + imageOrigin
+	}
 	hd := w.Header()
-	hd.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'")
+	hd.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src "+img+"; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'")
 	hd.Set("X-Frame-Options", "DENY")
 	hd.Set("Referrer-Policy", "same-origin")
 }
@@ -146,7 +154,7 @@ func securityHeaders(w http.ResponseWriter) {
 func notBuilt(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
-	securityHeaders(w)
+	securityHeaders(w, "")
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodHead {
 		return

@@ -218,7 +218,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request) {
 // upload must never open as a page of the hub.
 func (s *Server) fileContent(w http.ResponseWriter, r *http.Request) {
 	f, _, ok := s.loadFile(w, r)
-	if !ok {
+	if !ok || s.redirectFile(w, r, f) { // presign.go
 		return
 	}
 	s.serveFile(w, r, f)
@@ -236,10 +236,16 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, f store.File)
 		return
 	}
 	if err != nil {
-		s.internal(w, r, err)
+		s.storageUnavailable(w, r, err) // health_storage.go
 		return
 	}
 	defer rd.Close()
+	fileHeaders(w, f)
+	http.ServeContent(w, r, "", f.CreatedAt, rd)
+}
+
+// fileHeaders sets what a file is served with: always a download.
+func fileHeaders(w http.ResponseWriter, f store.File) {
 	w.Header().Set("Content-Type", f.ContentType)
 	w.Header().Set("Cache-Control", "private, no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -250,7 +256,6 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, f store.File)
 	}
 	w.Header().Set("Content-Disposition", disposition)
 	w.Header().Set("X-File-Sha256", f.SHA256)
-	http.ServeContent(w, r, "", f.CreatedAt, rd)
 }
 
 // deleteFile removes a file: its uploader, a Test Manager or an Admin

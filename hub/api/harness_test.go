@@ -67,8 +67,9 @@ type harness struct {
 	stall    time.Duration   // dispatch.Config.Stall; 0 takes the default
 	lease    time.Duration   // dispatch.Config.Lease; 0 takes 3 s
 	metrics  *metrics.Metrics
-	allow    []netip.Prefix // Config.MetricsAllow
-	quota    int64          // Config.FileQuota; 0 takes the default
+	allow    []netip.Prefix  // Config.MetricsAllow
+	quota    int64           // Config.FileQuota; 0 takes the default
+	arts     artifacts.Store // where artifacts go; nil: <dataDir>/artifacts
 	// handlers counts the requests being served, agents' connections
 	// (hijacked, so httptest's Close does not wait for them) included.
 	handlers sync.WaitGroup
@@ -134,7 +135,10 @@ func (h *harness) handler(t testing.TB) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arts := artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
+	var arts artifacts.Store = artifacts.Dir{Root: filepath.Join(h.dataDir, "artifacts")}
+	if h.arts != nil {
+		arts = h.arts
+	}
 	h.dispatch = dispatch.New(dispatch.Config{Store: h.store, Artifacts: arts, Logger: logger, BaseURL: "http://hub.test",
 		Lease: cmp.Or(h.lease, 3*time.Second), Now: now, Limits: h.limits, Stall: h.stall, Secrets: box, Metrics: h.metrics})
 	h.api, err = New(Config{

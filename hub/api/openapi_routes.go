@@ -86,12 +86,12 @@ func apiRoutes() []apiRoute {
 			file(200, "text/event-stream", "Events run.started, step.started, step.retry, step.finished, artifact, log, run.finished"),
 		route("GET", "/runs/{id}/artifacts/{name}", "A screenshot or other artifact of the run").
 			file(200, "application/octet-stream", "The artifact, with its own content type; a trace step (trace-*.json) is JSON, a DOM snapshot (dom-*.html) sandboxed HTML").
-			out(200, protocol.TraceStep{}),
+			out(200, protocol.TraceStep{}).presigned(),
 		route("GET", "/runs/{id}/rows/{row}", "One row of a data-driven run: 202 while running, 200 once finished").
 			out(200, rowJSON{}).out(202, rowJSON{}),
 		route("GET", "/runs/{id}/rows/{row}/artifacts/{name}", "An artifact of one row").
 			file(200, "application/octet-stream", "The artifact, with its own content type; a trace step (trace-*.json) is JSON, a DOM snapshot (dom-*.html) sandboxed HTML").
-			out(200, protocol.TraceStep{}),
+			out(200, protocol.TraceStep{}).presigned(),
 		route("GET", "/runs/{id}/rows/{row}/trace", "One row's trace: its steps in the order they ran (202 while the run goes on)").
 			qInt("attempt", "a retried row's attempt (default 1; docs/retries.md)").out(200, traceJSON{}).out(202, traceJSON{}),
 		route("GET", "/runs/{id}/trace", "The run's trace: per step execution, in the order they ran, its console, network and DOM snapshots (202 while the run goes on)").
@@ -230,7 +230,7 @@ func apiRoutes() []apiRoute {
 		route("DELETE", "/data-pools/{id}", "Delete a data pool").empty(204),
 		route("POST", "/data-pools/{id}/reset", "Release leases of finished runs and restore consumed records").out(200, dataPoolJSON{}),
 		route("GET", "/files/{id}", "A file's name, size, checksum and uploader").out(200, projectFileJSON{}),
-		route("GET", "/files/{id}/content", "A file's bytes, as a download").file(200, "application/octet-stream", "The file, with its own content type"),
+		route("GET", "/files/{id}/content", "A file's bytes, as a download").file(200, "application/octet-stream", "The file, with its own content type").presigned(),
 		route("DELETE", "/files/{id}", "Delete a file (its uploader, Test Managers, Admins); upload steps naming it then fail").empty(204),
 		route("GET", "/tests/{id}", "A test's current version with owner, visibility and can (ETag)").out(200, test),
 		route("PUT", "/tests/{id}", "Save a Draft, or change the status (If-Match)").

@@ -407,8 +407,15 @@ func (s *Server) serveArtifact(w http.ResponseWriter, r *http.Request, run store
 		Seek(int64, int) (int64, error)
 		Close() error
 	}
+	if err == nil && s.redirectArtifact(w, r, run.ID, name, a.ContentType) { // presign.go
+		return
+	}
 	if err == nil {
 		f, err = s.Artifacts.Open(r.Context(), run.ID, name)
+		if storageDown(err) { // health_storage.go
+			s.storageUnavailable(w, r, err)
+			return
+		}
 	}
 	if err != nil {
 		s.artifactMissing(w, r, run) // runs_pruned.go

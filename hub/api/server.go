@@ -375,7 +375,11 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, codeUnavailable, "the database does not answer")
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	storage, ok := s.storageHealth(ctx, w) // health_storage.go
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "database": "ok", "storage": storage})
 }
 
 // recoverer turns a panic into a logged 500 with the standard error body.

@@ -56,10 +56,11 @@ func topDir(names []string) string {
 }
 
 // retar copies a tar stream, without an entry named skip, and calls add
-// before the end.
-func retar(r io.Reader, w *tar.Writer, skip string, add func(names []string) error) error {
+// before the end with the names copied and the newest time among them.
+func retar(r io.Reader, w *tar.Writer, skip string, add func(names []string, newest time.Time) error) error {
 	tr := tar.NewReader(r)
 	var names []string
+	var newest time.Time
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -72,6 +73,7 @@ func retar(r io.Reader, w *tar.Writer, skip string, add func(names []string) err
 			continue
 		}
 		names = append(names, h.Name)
+		newest = later(newest, h.ModTime)
 		if err := w.WriteHeader(h); err != nil {
 			return err
 		}
@@ -79,7 +81,7 @@ func retar(r io.Reader, w *tar.Writer, skip string, add func(names []string) err
 			return err
 		}
 	}
-	return add(names)
+	return add(names, newest)
 }
 
 func addTarFile(w *tar.Writer, name string, data []byte, mod time.Time) error {
@@ -101,6 +103,7 @@ func stampTarGz(raw []byte, h HubFile) ([]byte, error) {
 		return nil, err
 	}
 	var names []string
+	var newest time.Time
 	{ // the folder is known only from the names: read them first
 		tr := tar.NewReader(bytes.NewReader(plain))
 		for {
@@ -112,13 +115,14 @@ func stampTarGz(raw []byte, h HubFile) ([]byte, error) {
 				return nil, err
 			}
 			names = append(names, hd.Name)
+			newest = later(newest, hd.ModTime)
 		}
 	}
 	target := topDir(names) + HubFileName
 	var out bytes.Buffer
 	zw := gzip.NewWriter(&out)
 	tw := tar.NewWriter(zw)
-	err = retar(bytes.NewReader(plain), tw, target, func([]string) error { return addTarFile(tw, target, hubJSON(h), time.Now()) })
+	err = retar(bytes.NewReader(plain), tw, target, func([]string, time.Time) error { return addTarFile(tw, target, hubJSON(h), stampTime(newest)) })
 	if err != nil {
 		return nil, err
 	}
@@ -139,9 +143,11 @@ func stampZip(raw []byte, h HubFile) ([]byte, error) {
 		return nil, err
 	}
 	var names []string
+	var newest time.Time
 	target := ""
 	for _, f := range zr.File {
 		names = append(names, f.Name)
+		newest = later(newest, f.Modified)
 		if app, _, ok := strings.Cut(f.Name, ".app/Contents/"); ok && target == "" {
 			target = app + ".app/Contents/Resources/" + HubFileName
 		}
@@ -159,7 +165,7 @@ func stampZip(raw []byte, h HubFile) ([]byte, error) {
 			return nil, err
 		}
 	}
-	w, err := zw.CreateHeader(&zip.FileHeader{Name: target, Method: zip.Deflate, Modified: time.Now()})
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: target, Method: zip.Deflate, Modified: stampTime(newest)})
 	if err != nil {
 		return nil, err
 	}
@@ -246,19 +252,19 @@ func stampDeb(raw []byte, h HubFile) ([]byte, error) {
 		zw := gzip.NewWriter(&out)
 		tw := tar.NewWriter(zw)
 		target := "." + DebHubPath
-		err = retar(zr, tw, target, func(names []string) error {
+		err = retar(zr, tw, target, func(names []string, newest time.Time) error {
 			have := map[string]bool{}
 			for _, n := range names {
 				have[strings.TrimSuffix(strings.TrimPrefix(n, "./"), "/")] = true
 			}
 			for _, dir := range []string{"etc", "etc/ta-agent"} {
 				if !have[dir] {
-					if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: "./" + dir + "/", Mode: 0o755, ModTime: time.Now(), Format: tar.FormatGNU}); err != nil {
+					if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: "./" + dir + "/", Mode: 0o755, ModTime: stampTime(newest), Format: tar.FormatGNU}); err != nil {
 						return err
 					}
 				}
 			}
-			return addTarFile(tw, target, hubJSON(h), time.Now())
+			return addTarFile(tw, target, hubJSON(h), stampTime(newest))
 		})
 		if err != nil {
 			return nil, err

@@ -4658,6 +4658,13 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description With HUB_S3_PRESIGN=1 (docs/object-storage.md): a redirect (Location) to a presigned URL of the bucket, valid a few minutes, that answers the same content type and disposition */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -5637,6 +5644,13 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description With HUB_S3_PRESIGN=1 (docs/object-storage.md): a redirect (Location) to a presigned URL of the bucket, valid a few minutes, that answers the same content type and disposition */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -5819,6 +5833,13 @@ export interface operations {
                     "application/json": components["schemas"]["TraceStep"];
                     "application/octet-stream": string;
                 };
+            };
+            /** @description With HUB_S3_PRESIGN=1 (docs/object-storage.md): a redirect (Location) to a presigned URL of the bucket, valid a few minutes, that answers the same content type and disposition */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             default: components["responses"]["Error"];
         };
