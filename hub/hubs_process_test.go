@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/testautomation/ta/hub/dbtest"
+	"github.com/testautomation/ta/hub/objtest"
 	"github.com/testautomation/ta/hub/secretbox"
 )
 
@@ -199,10 +200,11 @@ func agentConnected(t *testing.T, c *http.Client, hubURL string) bool {
 	return len(out.Agents) == 1 && out.Agents[0].Connected
 }
 
-// Twenty runs started on hub A, run by an agent connected to hub B: B is
-// killed (SIGKILL) half way; the agent moves to hub C, which carries on
+// Twenty runs started on hub A, run by an agent connected to hub B, with
+// artifacts in a real S3-compatible bucket (SeaweedFS): B is killed
+// (SIGKILL) half way; the agent moves to hub C, which carries on
 // with the runs it was running; every run passes with every event, none
-// twice. Then C stops gracefully: its agent moves to A within the drain
+// twice, and its screenshots come back through hub A. Then C stops gracefully: its agent moves to A within the drain
 // time, and C is gone by then.
 func TestHubsLoseNoRun(t *testing.T) {
 	if testing.Short() {
@@ -211,7 +213,10 @@ func TestHubsLoseNoRun(t *testing.T) {
 	bin := buildHub(t)
 	db := dbtest.New(t)
 	key := newKey(t)
-	common := []string{"DATABASE_URL=" + db, "HUB_SECRET_KEY=" + key, "HUB_DRAIN_SECONDS=15"}
+	bucket := objtest.Weed(t) // a real S3-compatible server: every hub serves every run's screenshots
+	common := []string{"DATABASE_URL=" + db, "HUB_SECRET_KEY=" + key, "HUB_DRAIN_SECONDS=15",
+		"HUB_S3_ENDPOINT=" + bucket.Endpoint, "HUB_S3_BUCKET=" + bucket.Bucket, "HUB_S3_ACCESS_KEY=" + bucket.AccessKey,
+		"HUB_S3_SECRET_KEY=" + bucket.SecretKey, "HUB_S3_REGION=" + bucket.Region}
 	a := startHub(t, bin, t.TempDir(), common...)
 	b := startHub(t, bin, t.TempDir(), common...)
 	hc := startHub(t, bin, t.TempDir(), common...)
@@ -296,6 +301,11 @@ func TestHubsLoseNoRun(t *testing.T) {
 		call(t, c, "GET", hc.url+"/api/runs/"+id, "", nil, &r)
 		if r.Status != "passed" {
 			t.Errorf("run %s: %s (%s)", id, r.Status, r.Error)
+		}
+		// Its screenshots, stored by whichever hub held the agent, from a
+		// hub that never did.
+		if got := call(t, c, "GET", a.url+"/api/runs/"+id+"/artifacts/step-001-open.jpg", "", nil, nil); got != 200 {
+			t.Errorf("run %s: its first screenshot through hub A: %d", id, got)
 		}
 		seqs, last := runEvents(t, c, hc.url+"/api/runs/"+id+"/events")
 		if last != "run.finished" {
