@@ -56,7 +56,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.DataDir, "data", envOr("HUB_DATA", "./data"), "data folder: private database, audit log, artifacts (HUB_DATA)")
 	fs.StringVar(&c.LogFormat, "log-format", envOr("HUB_LOG_FORMAT", "text"), "log format: text or json (HUB_LOG_FORMAT)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: hub [flags]\n       hub migrate-artifacts [--data folder]   (docs/object-storage.md)\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_REGISTER_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE, HUB_DOWNLOADS, HUB_PPROF, HUB_METRICS_ALLOW, HUB_FILES_PER_PROJECT_MB, HUB_S3_ENDPOINT, HUB_S3_BUCKET, HUB_S3_ACCESS_KEY, HUB_S3_SECRET_KEY, HUB_S3_REGION, HUB_S3_PREFIX, HUB_S3_PRESIGN, HUB_RETAIN_RUNS_DAYS, HUB_RETAIN_FAILED_DAYS, HUB_RETAIN_RUN_ROWS_DAYS, HUB_ADVERTISE_URL, HUB_DRAIN_SECONDS (see README.md)\n\nFlags:")
+		fmt.Fprintln(stderr, "usage: hub [flags]\n       hub migrate-artifacts [--data folder]   (docs/object-storage.md)\n\nEnvironment: DATABASE_URL, HUB_BASE_URL, HUB_ADMIN_EMAIL, HUB_ADMIN_PASSWORD, HUB_SECRET_KEY, HUB_MAX_CONNS, HUB_MAX_CONNS_PER_ADDR, HUB_REGISTER_PER_ADDR, HUB_LLM_BASE_URL, HUB_LLM_API_KEY, HUB_LLM_MODEL, HUB_LLM_TIMEOUT, HUB_LLM_PER_MINUTE, HUB_DOWNLOADS, HUB_PPROF, HUB_METRICS_ALLOW, HUB_FILES_PER_PROJECT_MB, HUB_S3_ENDPOINT, HUB_S3_BUCKET, HUB_S3_ACCESS_KEY, HUB_S3_SECRET_KEY, HUB_S3_REGION, HUB_S3_PREFIX, HUB_S3_PRESIGN, HUB_RETAIN_RUNS_DAYS, HUB_RETAIN_FAILED_DAYS, HUB_RETAIN_RUN_ROWS_DAYS, HUB_ADVERTISE_URL, HUB_DRAIN_SECONDS, HUB_ARTIFACTS (see README.md)\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -137,6 +137,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.S3, err = parseS3(getenv); err != nil {
 		return c, err
+	}
+	if c.S3.Endpoint != "" && c.Hubs.Artifacts != "" {
+		return c, fmt.Errorf("HUB_ARTIFACTS and HUB_S3_ENDPOINT are both set: artifacts go to a folder or to a bucket, not both")
 	}
 	if err := parseRetention(getenv, &c); err != nil {
 		return c, err

@@ -1,11 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
-
-	"fmt"
 )
 
 // Several hubs on one database (docs/several-hubs.md).
@@ -16,6 +16,10 @@ type hubsConfig struct {
 	// Drain bounds a graceful stop (HUB_DRAIN_SECONDS): agents are sent to
 	// other hubs, streams end, requests finish; default 20 s.
 	Drain time.Duration
+	// Artifacts is the folder of artifacts without a bucket (HUB_ARTIFACTS;
+	// default <data>/artifacts): hubs on one machine, or on one shared
+	// file system, share it.
+	Artifacts string
 }
 
 func parseHubsConfig(getenv func(string) string, addr string) (hubsConfig, error) {
@@ -30,5 +34,12 @@ func parseHubsConfig(getenv func(string) string, addr string) (hubsConfig, error
 		return c, err
 	}
 	c.Drain = time.Duration(secs) * time.Second
+	if c.Artifacts = strings.TrimSpace(getenv("HUB_ARTIFACTS")); c.Artifacts != "" {
+		abs, err := filepath.Abs(c.Artifacts)
+		if err != nil {
+			return c, fmt.Errorf("HUB_ARTIFACTS %q: %w", c.Artifacts, err)
+		}
+		c.Artifacts = abs
+	}
 	return c, nil
 }

@@ -32,8 +32,9 @@ func shareDatabase(dataDir, url string, logger *slog.Logger) {
 		logger.Warn("could not write the database URL for a second hub", "path", path, "err", err)
 		return
 	}
-	logger.Info("a second hub on this machine can share this hub's database: give it this hub's secret key file and the URL",
-		"how", "mkdir -p data2 && cp "+filepath.Join(dataDir, secretbox.KeyFile)+" data2/ && DATABASE_URL=\"$(cat "+path+")\" hub --addr 127.0.0.1:8081 --data data2")
+	logger.Info("a second hub on this machine can share this hub's database: give it this hub's secret key file, the URL and the artifacts folder",
+		"how", "mkdir -p data2 && cp "+filepath.Join(dataDir, secretbox.KeyFile)+" data2/ && DATABASE_URL=\"$(cat "+path+")\" HUB_ARTIFACTS="+
+			filepath.Join(dataDir, "artifacts")+" hub --addr 127.0.0.1:8081 --data data2")
 }
 
 // keyCheckText is sealed with the first hub's secret key and stored.

@@ -50,7 +50,7 @@ func TestSecondHubSharesPrivateDatabase(t *testing.T) {
 	if st.Mode().Perm() != 0o600 {
 		t.Errorf("%s is %v; it reaches the database without a password, so owner-only", path, st.Mode().Perm())
 	}
-	if !strings.Contains(first.log(), path) {
+	if !strings.Contains(first.log(), path) || !strings.Contains(first.log(), "HUB_ARTIFACTS="+filepath.Join(base, "one", "artifacts")) {
 		t.Errorf("the first hub does not say where the URL for a second hub is:\n%s", first.log())
 	}
 	url, _ := os.ReadFile(path)
@@ -61,7 +61,8 @@ func TestSecondHubSharesPrivateDatabase(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(base, "two", secretbox.KeyFile), key, 0o600); err != nil { // as the first hub's log says
 		t.Fatal(err)
 	}
-	second := startHub(t, bin, filepath.Join(base, "two"), "DATABASE_URL="+strings.TrimSpace(string(url)))
+	second := startHub(t, bin, filepath.Join(base, "two"), "DATABASE_URL="+strings.TrimSpace(string(url)),
+		"HUB_ARTIFACTS="+filepath.Join(base, "one", "artifacts"))
 	c := newSession(t)
 	if s := post(t, c, first.url+"/api/auth/register", map[string]string{"name": "Ann", "email": "ann@example.com", "password": "long enough pw"}); s != 201 {
 		t.Fatalf("register on the first hub: %d", s)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/testautomation/ta/hub/api"
+	"github.com/testautomation/ta/hub/artifacts"
 	"github.com/testautomation/ta/hub/audit"
 	"github.com/testautomation/ta/hub/auth"
 	"github.com/testautomation/ta/hub/dispatch"
@@ -110,6 +111,9 @@ func services(cfg config, st *store.Store, dataDir string, logger *slog.Logger) 
 	arts, err := openArtifacts(cfg.S3, dataDir) // config_s3.go
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if cfg.Hubs.Artifacts != "" {
+		arts = artifacts.Dir{Root: cfg.Hubs.Artifacts} // shared with the other hubs of this machine (docs/several-hubs.md)
 	}
 	dl := &downloads.Dir{Path: cmp.Or(cfg.Downloads, filepath.Join(dataDir, "downloads")), HubURL: cfg.BaseURL,
 		Cache: filepath.Join(dataDir, "downloads-served"), Logger: logger}
