@@ -32,9 +32,11 @@ func shareDatabase(dataDir, url string, logger *slog.Logger) {
 		logger.Warn("could not write the database URL for a second hub", "path", path, "err", err)
 		return
 	}
+	how := "mkdir -p data2 && cp " + filepath.Join(dataDir, secretbox.KeyFile) + " data2/ && DATABASE_URL=\"$(cat " + path + ")\" HUB_ARTIFACTS=" +
+		filepath.Join(dataDir, "artifacts") + " hub --addr 127.0.0.1:8081 --data data2"
 	logger.Info("a second hub on this machine can share this hub's database: give it this hub's secret key file, the URL and the artifacts folder",
-		"how", "mkdir -p data2 && cp "+filepath.Join(dataDir, secretbox.KeyFile)+" data2/ && DATABASE_URL=\"$(cat "+path+")\" HUB_ARTIFACTS="+
-			filepath.Join(dataDir, "artifacts")+" hub --addr 127.0.0.1:8081 --data data2")
+		"how", how)
+	fmt.Fprintf(os.Stderr, "\n  A second hub on this machine shares this one's database (README: Running several hubs):\n  %s\n", how)
 }
 
 // keyCheckText is sealed with the first hub's secret key and stored.
