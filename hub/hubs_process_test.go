@@ -333,7 +333,7 @@ func TestHubsLoseNoRun(t *testing.T) {
 	stopped := time.Since(stopAt)
 	waitUntil(t, "the agent connected to hub A", func() bool { return agentConnected(t, c, a.url) })
 	t.Logf("figure: hub C stopped %s after SIGTERM; its agent was on hub A %s after it", stopped.Round(time.Millisecond), time.Since(stopAt).Round(time.Millisecond))
-	if !strings.Contains(hc.log(), "draining: sending the agents connected here to another hub") {
+	if !strings.Contains(hc.log(), "draining: closing the agents' connections so they reconnect to another hub") {
 		t.Errorf("hub C did not say it sent its agent away:\n%s", hc.log())
 	}
 }

@@ -3,12 +3,14 @@ package api
 import (
 	"context"
 	"net/http/httptest"
+	"net/netip"
 	"testing"
 	"time"
 
 	agentclient "github.com/testautomation/ta/agent/client"
 	"github.com/testautomation/ta/hub/access"
 	"github.com/testautomation/ta/hub/dbtest"
+	"github.com/testautomation/ta/hub/metrics"
 	"github.com/testautomation/ta/hub/store"
 	"github.com/testautomation/ta/protocol"
 )
@@ -24,9 +26,12 @@ import (
 const slowSweeps = time.Minute
 
 // hubPair starts two hubs on one database.
-func hubPair(t testing.TB) (*harness, *harness) {
+func hubPair(t testing.TB, setup ...func(first *harness)) (*harness, *harness) {
 	t.Helper()
 	a := &harness{t: t, dataDir: t.TempDir(), logs: &syncBuffer{}, lease: slowSweeps}
+	for _, f := range setup {
+		f(a)
+	}
 	a.clock.Store(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC).UnixNano())
 	a.store = store.New(dbtest.Pool(t))
 	a.srv = httptest.NewServer(a.handler(t))
@@ -83,7 +88,10 @@ func (c *client) agentConnected(t *testing.T, agentID string) {
 // first stops a run on the second's agent; pairing approved on one hub
 // reaches the computer waiting on the other.
 func TestRunsAcrossHubs(t *testing.T) {
-	a, b := hubPair(t)
+	a, b := hubPair(t, func(a *harness) {
+		a.metrics = metrics.New()
+		a.allow = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	})
 	talk(t, a, b)
 	o := a.org(t)
 	mgr := o.members[access.TestManager]
@@ -119,6 +127,19 @@ func TestRunsAcrossHubs(t *testing.T) {
 	}
 	if len(fromA) != len(fromB) {
 		t.Errorf("hub A streamed %d events, hub B %d", len(fromA), len(fromB))
+	}
+
+	// Hub A's metrics count the agent on hub B's line, and the
+	// notifications that came from B (the run's events).
+	fams := scrape(t, a.client().do("GET", "/metrics", nil))
+	if v := sample(t, fams, "ta_hub_agents_connected", map[string]string{"hub": b.dispatch.ID()}).GetGauge().GetValue(); v != 1 {
+		t.Errorf("ta_hub_agents_connected of hub B on hub A: %v", v)
+	}
+	if v := sample(t, fams, "ta_hub_agents_connected", map[string]string{"hub": a.dispatch.ID()}).GetGauge().GetValue(); v != 0 {
+		t.Errorf("ta_hub_agents_connected of hub A: %v", v)
+	}
+	if n := sample(t, fams, "ta_hub_peer_latency_seconds", nil).GetHistogram().GetSampleCount(); n == 0 {
+		t.Error("hub A counted no notification from hub B")
 	}
 
 	slow := mgr.do("POST", "/api/runs", map[string]any{"testId": mgr.createTest(t, o.project, waitDoc(base))},

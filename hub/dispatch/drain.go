@@ -31,7 +31,7 @@ func (h *Hub) Drain(ctx context.Context) {
 	}
 	h.mu.Unlock()
 	if len(conns) > 0 {
-		h.log.Info("draining: sending the agents connected here to another hub", "agents", len(conns))
+		h.log.Info("draining: closing the agents' connections so they reconnect to another hub", "agents", len(conns))
 	}
 	for _, c := range conns {
 		go c.ws.Close(websocket.StatusServiceRestart, drainReason) //nolint:errcheck
