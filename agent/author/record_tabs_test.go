@@ -120,6 +120,11 @@ func TestViewFollowsNewTab(t *testing.T) {
 	tab := s.pageState().page.Timeout(20 * time.Second)
 	tab.MustWaitLoad()
 	seen := frames.count()
+	// A screencast sends frames when the page paints: the new tab's first
+	// ones may all have come before seen was read, and a still page paints
+	// no more. A change it must paint makes the next frame (CI once timed
+	// out here, on a loaded machine).
+	tab.MustEval(`() => { document.body.style.background = "#fafafa" }`)
 	waitFor(t, "frames of the new tab", func() bool { return frames.count() > seen })
 	bx, by := center(t, tab, "#ok")
 	input(bx, by)
