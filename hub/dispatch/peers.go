@@ -29,18 +29,17 @@ const peerChannel = "ta_hub"
 
 // Kinds of peer messages.
 const (
-	peerKick      = "kick"     // User has runs queued: hand them to agents here
-	peerEvents    = "events"   // Runs have new events: wake their watchers here
-	peerCancel    = "cancel"   // Run's agent, if here, must stop it
-	peerDrop      = "drop"     // Agent was revoked: close its connection here
-	peerInfo      = "info"     // Agent's name and labels changed
-	peerPresence  = "presence" // an agent came, went or changed load somewhere
-	peerTaken     = "taken"    // Agent connected to hub From: a connection here is stale
-	peerProbe     = "probe"    // is Agent connected here and answering? reply OK
-	peerApprove   = "approve"  // approve the pairing Code waiting here for User
-	peerRotate    = "rotate"   // rotate the token of Agent connected here
-	peerReply     = "reply"    // the answer to request Req
-	peerLagSample = "lag"      // nothing but its own delivery time
+	peerKick     = "kick"     // User has runs queued: hand them to agents here
+	peerEvents   = "events"   // Runs have new events: wake their watchers here
+	peerCancel   = "cancel"   // Run's agent, if here, must stop it
+	peerDrop     = "drop"     // Agent was revoked: close its connection here
+	peerInfo     = "info"     // Agent's name and labels changed
+	peerPresence = "presence" // an agent came, went or changed load somewhere
+	peerTaken    = "taken"    // Agent connected to hub From: a connection here is stale
+	peerProbe    = "probe"    // is Agent connected here and answering? reply OK
+	peerApprove  = "approve"  // approve the pairing Code waiting here for User
+	peerRotate   = "rotate"   // rotate the token of Agent connected here
+	peerReply    = "reply"    // the answer to request Req
 )
 
 // peerMsg is one notification. Its JSON stays far under PostgreSQL's

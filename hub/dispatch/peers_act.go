@@ -106,7 +106,7 @@ func (h *Hub) probeLocal(ctx context.Context, agentID string) bool {
 	return false
 }
 
-// admitRemote is admit's question to the other hubs: is this agent
+// connectedElsewhere is admit's question to the other hubs: is this agent
 // connected to one of them and answering? A hub that does not answer in
 // time is dead (killed, cut off): the newcomer is admitted.
 func (c *conn) connectedElsewhere(ctx context.Context) (string, bool) {
